@@ -1,0 +1,113 @@
+//! `hangar serve`: the headless host.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use hangar_host::agents::AgentSpec;
+use hangar_host::config::HostConfig;
+use hangar_host::host::Host;
+
+use crate::token_file;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free port. Non-loopback
+    /// addresses expose the host to the network: only when you mean it.
+    #[arg(long, default_value = "127.0.0.1:8765")]
+    listen: SocketAddr,
+    /// Data directory [default: the platform data dir, ~/.local/share/hangar on Linux].
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Token file [default: DATA_DIR/token]; created with a random token when missing.
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// Register an ACP agent: ID=COMMAND (COMMAND is split like a shell would).
+    #[arg(long = "agent", value_name = "ID=COMMAND")]
+    agents: Vec<String>,
+    /// Also accept WebSocket upgrades from this Origin.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origins: Vec<String>,
+    /// Log level (error, warn, info, debug, trace); RUST_LOG overrides.
+    #[arg(long, default_value = "info")]
+    log: String,
+    /// Seconds a disconnected client stays an active client of its sessions.
+    #[arg(long, default_value_t = 30.0, hide = true)]
+    active_client_grace_secs: f64,
+}
+
+pub fn run(args: ServeArgs) -> ExitCode {
+    init_logging(&args.log);
+    match serve(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("hangar: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(level: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("hangar_host={level},hangar={level},warn")));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+}
+
+fn serve(args: ServeArgs) -> Result<(), String> {
+    let data_dir = match args.data_dir {
+        Some(dir) => dir,
+        None => dirs::data_dir().ok_or("no platform data directory; pass --data-dir")?.join("hangar"),
+    };
+    std::fs::create_dir_all(&data_dir).map_err(|e| format!("creating {}: {e}", data_dir.display()))?;
+    let data_dir = data_dir.canonicalize().map_err(|e| format!("{}: {e}", data_dir.display()))?;
+    let token_path = args.token_file.unwrap_or_else(|| data_dir.join("token"));
+    let token = token_file::read_or_create(&token_path)?;
+    let agents = args.agents.iter().map(|a| AgentSpec::parse(a).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
+    if !args.listen.ip().is_loopback() {
+        tracing::warn!(
+            "listening on {} — reachable from the network; clients still need the token, and traffic is not encrypted",
+            args.listen
+        );
+    }
+    let mut config = HostConfig::new(data_dir.clone(), token);
+    config.listen = args.listen;
+    config.agents = agents;
+    config.allowed_origins = args.allow_origins;
+    config.active_client_grace = Duration::from_secs_f64(args.active_client_grace_secs.max(0.0));
+
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
+    runtime.block_on(async move {
+        let host = Host::open(config).map_err(|e| e.to_string())?;
+        let listener = tokio::net::TcpListener::bind(args.listen).await.map_err(|e| format!("listening on {}: {e}", args.listen))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        // Field order as documented: type, url, dataDir.
+        let ready = format!(
+            r#"{{"type":"ready","url":{},"dataDir":{}}}"#,
+            serde_json::Value::from(format!("ws://{addr}/")),
+            serde_json::Value::from(data_dir.display().to_string()),
+        );
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{ready}").and_then(|()| stdout.flush()).map_err(|e| format!("writing the ready line: {e}"))?;
+        drop(stdout);
+        tracing::info!("hangar host ready on ws://{addr}/");
+        hangar_host::server::serve(host.clone(), listener, shutdown_signal()).await;
+        tracing::info!("shutting down");
+        host.shutdown();
+        Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let Ok(mut term) = signal(SignalKind::terminate()) else {
+        let _ = tokio::signal::ctrl_c().await;
+        return;
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}

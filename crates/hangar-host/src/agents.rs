@@ -1,0 +1,90 @@
+//! The agent registry: agents given with `--agent ID=COMMAND`, as
+//! `RootState.agents` shows them.
+
+use ahp_types::state::AgentInfo;
+
+/// A registered ACP agent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentSpec {
+    /// The provider id clients pass to `createSession`.
+    pub id: String,
+    /// Shown to people.
+    pub display_name: String,
+    /// Program and arguments.
+    pub command: Vec<String>,
+}
+
+/// Why an `ID=COMMAND` argument was refused.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum AgentSpecError {
+    /// No `=`.
+    #[error("expected ID=COMMAND, got {0:?}")]
+    MissingEquals(String),
+    /// Empty or odd id.
+    #[error("agent id {0:?} must be non-empty and use only letters, digits, '-', '_' and '.'")]
+    BadId(String),
+    /// The command did not split.
+    #[error("cannot split the command of agent {0:?} (unbalanced quotes?)")]
+    BadCommand(String),
+}
+
+impl AgentSpec {
+    /// Parse `ID=COMMAND`; the command is split like a POSIX shell would.
+    pub fn parse(arg: &str) -> Result<Self, AgentSpecError> {
+        let (id, command) = arg.split_once('=').ok_or_else(|| AgentSpecError::MissingEquals(arg.to_owned()))?;
+        let id = id.trim();
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+            return Err(AgentSpecError::BadId(id.to_owned()));
+        }
+        let command = shlex::split(command).filter(|c| !c.is_empty()).ok_or_else(|| AgentSpecError::BadCommand(id.to_owned()))?;
+        Ok(Self { id: id.to_owned(), display_name: display_name_for(id), command })
+    }
+
+    /// As `RootState.agents` lists it.
+    pub fn info(&self) -> AgentInfo {
+        AgentInfo {
+            provider: self.id.clone(),
+            display_name: self.display_name.clone(),
+            description: format!("ACP agent: {}", self.command.join(" ")),
+            models: Vec::new(),
+            protected_resources: None,
+            customizations: None,
+            capabilities: None,
+        }
+    }
+}
+
+/// Friendly names for the well-known agents; the id otherwise.
+fn display_name_for(id: &str) -> String {
+    match id {
+        "claude" | "claude-agent" | "claude-code" => "Claude Agent".to_owned(),
+        "codex" => "Codex".to_owned(),
+        "gemini" => "Gemini CLI".to_owned(),
+        "copilot" => "Copilot CLI".to_owned(),
+        "opencode" => "OpenCode".to_owned(),
+        "qwen" => "Qwen Code".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_shell_words() {
+        let spec = AgentSpec::parse(r#"codex=/opt/x/run agent --flag "a b""#).unwrap();
+        assert_eq!(spec.id, "codex");
+        assert_eq!(spec.display_name, "Codex");
+        assert_eq!(spec.command, vec!["/opt/x/run", "agent", "--flag", "a b"]);
+    }
+
+    #[test]
+    fn refuses_bad_input() {
+        assert!(matches!(AgentSpec::parse("nocommand"), Err(AgentSpecError::MissingEquals(_))));
+        assert!(matches!(AgentSpec::parse("=x"), Err(AgentSpecError::BadId(_))));
+        assert!(matches!(AgentSpec::parse("a b=x"), Err(AgentSpecError::BadId(_))));
+        assert!(matches!(AgentSpec::parse("a='x"), Err(AgentSpecError::BadCommand(_))));
+        assert!(matches!(AgentSpec::parse("a="), Err(AgentSpecError::BadCommand(_))));
+    }
+}

@@ -1,0 +1,58 @@
+//! How a host is set up: address, data directory, token, agents, origins,
+//! limits. Built by the CLI (or the desktop app) and handed to
+//! [`crate::host::Host::start`].
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::agents::AgentSpec;
+
+/// Origins of the desktop app's own webview, always allowed.
+pub const DESKTOP_ORIGINS: &[&str] = &["tauri://localhost", "http://tauri.localhost", "https://tauri.localhost"];
+
+/// Host configuration.
+#[derive(Debug, Clone)]
+pub struct HostConfig {
+    /// Where to listen. Loopback unless the user says otherwise.
+    pub listen: SocketAddr,
+    /// Data directory (database, token, lock).
+    pub data_dir: PathBuf,
+    /// The token clients must present.
+    pub token: String,
+    /// Registered agents.
+    pub agents: Vec<AgentSpec>,
+    /// Extra allowed `Origin` values besides [`DESKTOP_ORIGINS`].
+    pub allowed_origins: Vec<String>,
+    /// How long a disconnected client stays active before the host removes it.
+    pub active_client_grace: Duration,
+    /// Envelopes kept for `reconnect`.
+    pub replay_capacity: usize,
+    /// Largest accepted WebSocket message.
+    pub max_message_bytes: usize,
+    /// Deepest accepted JSON nesting.
+    pub max_json_depth: usize,
+    /// Frames queued for one connection before it is cut off as too slow.
+    pub outbox_frames: usize,
+    /// Completed turns a chat keeps in memory (older ones are paged in).
+    pub turn_tail: usize,
+}
+
+impl HostConfig {
+    /// Defaults for everything but the data directory and token.
+    pub fn new(data_dir: PathBuf, token: String) -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8765)),
+            data_dir,
+            token,
+            agents: Vec::new(),
+            allowed_origins: Vec::new(),
+            active_client_grace: Duration::from_secs(30),
+            replay_capacity: 4096,
+            max_message_bytes: 16 * 1024 * 1024,
+            max_json_depth: 64,
+            outbox_frames: 65_536,
+            turn_tail: 50,
+        }
+    }
+}

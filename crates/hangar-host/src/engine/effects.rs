@@ -1,0 +1,100 @@
+//! What the engine asks the outside world (the agent layer) to do.
+
+use ahp_types::actions::{ChatInputCompletedAction, ChatToolCallConfirmedAction};
+use ahp_types::state::Message;
+use ahp_types::StateAction;
+
+use super::Engine;
+
+/// A consequence of an applied action that happens outside the state.
+#[derive(Debug, Clone)]
+pub enum SideEffect {
+    /// Start the session's agent; answer with `session/ready` or
+    /// `session/creationFailed`.
+    SessionCreated {
+        /// Session URI.
+        session: String,
+        /// Its default chat.
+        chat: String,
+        /// Agent id.
+        provider: String,
+        /// `file:` URIs.
+        working_directories: Vec<String>,
+    },
+    /// Stop the session's agent.
+    SessionDisposed {
+        /// Session URI.
+        session: String,
+        /// Its chats.
+        chats: Vec<String>,
+    },
+    /// Run a turn.
+    TurnStarted {
+        /// Session URI.
+        session: String,
+        /// Chat URI.
+        chat: String,
+        /// Turn id.
+        turn_id: String,
+        /// The user's message.
+        message: Message,
+    },
+    /// Cancel the running turn.
+    TurnCancelled {
+        /// Session URI.
+        session: String,
+        /// Chat URI.
+        chat: String,
+        /// Turn id.
+        turn_id: String,
+    },
+    /// A user answered a tool-call confirmation.
+    ToolCallConfirmed {
+        /// Chat URI.
+        chat: String,
+        /// The answer.
+        action: ChatToolCallConfirmedAction,
+    },
+    /// A user completed an input request.
+    InputCompleted {
+        /// Chat URI.
+        chat: String,
+        /// The answer.
+        action: ChatInputCompletedAction,
+    },
+    /// A steering message was set for the running turn.
+    SteeringSet {
+        /// Chat URI.
+        chat: String,
+        /// Pending message id.
+        id: String,
+    },
+}
+
+impl Engine {
+    /// Record the side effect of an applied chat action.
+    pub(super) fn record_effect(&mut self, session: &str, chat: &str, action: &StateAction) {
+        let effect = match action {
+            StateAction::ChatTurnStarted(a) => SideEffect::TurnStarted {
+                session: session.to_owned(),
+                chat: chat.to_owned(),
+                turn_id: a.turn_id.clone(),
+                message: a.message.clone(),
+            },
+            StateAction::ChatTurnCancelled(a) => {
+                SideEffect::TurnCancelled { session: session.to_owned(), chat: chat.to_owned(), turn_id: a.turn_id.clone() }
+            }
+            StateAction::ChatToolCallConfirmed(a) => SideEffect::ToolCallConfirmed { chat: chat.to_owned(), action: a.clone() },
+            StateAction::ChatInputCompleted(a) => SideEffect::InputCompleted { chat: chat.to_owned(), action: a.clone() },
+            StateAction::ChatPendingMessageSet(a) if a.kind == ahp_types::state::PendingMessageKind::Steering => {
+                SideEffect::SteeringSet { chat: chat.to_owned(), id: a.id.clone() }
+            }
+            StateAction::ChatPendingMessageSet(_) => {
+                self.start_next_queued(chat);
+                return;
+            }
+            _ => return,
+        };
+        self.effects.push(effect);
+    }
+}

@@ -1,0 +1,259 @@
+//! The engine: the only owner of protocol state, changed only by the official
+//! `ahp::reducers`.
+//!
+//! Map:
+//! - `mod.rs`       — [`Engine`]: channel lookup, [`Engine::emit`] (reduce,
+//!   sequence, persist, publish) — the one path every state change takes.
+//! - `channels.rs`  — per-channel entries and snapshots.
+//! - `summaries.rs` — keeping `session.chats[]` and `SessionSummary` derived
+//!   from the chats (`session/chatUpdated`, `root/sessionSummaryChanged`).
+//! - `sessions.rs`  — create, dispose, list sessions; restore at startup.
+//! - `client_actions.rs` — validating a client's `dispatchAction`.
+//! - `queue.rs`     — starting queued messages when a chat goes idle.
+//! - `effects.rs`   — what the engine asks the outside world to do (agents).
+//! - `clock.rs`     — timestamps and ids.
+//!
+//! The engine is used under a `Mutex` and never awaits: every method is a
+//! short, synchronous state transition.
+
+mod channels;
+mod client_actions;
+pub mod clock;
+mod effects;
+mod queue;
+mod sessions;
+mod summaries;
+
+pub use channels::ChannelRef;
+pub use client_actions::Rejection;
+pub use effects::SideEffect;
+pub use sessions::{CreateSession, SessionPage};
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ahp::reducers::{apply_action_to_chat, apply_action_to_resource_watch, apply_action_to_root, apply_action_to_session};
+use ahp::ReduceOutcome;
+use ahp_types::state::{ResourceWatchState, RootState};
+use ahp_types::{ActionEnvelope, ActionOrigin, StateAction, ROOT_RESOURCE_URI};
+
+use crate::hub::Publication;
+use crate::protocol::action_type;
+use crate::store::{StoreOp, StoreWriter};
+use channels::{ChatEntry, SessionEntry};
+
+/// A channel's actions between two checkpoints.
+const CHECKPOINT_EVERY: u32 = 256;
+
+/// Why an action was not applied.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EmitError {
+    /// No such channel: a client action for it is silently ignored.
+    UnknownChannel,
+    /// The reducer did not apply it; the text is the rejection reason.
+    NotApplied(String),
+}
+
+/// The state owner.
+pub struct Engine {
+    seq: u64,
+    root: RootState,
+    sessions: HashMap<String, SessionEntry>,
+    chats: HashMap<String, ChatEntry>,
+    watches: HashMap<String, ResourceWatchState>,
+    writer: StoreWriter<Publication>,
+    effects: Vec<SideEffect>,
+    /// How many turns a chat keeps in memory after a restart.
+    pub turn_tail: usize,
+}
+
+impl Engine {
+    /// A new engine starting at `seq` (restored from the store).
+    pub fn new(seq: u64, root: RootState, writer: StoreWriter<Publication>, turn_tail: usize) -> Self {
+        Self {
+            seq,
+            root,
+            sessions: HashMap::new(),
+            chats: HashMap::new(),
+            watches: HashMap::new(),
+            writer,
+            effects: Vec::new(),
+            turn_tail,
+        }
+    }
+
+    /// The last `serverSeq` assigned.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// The root state.
+    pub fn root(&self) -> &RootState {
+        &self.root
+    }
+
+    /// Side effects collected since the last call, in order.
+    pub fn take_effects(&mut self) -> Vec<SideEffect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// The store writer (for flushing at shutdown).
+    pub fn writer(&self) -> &StoreWriter<Publication> {
+        &self.writer
+    }
+
+    /// Apply a server-originated action.
+    pub fn emit_server(&mut self, channel: &str, action: StateAction) -> Result<u64, EmitError> {
+        self.emit(channel, action, None)
+    }
+
+    /// Reduce `action` on `channel`; if applied, give it the next `serverSeq`,
+    /// queue it for the store, publish it after commit, and keep derived
+    /// state (summaries, queue) in step.
+    pub fn emit(&mut self, channel: &str, action: StateAction, origin: Option<ActionOrigin>) -> Result<u64, EmitError> {
+        let outcome = self.reduce(channel, &action)?;
+        if outcome != ReduceOutcome::Applied {
+            return Err(EmitError::NotApplied(match outcome {
+                ReduceOutcome::NoOp => "the action has no effect on the current state".to_owned(),
+                ReduceOutcome::OutOfScope => "the action does not belong to this channel".to_owned(),
+                ReduceOutcome::Invalid(e) => format!("invalid action: {e}"),
+                ReduceOutcome::Applied => String::new(),
+            }));
+        }
+        self.seq += 1;
+        let seq = self.seq;
+        let kind: Arc<str> = action_type(&action).unwrap_or_default().into();
+        let envelope = ActionEnvelope { channel: channel.to_owned(), action, server_seq: seq, origin, rejection_reason: None };
+        let envelope_json: Arc<str> = match serde_json::to_string(&envelope) {
+            Ok(json) => json.into(),
+            Err(e) => {
+                tracing::error!("cannot encode an envelope: {e}");
+                return Ok(seq);
+            }
+        };
+        let channel_arc: Arc<str> = channel.into();
+        let ops = self.persistence_ops(&channel_arc, &envelope, &envelope_json);
+        self.writer.write(ops);
+        let frame = format!(r#"{{"jsonrpc":"2.0","method":"action","params":{envelope_json}}}"#).into();
+        self.writer.publish(Publication::Envelope {
+            seq,
+            channel: channel_arc,
+            action_type: kind,
+            envelope: envelope_json,
+            frame,
+        });
+        self.after_applied(channel, &envelope.action);
+        Ok(seq)
+    }
+
+    fn reduce(&mut self, channel: &str, action: &StateAction) -> Result<ReduceOutcome, EmitError> {
+        if channel == ROOT_RESOURCE_URI {
+            return Ok(apply_action_to_root(&mut self.root, action));
+        }
+        if let Some(entry) = self.chats.get_mut(channel) {
+            return Ok(apply_action_to_chat(&mut entry.state, action));
+        }
+        if let Some(entry) = self.sessions.get_mut(channel) {
+            return Ok(apply_action_to_session(&mut entry.state, action));
+        }
+        if let Some(state) = self.watches.get_mut(channel) {
+            // The reducer keeps a watch's descriptor unchanged (`NoOp`); its
+            // actions are events, so an event the reducer recognises is sent.
+            return Ok(match apply_action_to_resource_watch(state, action) {
+                ReduceOutcome::NoOp if matches!(action, StateAction::ResourceWatchChanged(_)) => ReduceOutcome::Applied,
+                other => other,
+            });
+        }
+        Err(EmitError::UnknownChannel)
+    }
+
+    /// The store writes for one applied envelope: the log row, and a
+    /// checkpoint (with the completed turn) when one is due.
+    fn persistence_ops(&mut self, channel: &Arc<str>, envelope: &ActionEnvelope, envelope_json: &Arc<str>) -> Vec<StoreOp> {
+        let seq = envelope.server_seq;
+        let mut ops = Vec::new();
+        if let Some(entry) = self.chats.get_mut(&**channel) {
+            ops.push(StoreOp::Log { seq, channel: channel.clone(), envelope: envelope_json.clone() });
+            let checkpoint_now = match &envelope.action {
+                StateAction::ChatTurnComplete(_) | StateAction::ChatTurnCancelled(_) | StateAction::ChatError(_) => {
+                    if let Some(turn) = entry.state.turns.last() {
+                        if let Ok(json) = serde_json::to_string(turn) {
+                            ops.push(StoreOp::TurnEnded { chat: channel.clone(), turn_id: turn.id.clone(), turn: json });
+                        }
+                    }
+                    true
+                }
+                StateAction::ChatTruncated(a) => {
+                    ops.push(StoreOp::TurnsTruncated { chat: channel.clone(), keep_through: a.turn_id.clone() });
+                    true
+                }
+                _ => {
+                    entry.since_checkpoint += 1;
+                    entry.since_checkpoint >= CHECKPOINT_EVERY
+                }
+            };
+            if checkpoint_now {
+                ops.extend(entry.checkpoint(channel, seq));
+            }
+        } else if let Some(entry) = self.sessions.get_mut(&**channel) {
+            ops.push(StoreOp::Log { seq, channel: channel.clone(), envelope: envelope_json.clone() });
+            entry.since_checkpoint += 1;
+            if entry.since_checkpoint >= CHECKPOINT_EVERY {
+                ops.extend(entry.checkpoint(channel, seq));
+            }
+        }
+        ops
+    }
+
+    /// Derived state after an applied action: chat → session summaries,
+    /// queued messages, side effects for the agent layer.
+    fn after_applied(&mut self, channel: &str, action: &StateAction) {
+        if is_streaming(action) {
+            return;
+        }
+        if let Some(session) = self.chats.get(channel).map(|c| c.session.clone()) {
+            self.record_effect(&session, channel, action);
+            self.sync_chat_summary(&session, channel);
+            if ends_turn(action) {
+                self.mark_session_unread(&session);
+                self.start_next_queued(channel);
+            }
+            self.sync_session_summary(&session);
+        } else if self.sessions.contains_key(channel) {
+            self.sync_session_summary(channel);
+        }
+    }
+
+    /// Persist every channel's state now (at shutdown).
+    pub fn checkpoint_all(&mut self) {
+        let seq = self.seq;
+        let mut ops = Vec::new();
+        for (uri, entry) in &mut self.sessions {
+            ops.extend(entry.checkpoint(&Arc::from(uri.as_str()), seq));
+        }
+        for (uri, entry) in &mut self.chats {
+            ops.extend(entry.checkpoint(&Arc::from(uri.as_str()), seq));
+        }
+        self.writer.write(ops);
+    }
+}
+
+/// Actions sent per token: no summaries or effects derive from them.
+fn is_streaming(action: &StateAction) -> bool {
+    matches!(
+        action,
+        StateAction::ChatDelta(_)
+            | StateAction::ChatReasoning(_)
+            | StateAction::ChatToolCallDelta(_)
+            | StateAction::ChatUsage(_)
+            | StateAction::ChatResponsePart(_)
+            | StateAction::ChatDraftChanged(_)
+            | StateAction::ChatInputAnswerChanged(_)
+            | StateAction::ResourceWatchChanged(_)
+    )
+}
+
+/// Actions that end the active turn.
+pub(crate) fn ends_turn(action: &StateAction) -> bool {
+    matches!(action, StateAction::ChatTurnComplete(_) | StateAction::ChatTurnCancelled(_) | StateAction::ChatError(_))
+}

@@ -1,0 +1,185 @@
+//! Derived summaries: a chat's `ChatSummary` inside its session
+//! (`session/chatUpdated`), and the `SessionSummary` that `listSessions`
+//! serves and `root/sessionSummaryChanged` announces.
+
+use std::sync::Arc;
+
+use ahp_types::actions::{PartialChatSummary, SessionChatUpdatedAction, SessionIsReadChangedAction};
+use ahp_types::state::{SessionChatSummary, SessionStatus, SessionSummary};
+use ahp_types::{StateAction, ROOT_RESOURCE_URI};
+use serde_json::{json, Map, Value};
+
+use super::Engine;
+use crate::hub::Publication;
+use crate::protocol::versions::downgrade_summary;
+use crate::store::StoreOp;
+
+/// Status bits that say what a chat is doing (idle, error, in progress, input needed).
+const ACTIVITY_BITS: u32 = 1 | 2 | 8 | 16;
+/// Status bits that are flags the user sets.
+const FLAG_BITS: u32 = SessionStatus::IsRead.0 | SessionStatus::IsArchived.0;
+
+impl Engine {
+    /// Announce on the session any change of the chat's summary fields.
+    pub(super) fn sync_chat_summary(&mut self, session: &str, chat: &str) {
+        let (Some(chat_entry), Some(session_entry)) = (self.chats.get(chat), self.sessions.get(session)) else {
+            return;
+        };
+        let Some(current) = session_entry.state.chats.iter().find(|c| c.resource == chat) else {
+            return;
+        };
+        let state = &chat_entry.state;
+        let mut changes = PartialChatSummary::default();
+        let mut changed = false;
+        if current.title != state.title {
+            changes.title = Some(state.title.clone());
+            changed = true;
+        }
+        if current.status != state.status {
+            changes.status = Some(state.status);
+            changed = true;
+        }
+        if current.modified_at != state.modified_at {
+            changes.modified_at = Some(state.modified_at.clone());
+            changed = true;
+        }
+        if current.activity != state.activity {
+            if let Some(activity) = &state.activity {
+                changes.activity = Some(activity.clone());
+                changed = true;
+            }
+        }
+        if changed {
+            let action = StateAction::SessionChatUpdated(SessionChatUpdatedAction { chat: chat.to_owned(), changes });
+            let _ = self.emit_server(session, action);
+        }
+    }
+
+    /// A turn ended: the session has something the user has not seen.
+    pub(super) fn mark_session_unread(&mut self, session: &str) {
+        let is_read = self.sessions.get(session).is_some_and(|s| SessionStatus(s.state.status).contains(SessionStatus::IsRead));
+        if is_read {
+            let action = StateAction::SessionIsReadChanged(SessionIsReadChangedAction { is_read: false });
+            let _ = self.emit_server(session, action);
+        }
+    }
+
+    /// The summary of a session as it is now.
+    pub(super) fn build_summary(&self, uri: &str) -> Option<SessionSummary> {
+        let entry = self.sessions.get(uri)?;
+        let state = &entry.state;
+        let default_chat = state.default_chat.as_ref().and_then(|c| self.chats.get(c));
+        let activity_bits = default_chat.map_or(SessionStatus::Idle.0, |c| c.state.status & ACTIVITY_BITS);
+        let status = (state.status & FLAG_BITS) | (state.status & SessionStatus::InputNeeded.0) | activity_bits;
+        let modified_at = state
+            .chats
+            .iter()
+            .map(|c| c.modified_at.as_str())
+            .chain(std::iter::once(entry.created_at.as_str()))
+            .max()
+            .unwrap_or_default()
+            .to_owned();
+        Some(SessionSummary {
+            provider: state.provider.clone(),
+            title: state.title.clone(),
+            status,
+            activity: state.activity.clone().or_else(|| default_chat.and_then(|c| c.state.activity.clone())),
+            origin: state.origin.clone(),
+            project: state.project.clone(),
+            working_directories: state.working_directories.clone(),
+            annotations: None,
+            resource: uri.to_owned(),
+            created_at: entry.created_at.clone(),
+            modified_at,
+            changes: None,
+            meta: None,
+            chats: Some(
+                state
+                    .chats
+                    .iter()
+                    .map(|c| SessionChatSummary {
+                        resource: c.resource.clone(),
+                        title: c.title.clone(),
+                        origin: c.origin.clone(),
+                        interactivity: c.interactivity.clone(),
+                        status: Some(c.status),
+                        changes: c.changes.clone(),
+                    })
+                    .collect(),
+            ),
+            default_chat: state.default_chat.clone(),
+        })
+    }
+
+    /// Re-derive a session's summary; if it changed, index it and announce
+    /// the changed fields.
+    pub(super) fn sync_session_summary(&mut self, uri: &str) {
+        let Some(summary) = self.build_summary(uri) else {
+            return;
+        };
+        let Some(entry) = self.sessions.get_mut(uri) else {
+            return;
+        };
+        if entry.summary == summary {
+            return;
+        }
+        let (Ok(old), Ok(new)) = (serde_json::to_value(&entry.summary), serde_json::to_value(&summary)) else {
+            return;
+        };
+        let changes = changed_fields(&old, &new);
+        entry.summary = summary;
+        self.index_session(uri);
+        if !changes.is_empty() {
+            self.notify_root(
+                "root/sessionSummaryChanged",
+                json!({ "channel": ROOT_RESOURCE_URI, "session": uri, "changes": Value::Object(changes) }),
+                "changes",
+            );
+        }
+    }
+
+    /// Queue the index row of a session.
+    pub(super) fn index_session(&mut self, uri: &str) {
+        let Some(entry) = self.sessions.get(uri) else {
+            return;
+        };
+        let Ok(summary) = serde_json::to_string(&entry.summary) else {
+            return;
+        };
+        self.writer.write(vec![StoreOp::IndexSession {
+            uri: uri.into(),
+            created_at: entry.created_at.clone(),
+            modified_at: entry.summary.modified_at.clone(),
+            summary,
+        }]);
+    }
+
+    /// Publish a root notification in order with the actions around it.
+    /// `summary_field` names the params field holding a (partial) summary,
+    /// which 0.9 clients get without the 1.0-only fields.
+    pub(super) fn notify_root(&mut self, method: &str, params: Value, summary_field: &str) {
+        let frame = json!({ "jsonrpc": "2.0", "method": method, "params": params });
+        let mut old = frame.clone();
+        if let Some(summary) = old.pointer_mut(&format!("/params/{summary_field}")) {
+            downgrade_summary(summary);
+        }
+        self.writer.publish(Publication::Notification {
+            channel: Arc::from(ROOT_RESOURCE_URI),
+            frame: frame.to_string().into(),
+            frame_v0_9: old.to_string().into(),
+        });
+    }
+}
+
+/// The top-level fields of `new` that differ from `old`.
+fn changed_fields(old: &Value, new: &Value) -> Map<String, Value> {
+    let mut changes = Map::new();
+    if let (Some(old), Some(new)) = (old.as_object(), new.as_object()) {
+        for (key, value) in new {
+            if old.get(key) != Some(value) {
+                changes.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    changes
+}

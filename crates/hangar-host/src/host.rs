@@ -1,0 +1,210 @@
+//! [`Host`]: the engine, the store, the hub and the agent layer wired
+//! together, and the background duties (active-client grace periods).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+
+use ahp_types::actions::{RootAgentsChangedAction, SessionActiveClientRemovedAction, SessionReadyAction};
+use ahp_types::state::RootState;
+use ahp_types::StateAction;
+
+use crate::config::HostConfig;
+use crate::engine::{Engine, SideEffect};
+use crate::hub::{ConnId, Hub, Publication};
+use crate::protocol::versions::ProtocolGeneration;
+use crate::store::{self, TurnPages};
+
+/// Why the host could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// Another host holds the data directory.
+    #[error("another hangar host is already using {0} (lock held on hangar.lock); stop it or pass a different --data-dir")]
+    DataDirLocked(String),
+    /// File system.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The store.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> HostError {
+    let what = what.into();
+    move |source| HostError::Io { what, source }
+}
+
+/// A running host.
+pub struct Host {
+    engine: Mutex<Engine>,
+    /// Fan-out.
+    pub hub: Arc<Hub>,
+    /// Configuration.
+    pub config: HostConfig,
+    /// Older turns for `fetchTurns`.
+    pub turn_pages: TurnPages,
+    /// Client ids seen since start, with their negotiated generation.
+    known_clients: Mutex<HashMap<String, ProtocolGeneration>>,
+    grace_timers: Mutex<HashMap<String, tokio::task::AbortHandle>>,
+    next_conn: AtomicU64,
+    writer_thread: Mutex<Option<JoinHandle<()>>>,
+    _lock: File,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Host {
+    /// Take the data directory, restore everything stored in it.
+    pub fn open(config: HostConfig) -> Result<Arc<Self>, HostError> {
+        std::fs::create_dir_all(&config.data_dir).map_err(io(format!("creating {}", config.data_dir.display())))?;
+        let lock_path = config.data_dir.join("hangar.lock");
+        let lock_file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io(format!("opening {}", lock_path.display())))?;
+        if lock_file.try_lock().is_err() {
+            return Err(HostError::DataDirLocked(config.data_dir.display().to_string()));
+        }
+        let db_path = config.data_dir.join("hangar.db");
+        let conn = store::open(&db_path)?;
+        let loaded = store::load(&conn, config.turn_tail)?;
+        let hub = Arc::new(Hub::new(config.replay_capacity, loaded.server_seq));
+        let fanout = hub.clone();
+        let (writer, thread) = store::spawn_writer(conn, move |batch: Vec<Publication>| fanout.publish(batch))
+            .map_err(io("starting the store writer"))?;
+        let root = RootState {
+            agents: config.agents.iter().map(|a| a.info()).collect(),
+            active_sessions: Some(0),
+            terminals: None,
+            config: None,
+            meta: None,
+        };
+        let mut engine = Engine::new(loaded.server_seq, root, writer, config.turn_tail);
+        engine.restore(loaded);
+        let agents = engine.root().agents.clone();
+        let _ = engine.emit_server(ahp_types::ROOT_RESOURCE_URI, StateAction::RootAgentsChanged(RootAgentsChangedAction { agents }));
+        let effects = engine.take_effects();
+        let host = Arc::new(Self {
+            engine: Mutex::new(engine),
+            hub,
+            turn_pages: TurnPages::open(&db_path)?,
+            config,
+            known_clients: Mutex::new(HashMap::new()),
+            grace_timers: Mutex::new(HashMap::new()),
+            next_conn: AtomicU64::new(1),
+            writer_thread: Mutex::new(Some(thread)),
+            _lock: lock_file,
+        });
+        host.run_effects(effects);
+        Ok(host)
+    }
+
+    /// Run `f` on the engine, then carry out the side effects it produced.
+    pub fn with_engine<R>(self: &Arc<Self>, f: impl FnOnce(&mut Engine) -> R) -> R {
+        let (result, effects) = {
+            let mut engine = lock(&self.engine);
+            let result = f(&mut engine);
+            (result, engine.take_effects())
+        };
+        self.run_effects(effects);
+        result
+    }
+
+    /// Run `f` on the engine while holding its lock, with no effects run
+    /// (for snapshot-and-subscribe, which must be atomic).
+    pub fn with_engine_locked<R>(&self, f: impl FnOnce(&mut Engine) -> R) -> R {
+        f(&mut lock(&self.engine))
+    }
+
+    fn run_effects(self: &Arc<Self>, effects: Vec<SideEffect>) {
+        for effect in effects {
+            match effect {
+                // The agent layer starts agents and runs turns. Without one,
+                // a session is ready as soon as it exists.
+                SideEffect::SessionCreated { session, .. } => {
+                    self.with_engine(|e| e.emit_server(&session, StateAction::SessionReady(SessionReadyAction {})).ok());
+                }
+                other => tracing::debug!(?other, "no agent layer for this effect"),
+            }
+        }
+    }
+
+    /// A fresh connection id.
+    pub fn next_conn_id(&self) -> ConnId {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A client finished `initialize`: remember it, stop its grace timer.
+    pub fn client_arrived(&self, client_id: &str, generation: ProtocolGeneration) {
+        lock(&self.known_clients).insert(client_id.to_owned(), generation);
+        if let Some(timer) = lock(&self.grace_timers).remove(client_id) {
+            timer.abort();
+        }
+    }
+
+    /// The generation a known client negotiated, for `reconnect`.
+    pub fn known_client(&self, client_id: &str) -> Option<ProtocolGeneration> {
+        lock(&self.known_clients).get(client_id).copied()
+    }
+
+    /// A connection closed. If it was the client's last, start its grace
+    /// period; when it ends with the client still away, the host removes it
+    /// from every session's active clients.
+    pub fn connection_closed(self: &Arc<Self>, conn: ConnId) {
+        let (client_id, _channels) = self.hub.remove_connection(conn);
+        let Some(client_id) = client_id else {
+            return;
+        };
+        if self.hub.client_connected(&client_id) {
+            return;
+        }
+        let host = self.clone();
+        let grace = self.config.active_client_grace;
+        let id = client_id.clone();
+        let timer = tokio::spawn(async move {
+            tokio::time::sleep(grace).await;
+            if host.hub.client_connected(&id) {
+                return;
+            }
+            lock(&host.grace_timers).remove(&id);
+            host.remove_active_client(&id);
+        });
+        if let Some(old) = lock(&self.grace_timers).insert(client_id, timer.abort_handle()) {
+            old.abort();
+        }
+    }
+
+    fn remove_active_client(self: &Arc<Self>, client_id: &str) {
+        self.with_engine(|engine| {
+            for session in engine.sessions_with_active_client(client_id) {
+                let action = StateAction::SessionActiveClientRemoved(SessionActiveClientRemovedAction {
+                    client_id: client_id.to_owned(),
+                });
+                let _ = engine.emit_server(&session, action);
+            }
+        });
+    }
+
+    /// Stop: checkpoint every channel, commit, and end the writer.
+    pub fn shutdown(&self) {
+        {
+            let mut engine = lock(&self.engine);
+            engine.checkpoint_all();
+            engine.writer().flush();
+        }
+        if let Some(thread) = lock(&self.writer_thread).take() {
+            drop(thread);
+        }
+    }
+}

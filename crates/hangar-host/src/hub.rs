@@ -1,0 +1,293 @@
+//! Subscriptions, fan-out and the replay ring.
+//!
+//! Every connection has one bounded outbound queue. Committed envelopes (from
+//! the store writer) are pushed to the queues of the channel's subscribers
+//! whose subscription started before the envelope (`seq > from_seq`), so a
+//! snapshot taken at `fromSeq` plus the envelopes after it is exact: nothing
+//! lost, nothing doubled. A subscriber whose queue is full is cut off (its
+//! client reconnects and catches up through `reconnect`), so one slow client
+//! never slows the others. Responses go through the same queue, which keeps
+//! "snapshot first, then actions" ordering per connection.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::{mpsc, Notify};
+
+use crate::protocol::versions::{is_visible_to, ProtocolGeneration};
+use crate::store::Sequenced;
+
+/// Identifies one WebSocket connection.
+pub type ConnId = u64;
+
+/// A frame queued for a connection: built once, shared by every subscriber
+/// (cloning is a reference-count increment).
+pub type OutFrame = tokio_tungstenite::tungstenite::Utf8Bytes;
+
+/// What the store writer hands over after a commit.
+#[derive(Debug)]
+pub enum Publication {
+    /// An accepted action.
+    Envelope {
+        /// Its `serverSeq`.
+        seq: u64,
+        /// Its channel.
+        channel: Arc<str>,
+        /// Its action type (for version filtering).
+        action_type: Arc<str>,
+        /// The `ActionEnvelope` JSON.
+        envelope: Arc<str>,
+        /// The complete `action` notification frame.
+        frame: OutFrame,
+    },
+    /// An ephemeral notification (`root/sessionAdded`, …) for a channel's
+    /// subscribers; `frame_v0_9` is the form for 0.9 clients.
+    Notification {
+        /// The channel whose subscribers get it.
+        channel: Arc<str>,
+        /// The frame for 1.x clients.
+        frame: OutFrame,
+        /// The frame for 0.9 clients.
+        frame_v0_9: OutFrame,
+    },
+}
+
+impl Sequenced for Publication {
+    fn seq(&self) -> Option<u64> {
+        match self {
+            Publication::Envelope { seq, .. } => Some(*seq),
+            Publication::Notification { .. } => None,
+        }
+    }
+}
+
+struct RingEntry {
+    seq: u64,
+    channel: Arc<str>,
+    action_type: Arc<str>,
+    envelope: Arc<str>,
+}
+
+struct Conn {
+    tx: mpsc::Sender<OutFrame>,
+    cut_off: Arc<Notify>,
+    dead: bool,
+    generation: ProtocolGeneration,
+    client_id: Option<String>,
+    subs: HashMap<String, u64>,
+}
+
+impl Conn {
+    fn push(&mut self, frame: &OutFrame) {
+        if self.dead {
+            return;
+        }
+        if self.tx.try_send(frame.clone()).is_err() {
+            self.dead = true;
+            self.cut_off.notify_one();
+        }
+    }
+}
+
+struct Inner {
+    conns: HashMap<ConnId, Conn>,
+    by_channel: HashMap<String, HashSet<ConnId>>,
+    ring: VecDeque<RingEntry>,
+    ring_capacity: usize,
+    delivered_seq: u64,
+}
+
+/// The fan-out hub.
+pub struct Hub {
+    inner: Mutex<Inner>,
+}
+
+/// What [`Hub::replay`] found.
+pub enum Replay {
+    /// The envelopes the client missed, as JSON, oldest first.
+    Envelopes(Vec<Arc<str>>),
+    /// The gap is older than the ring: the client needs snapshots.
+    TooOld,
+}
+
+impl Hub {
+    /// A hub keeping the last `ring_capacity` envelopes for `reconnect`;
+    /// `delivered_seq` is the seq restored from the store.
+    pub fn new(ring_capacity: usize, delivered_seq: u64) -> Self {
+        Self {
+            inner: Mutex::new(Inner {
+                conns: HashMap::new(),
+                by_channel: HashMap::new(),
+                ring: VecDeque::with_capacity(ring_capacity),
+                ring_capacity,
+                delivered_seq,
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Register a connection's outbound queue; `cut_off` is notified when the
+    /// queue overflows.
+    pub fn add_connection(&self, id: ConnId, tx: mpsc::Sender<OutFrame>, cut_off: Arc<Notify>) {
+        self.lock().conns.insert(
+            id,
+            Conn { tx, cut_off, dead: false, generation: ProtocolGeneration::V1, client_id: None, subs: HashMap::new() },
+        );
+    }
+
+    /// Forget a connection; returns its client id and the channels it was
+    /// subscribed to.
+    pub fn remove_connection(&self, id: ConnId) -> (Option<String>, Vec<String>) {
+        let mut inner = self.lock();
+        let Some(conn) = inner.conns.remove(&id) else {
+            return (None, Vec::new());
+        };
+        let channels: Vec<String> = conn.subs.into_keys().collect();
+        for channel in &channels {
+            remove_sub(&mut inner.by_channel, channel, id);
+        }
+        (conn.client_id, channels)
+    }
+
+    /// Record who a connection is after `initialize` / `reconnect`.
+    pub fn identify(&self, id: ConnId, client_id: &str, generation: ProtocolGeneration) {
+        if let Some(conn) = self.lock().conns.get_mut(&id) {
+            conn.client_id = Some(client_id.to_owned());
+            conn.generation = generation;
+        }
+    }
+
+    /// Whether any live connection carries this client id.
+    pub fn client_connected(&self, client_id: &str) -> bool {
+        self.lock().conns.values().any(|c| c.client_id.as_deref() == Some(client_id))
+    }
+
+    /// Queue a frame (a response, a rejection echo) for one connection.
+    pub fn send(&self, id: ConnId, frame: OutFrame) {
+        if let Some(conn) = self.lock().conns.get_mut(&id) {
+            conn.push(&frame);
+        }
+    }
+
+    /// Subscribe `id` to each `(channel, from_seq)` and queue `response` in
+    /// the same critical section, so the response precedes every envelope
+    /// the subscriptions will receive. Call with the engine locked so the
+    /// `from_seq`s are those of the snapshots in `response`.
+    pub fn subscribe_and_send(&self, id: ConnId, subs: &[(String, u64)], response: OutFrame) {
+        let mut inner = self.lock();
+        let Inner { conns, by_channel, .. } = &mut *inner;
+        let Some(conn) = conns.get_mut(&id) else {
+            return;
+        };
+        for (channel, from_seq) in subs {
+            conn.subs.insert(channel.clone(), *from_seq);
+            by_channel.entry(channel.clone()).or_default().insert(id);
+        }
+        conn.push(&response);
+    }
+
+    /// Unsubscribe; returns true when the channel has no subscriber left.
+    pub fn unsubscribe(&self, id: ConnId, channel: &str) -> bool {
+        let mut inner = self.lock();
+        if let Some(conn) = inner.conns.get_mut(&id) {
+            conn.subs.remove(channel);
+        }
+        remove_sub(&mut inner.by_channel, channel, id);
+        !inner.by_channel.contains_key(channel)
+    }
+
+    /// Whether a channel has subscribers.
+    pub fn has_subscribers(&self, channel: &str) -> bool {
+        self.lock().by_channel.contains_key(channel)
+    }
+
+    /// For `reconnect`: the envelopes after `last_seen` on `channels`, and
+    /// subscribe `id` to them from the last delivered seq, queuing the
+    /// response built by `respond` in the same critical section. Returns
+    /// `false` without subscribing when the gap is older than the ring.
+    pub fn replay_and_subscribe(
+        &self,
+        id: ConnId,
+        last_seen: u64,
+        channels: &[String],
+        respond: impl FnOnce(Vec<Arc<str>>) -> OutFrame,
+    ) -> bool {
+        let mut inner = self.lock();
+        let Inner { conns, by_channel, ring, delivered_seq, .. } = &mut *inner;
+        if last_seen > *delivered_seq {
+            return false;
+        }
+        let covered = match ring.front() {
+            Some(oldest) => last_seen + 1 >= oldest.seq,
+            None => last_seen == *delivered_seq,
+        };
+        if !covered {
+            return false;
+        }
+        let Some(conn) = conns.get_mut(&id) else {
+            return false;
+        };
+        let wanted: HashSet<&str> = channels.iter().map(String::as_str).collect();
+        let generation = conn.generation;
+        let missed: Vec<Arc<str>> = ring
+            .iter()
+            .filter(|e| e.seq > last_seen && wanted.contains(&*e.channel) && is_visible_to(generation, &e.action_type))
+            .map(|e| e.envelope.clone())
+            .collect();
+        for channel in channels {
+            conn.subs.insert(channel.clone(), *delivered_seq);
+            by_channel.entry(channel.clone()).or_default().insert(id);
+        }
+        conn.push(&respond(missed));
+        true
+    }
+
+    /// Fan out a committed batch (called by the store writer).
+    pub fn publish(&self, batch: Vec<Publication>) {
+        let mut inner = self.lock();
+        let Inner { conns, by_channel, ring, ring_capacity, delivered_seq } = &mut *inner;
+        for publication in batch {
+            match publication {
+                Publication::Envelope { seq, channel, action_type, envelope, frame } => {
+                    if let Some(ids) = by_channel.get(&*channel) {
+                        for id in ids {
+                            let Some(conn) = conns.get_mut(id) else { continue };
+                            let from = conn.subs.get(&*channel).copied().unwrap_or(u64::MAX);
+                            if seq > from && is_visible_to(conn.generation, &action_type) {
+                                conn.push(&frame);
+                            }
+                        }
+                    }
+                    *delivered_seq = seq;
+                    if ring.len() == *ring_capacity {
+                        ring.pop_front();
+                    }
+                    ring.push_back(RingEntry { seq, channel, action_type, envelope });
+                }
+                Publication::Notification { channel, frame, frame_v0_9 } => {
+                    if let Some(ids) = by_channel.get(&*channel) {
+                        for id in ids {
+                            let Some(conn) = conns.get_mut(id) else { continue };
+                            match conn.generation {
+                                ProtocolGeneration::V1 => conn.push(&frame),
+                                ProtocolGeneration::V0_9 => conn.push(&frame_v0_9),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn remove_sub(by_channel: &mut HashMap<String, HashSet<ConnId>>, channel: &str, id: ConnId) {
+    if let Some(ids) = by_channel.get_mut(channel) {
+        ids.remove(&id);
+        if ids.is_empty() {
+            by_channel.remove(channel);
+        }
+    }
+}

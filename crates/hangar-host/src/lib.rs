@@ -1,0 +1,33 @@
+//! # hangar-host — the Agent Host Protocol (AHP 1.0.0) host as a library
+//!
+//! Map of the crate:
+//! - [`host`]     — [`host::Host`]: opens the data dir, restores state, wires
+//!   engine, store, hub and agents; active-client grace periods.
+//! - [`server`]   — the WebSocket JSON-RPC server: upgrade checks, frames, the
+//!   method table.
+//! - [`engine`]   — protocol state, changed only by `ahp::reducers`; one global
+//!   `serverSeq`; client action validation; summaries; queued messages.
+//! - [`hub`]      — subscriptions, fan-out after commit, the replay ring.
+//! - [`store`]    — SQLite: action log, checkpoints, turns, session index.
+//! - [`protocol`] — tables the official crates lack (dispatchable actions,
+//!   version filtering).
+//! - [`agents`]   — registered agents as `RootState.agents` shows them.
+//! - [`resources`] — the `resource*` file-system surface and its sandbox.
+//! - [`config`], [`rpc_error`] — configuration and JSON-RPC errors.
+//!
+//! Data flow: a client's `dispatchAction` (or an agent) → [`engine::Engine::emit`]
+//! → reducer → envelope with the next `serverSeq` → store writer (commit) →
+//! [`hub::Hub::publish`] → each subscriber's outbound queue.
+
+pub mod agents;
+pub mod config;
+pub mod engine;
+pub mod host;
+pub mod hub;
+pub mod protocol;
+pub mod resources;
+pub mod rpc_error;
+pub mod server;
+pub mod store;
+
+pub use rpc_error::RpcError;

@@ -1,0 +1,599 @@
+//! `@`-mention completions: one file index per working directory, kept fresh
+//! by a notify watcher, ranked by [`super::fuzzy`].
+//!
+//! The index of a root is built on its first query (a walk with the `ignore`
+//! crate: `.gitignore`, `.ignore`, `.git/info/exclude` and the global gitignore
+//! apply, also outside a git repository; hidden files are kept, `.git` is not,
+//! links are listed but not followed; non-UTF-8 names are skipped). After that
+//! it is a snapshot swapped atomically: queries never wait for a rescan.
+//!
+//! Freshness: every indexed folder gets a non-recursive watch (ignored folders
+//! such as `target/` or `node_modules/` get none, so a build does not cause
+//! rescans). An event whose parent folder is indexed schedules a debounced
+//! rescan in the background. If watching fails (e.g. the inotify limit), the
+//! index falls back to a background rescan when queried more than
+//! [`STALE_AFTER`] after the last one.
+//!
+//! The mention being typed is the whitespace-delimited word that ends at the
+//! cursor and starts with `@`; the rest of that word is the query. Each item
+//! replaces that word with `@relative/path` and carries a `resource`
+//! attachment (`displayKind` `document` or `directory`) whose range covers the
+//! inserted text in the resulting message.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
+use std::time::{Duration, Instant};
+
+use ahp_types::commands::{CompletionItem, CompletionItemKind, CompletionsParams, CompletionsResult};
+use ahp_types::state::{MessageAttachment, MessageResourceAttachment, TextPosition, TextRange};
+use notify::{Config, Event, RecommendedWatcher, RecursiveMode, Watcher};
+
+use super::fuzzy::{self, Query};
+use super::meta::content_type_for;
+use super::uri::path_to_file_uri;
+use crate::RpcError;
+
+/// Most items one `completions` answer carries.
+pub const MAX_ITEMS: usize = 50;
+/// Most entries indexed per root.
+pub const MAX_INDEX_ENTRIES: usize = 1_000_000;
+/// Most roots indexed at once (least recently used are dropped).
+pub const MAX_ROOTS: usize = 32;
+/// Quiet time before a rescan after a change.
+pub const RESCAN_DEBOUNCE: Duration = Duration::from_millis(150);
+/// Without a working watcher, rescan when older than this.
+pub const STALE_AFTER: Duration = Duration::from_secs(10);
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// One indexed path.
+#[derive(Debug, Clone)]
+struct Entry {
+    rel: Box<str>,
+    lower: Box<str>,
+    base: u32,
+    is_dir: bool,
+}
+
+/// An immutable scan result.
+#[derive(Debug, Default)]
+struct Snapshot {
+    entries: Vec<Entry>,
+    /// Absolute paths of indexed folders (including the root).
+    dirs: HashSet<PathBuf>,
+}
+
+/// Walk `root` respecting ignore files.
+fn scan(root: &Path) -> Snapshot {
+    let mut snap = Snapshot::default();
+    snap.dirs.insert(root.to_path_buf());
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .follow_links(false)
+        .require_git(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build();
+    for entry in walker {
+        let Ok(entry) = entry else { continue };
+        if entry.depth() == 0 {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(root) else { continue };
+        let Some(rel) = rel.to_str() else { continue };
+        if rel.contains('\n') {
+            continue;
+        }
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        if is_dir {
+            snap.dirs.insert(entry.path().to_path_buf());
+        }
+        let base = rel.rfind('/').map_or(0, |i| i + 1);
+        snap.entries.push(Entry {
+            lower: rel.to_lowercase().into_boxed_str(),
+            rel: rel.into(),
+            base: u32::try_from(base).unwrap_or(0),
+            is_dir,
+        });
+        if snap.entries.len() >= MAX_INDEX_ENTRIES {
+            break;
+        }
+    }
+    snap
+}
+
+/// The live index of one root.
+struct RootIndex {
+    root: PathBuf,
+    snapshot: RwLock<Arc<Snapshot>>,
+    dirty: AtomicBool,
+    scanning: AtomicBool,
+    watch_ok: AtomicBool,
+    last_scan: Mutex<Instant>,
+    watcher: Mutex<Option<RecommendedWatcher>>,
+    watched: Mutex<HashSet<PathBuf>>,
+}
+
+impl RootIndex {
+    fn build(root: PathBuf) -> Arc<Self> {
+        let snap = scan(&root);
+        let idx = Arc::new(Self {
+            root,
+            snapshot: RwLock::new(Arc::new(snap)),
+            dirty: AtomicBool::new(false),
+            scanning: AtomicBool::new(false),
+            watch_ok: AtomicBool::new(true),
+            last_scan: Mutex::new(Instant::now()),
+            watcher: Mutex::new(None),
+            watched: Mutex::new(HashSet::new()),
+        });
+        let weak = Arc::downgrade(&idx);
+        let watcher = RecommendedWatcher::new(
+            move |res: notify::Result<Event>| {
+                if let Some(idx) = weak.upgrade() {
+                    idx.on_event(res);
+                }
+            },
+            Config::default().with_follow_symlinks(false),
+        );
+        match watcher {
+            Ok(w) => *lock(&idx.watcher) = Some(w),
+            Err(e) => {
+                tracing::warn!(error = %e, "completions: no file watcher; falling back to periodic rescans");
+                idx.watch_ok.store(false, Ordering::SeqCst);
+            }
+        }
+        // Register watches (and catch changes made meanwhile) in the background.
+        idx.schedule_rescan(Duration::ZERO);
+        idx
+    }
+
+    fn snapshot(&self) -> Arc<Snapshot> {
+        self.snapshot.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    fn on_event(self: &Arc<Self>, res: notify::Result<Event>) {
+        let Ok(event) = res else {
+            self.schedule_rescan(RESCAN_DEBOUNCE);
+            return;
+        };
+        if event.kind.is_access() {
+            return;
+        }
+        let snap = self.snapshot();
+        let relevant = event.need_rescan()
+            || event.paths.iter().any(|p| snap.dirs.contains(p) || p.parent().is_some_and(|d| snap.dirs.contains(d)));
+        if relevant {
+            self.schedule_rescan(RESCAN_DEBOUNCE);
+        }
+    }
+
+    fn schedule_rescan(self: &Arc<Self>, debounce: Duration) {
+        self.dirty.store(true, Ordering::SeqCst);
+        if self.scanning.swap(true, Ordering::SeqCst) {
+            return; // the running rescan loop will see `dirty`
+        }
+        let weak = Arc::downgrade(self);
+        let spawned = std::thread::Builder::new()
+            .name("hangar-completions-index".into())
+            .spawn(move || rescan_loop(weak, debounce));
+        if spawned.is_err() {
+            self.scanning.store(false, Ordering::SeqCst);
+        }
+    }
+
+    /// Watch new indexed folders, unwatch vanished ones.
+    fn sync_watches(&self, dirs: &HashSet<PathBuf>) {
+        if !self.watch_ok.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut guard = lock(&self.watcher);
+        let Some(watcher) = guard.as_mut() else { return };
+        let mut watched = lock(&self.watched);
+        let gone: Vec<PathBuf> = watched.difference(dirs).cloned().collect();
+        for dir in gone {
+            let _ = watcher.unwatch(&dir);
+            watched.remove(&dir);
+        }
+        for dir in dirs {
+            if watched.contains(dir) {
+                continue;
+            }
+            match watcher.watch(dir, RecursiveMode::NonRecursive) {
+                Ok(()) => {
+                    watched.insert(dir.clone());
+                }
+                Err(e) if dir.exists() => {
+                    tracing::warn!(error = %e, "completions: cannot watch all folders; falling back to periodic rescans");
+                    self.watch_ok.store(false, Ordering::SeqCst);
+                    return;
+                }
+                Err(_) => {} // vanished meanwhile; the next rescan drops it
+            }
+        }
+    }
+
+    fn refresh_if_stale(self: &Arc<Self>) {
+        if !self.watch_ok.load(Ordering::SeqCst) && lock(&self.last_scan).elapsed() > STALE_AFTER {
+            self.schedule_rescan(Duration::ZERO);
+        }
+    }
+}
+
+fn rescan_loop(weak: Weak<RootIndex>, mut debounce: Duration) {
+    loop {
+        std::thread::sleep(debounce);
+        debounce = RESCAN_DEBOUNCE;
+        let Some(idx) = weak.upgrade() else { return };
+        idx.dirty.store(false, Ordering::SeqCst);
+        let snap = scan(&idx.root);
+        idx.sync_watches(&snap.dirs);
+        *idx.snapshot.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(snap);
+        *lock(&idx.last_scan) = Instant::now();
+        if idx.dirty.load(Ordering::SeqCst) {
+            continue;
+        }
+        idx.scanning.store(false, Ordering::SeqCst);
+        // A change may have slipped in between the check and the store.
+        if !idx.dirty.load(Ordering::SeqCst) || idx.scanning.swap(true, Ordering::SeqCst) {
+            return;
+        }
+    }
+}
+
+/// The mention under the cursor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Mention {
+    /// Query text after `@`.
+    query: String,
+    /// UTF-16 offset of `@`.
+    start16: i64,
+    /// Line and UTF-16 column of `@`.
+    line: i64,
+    column16: i64,
+}
+
+fn utf16_len(s: &str) -> i64 {
+    s.encode_utf16().count() as i64
+}
+
+fn mention_at(text: &str, offset: i64) -> Result<Option<Mention>, RpcError> {
+    if offset < 0 {
+        return Err(RpcError::invalid_params("offset", "must not be negative"));
+    }
+    let mut units = 0i64;
+    let mut cursor = None;
+    for (i, c) in text.char_indices() {
+        if units == offset {
+            cursor = Some(i);
+            break;
+        }
+        units += c.len_utf16() as i64;
+        if units > offset {
+            return Err(RpcError::invalid_params("offset", "splits a surrogate pair"));
+        }
+    }
+    let cursor = match cursor {
+        Some(c) => c,
+        None if units == offset => text.len(),
+        None => return Err(RpcError::invalid_params("offset", "beyond the end of text")),
+    };
+    let before = &text[..cursor];
+    let word_start = before.char_indices().rev().find(|(_, c)| c.is_whitespace()).map_or(0, |(i, c)| i + c.len_utf8());
+    let Some(query) = before[word_start..].strip_prefix('@') else { return Ok(None) };
+    let prefix = &text[..word_start];
+    let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
+    Ok(Some(Mention {
+        query: query.to_owned(),
+        start16: utf16_len(prefix),
+        line: prefix.matches('\n').count() as i64,
+        column16: utf16_len(&prefix[line_start..]),
+    }))
+}
+
+/// The completion indexes of all roots.
+#[derive(Default)]
+pub struct Completions {
+    indexes: Mutex<HashMap<PathBuf, (Arc<RootIndex>, Instant)>>,
+}
+
+impl Completions {
+    /// No roots indexed yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn index_for(&self, root: &Path) -> Option<Arc<RootIndex>> {
+        let canonical = std::fs::canonicalize(root).ok().filter(|p| p.is_dir())?;
+        {
+            let mut map = lock(&self.indexes);
+            if let Some((idx, used)) = map.get_mut(&canonical) {
+                *used = Instant::now();
+                return Some(idx.clone());
+            }
+        }
+        // Build outside the lock: other roots stay queryable meanwhile.
+        let idx = RootIndex::build(canonical.clone());
+        let mut map = lock(&self.indexes);
+        let entry = map.entry(canonical).or_insert_with(|| (idx, Instant::now())).0.clone();
+        while map.len() > MAX_ROOTS {
+            let oldest = map.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => map.remove(&k),
+                None => break,
+            };
+        }
+        Some(entry)
+    }
+
+    /// Answer `completions` over `roots` (the session's working directories).
+    pub fn query(&self, roots: &[PathBuf], params: &CompletionsParams) -> Result<CompletionsResult, RpcError> {
+        if params.kind != CompletionItemKind::UserMessage {
+            return Ok(CompletionsResult { items: Vec::new() });
+        }
+        let Some(mention) = mention_at(&params.text, params.offset)? else {
+            return Ok(CompletionsResult { items: Vec::new() });
+        };
+        let query = Query::new(&mention.query);
+        let mut seen = HashSet::new();
+        let indexes: Vec<Arc<RootIndex>> =
+            roots.iter().filter_map(|r| self.index_for(r)).filter(|i| seen.insert(i.root.clone())).collect();
+        let snaps: Vec<Arc<Snapshot>> = indexes
+            .iter()
+            .map(|i| {
+                i.refresh_if_stale();
+                i.snapshot()
+            })
+            .collect();
+
+        let mut hits: Vec<(i32, usize, usize)> = Vec::new();
+        for (si, snap) in snaps.iter().enumerate() {
+            for (ei, e) in snap.entries.iter().enumerate() {
+                if let Some(score) = fuzzy::score(&query, &e.rel, &e.lower, e.base as usize) {
+                    hits.push((score, si, ei));
+                }
+            }
+        }
+        let entry = |&(_, si, ei): &(i32, usize, usize)| &snaps[si].entries[ei];
+        let order = |a: &(i32, usize, usize), b: &(i32, usize, usize)| {
+            b.0.cmp(&a.0)
+                .then_with(|| entry(a).rel.len().cmp(&entry(b).rel.len()))
+                .then_with(|| entry(a).rel.cmp(&entry(b).rel))
+        };
+        if hits.len() > MAX_ITEMS {
+            hits.select_nth_unstable_by(MAX_ITEMS - 1, order);
+            hits.truncate(MAX_ITEMS);
+        }
+        hits.sort_by(order);
+
+        let items = hits
+            .iter()
+            .map(|hit| {
+                let e = entry(hit);
+                let root = &indexes[hit.1].root;
+                let insert_text = format!("@{}", e.rel);
+                let abs = root.join(&*e.rel);
+                let label = e.rel.get(e.base as usize..).unwrap_or(&e.rel).to_owned();
+                let range = TextRange {
+                    start: TextPosition { line: mention.line, character: mention.column16 },
+                    end: TextPosition { line: mention.line, character: mention.column16 + utf16_len(&insert_text) },
+                };
+                CompletionItem {
+                    insert_text,
+                    range_start: Some(mention.start16),
+                    range_end: Some(params.offset),
+                    attachment: MessageAttachment::Resource(MessageResourceAttachment {
+                        label,
+                        range: Some(range),
+                        display_kind: Some(if e.is_dir { "directory" } else { "document" }.to_owned()),
+                        meta: None,
+                        uri: path_to_file_uri(&abs),
+                        size_hint: None,
+                        content_type: if e.is_dir { None } else { content_type_for(&abs).map(str::to_owned) },
+                        nonce: None,
+                        selection: None,
+                    }),
+                }
+            })
+            .collect();
+        Ok(CompletionsResult { items })
+    }
+}
+
+/// Timings from [`bench_completions`].
+#[derive(Debug, Clone)]
+pub struct CompletionsBench {
+    /// Files in the generated tree (excluding ignored ones).
+    pub files: usize,
+    /// Time of the first query (includes building the index).
+    pub first_query: Duration,
+    /// Each later query, in order, with its item count.
+    pub queries: Vec<(String, Duration, usize)>,
+}
+
+/// Create a deterministic tree of about `files` files under `dir` (100 files
+/// per folder, two folder levels, plus a `.gitignore` and some ignored files
+/// that must not show up). Existing content is left alone.
+pub fn generate_tree(dir: &Path, files: usize) -> std::io::Result<()> {
+    const WORDS: [&str; 16] = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
+        "mike", "november", "oscar", "papa",
+    ];
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(".gitignore"), "*.log\nbuild/\n")?;
+    std::fs::create_dir_all(dir.join("build"))?;
+    std::fs::write(dir.join("build/output.rs"), "")?;
+    let per_dir = 100;
+    let dirs = files.div_ceil(per_dir);
+    let mut made = 0;
+    for d in 0..dirs {
+        let folder = dir.join(format!("{}_{d}", WORDS[d % 16])).join(format!("{}{}", WORDS[(d / 16) % 16], d % 7));
+        std::fs::create_dir_all(&folder)?;
+        for f in 0..per_dir {
+            if made >= files {
+                break;
+            }
+            let name = format!("{}{}_{f}.rs", WORDS[(f + d) % 16], WORDS[(f * 7 + d) % 16]);
+            std::fs::write(folder.join(name), "")?;
+            made += 1;
+        }
+        std::fs::write(folder.join("debug.log"), "")?;
+    }
+    Ok(())
+}
+
+/// Generate a `files`-file tree under `dir` (see [`generate_tree`]), then time
+/// the first query (index build) and each of `queries` (as typed after `@`).
+pub fn bench_completions(dir: &Path, files: usize, queries: &[&str]) -> Result<CompletionsBench, RpcError> {
+    generate_tree(dir, files).map_err(|e| RpcError::internal(format!("generate tree: {e}")))?;
+    let completions = Completions::new();
+    let roots = [dir.to_path_buf()];
+    let params = |q: &str| CompletionsParams {
+        channel: "ahp-chat:/bench".into(),
+        meta: None,
+        kind: CompletionItemKind::UserMessage,
+        text: format!("look at @{q}"),
+        offset: utf16_len(&format!("look at @{q}")),
+    };
+    let t0 = Instant::now();
+    completions.query(&roots, &params(""))?;
+    let first_query = t0.elapsed();
+    let mut timed = Vec::new();
+    for q in queries {
+        let t = Instant::now();
+        let res = completions.query(&roots, &params(q))?;
+        timed.push(((*q).to_owned(), t.elapsed(), res.items.len()));
+    }
+    Ok(CompletionsBench { files, first_query, queries: timed })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(text: &str) -> CompletionsParams {
+        CompletionsParams {
+            channel: "ahp-chat:/t".into(),
+            meta: None,
+            kind: CompletionItemKind::UserMessage,
+            text: text.into(),
+            offset: utf16_len(text),
+        }
+    }
+
+    fn uris(res: &CompletionsResult) -> Vec<String> {
+        res.items
+            .iter()
+            .map(|i| match &i.attachment {
+                MessageAttachment::Resource(r) => r.uri.clone(),
+                _ => String::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn mention_parsing() -> Result<(), RpcError> {
+        let m = mention_at("hi @src/ma", 10)?;
+        assert_eq!(m.map(|m| (m.query, m.start16, m.line, m.column16)), Some(("src/ma".into(), 3, 0, 3)));
+        assert_eq!(mention_at("mail a@b", 8)?, None, "email is not a mention");
+        assert_eq!(mention_at("@x more", 7)?, None, "cursor past the word");
+        let m = mention_at("😀\nsee @f", 9)?;
+        assert_eq!(m.map(|m| (m.start16, m.line, m.column16)), Some((7, 1, 4)));
+        assert!(mention_at("abc", 4).is_err());
+        assert!(mention_at("😀", 1).is_err());
+        assert!(mention_at("abc", -1).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn completes_respecting_gitignore_and_ranks() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let root = std::fs::canonicalize(dir.path())?;
+        generate_tree(&root, 1_000)?;
+        std::fs::create_dir_all(root.join("src"))?;
+        std::fs::write(root.join("src/main.rs"), "fn main() {}")?;
+        std::fs::write(root.join("src/domain.rs"), "")?;
+        std::fs::create_dir_all(root.join(".git"))?;
+        std::fs::write(root.join(".git/main"), "")?;
+        let c = Completions::new();
+        let res = c.query(&[root.clone()], &params("open @main"))?;
+        let top = uris(&res);
+        assert_eq!(top.first().map(String::as_str), Some(path_to_file_uri(&root.join("src/main.rs")).as_str()));
+        let first = &res.items[0];
+        assert_eq!((first.insert_text.as_str(), first.range_start, first.range_end), ("@src/main.rs", Some(5), Some(10)));
+        match &first.attachment {
+            MessageAttachment::Resource(r) => {
+                assert_eq!(r.label, "main.rs");
+                assert_eq!(r.display_kind.as_deref(), Some("document"));
+                assert_eq!(r.range.as_ref().map(|r| (r.start.character, r.end.character)), Some((5, 17)));
+            }
+            other => panic!("unexpected attachment {other:?}"),
+        }
+        // Ignored and .git content never shows.
+        let all = uris(&c.query(&[root.clone()], &params("@log"))?);
+        assert!(all.iter().all(|u| !u.ends_with(".log")), "{all:?}");
+        let all = uris(&c.query(&[root.clone()], &params("@build"))?);
+        assert!(all.iter().all(|u| !u.contains("/build")), "{all:?}");
+        assert!(uris(&c.query(&[root.clone()], &params("@.git/main"))?).is_empty());
+        // Folders complete too, as directories.
+        let res = c.query(&[root.clone()], &params("@src"))?;
+        let kinds: Vec<_> = res
+            .items
+            .iter()
+            .filter_map(|i| match &i.attachment {
+                MessageAttachment::Resource(r) if r.label == "src" => r.display_kind.clone(),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kinds, vec!["directory".to_owned()]);
+        assert!(res.items.len() <= MAX_ITEMS);
+        // Not a mention, other kinds: nothing.
+        assert!(c.query(&[root.clone()], &params("plain text"))?.items.is_empty());
+        let mut other = params("@main");
+        other.kind = CompletionItemKind::Unknown("x".into());
+        assert!(c.query(&[root.clone()], &other)?.items.is_empty());
+        Ok(())
+    }
+
+    #[test]
+    fn index_follows_changes() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let root = std::fs::canonicalize(dir.path())?;
+        std::fs::create_dir_all(root.join("a"))?;
+        std::fs::write(root.join("a/old_name.txt"), "")?;
+        let c = Completions::new();
+        assert_eq!(c.query(&[root.clone()], &params("@zebra"))?.items.len(), 0);
+        std::thread::sleep(Duration::from_millis(300)); // let the watches register
+        std::fs::create_dir_all(root.join("a/new"))?;
+        std::fs::write(root.join("a/new/zebra_file.txt"), "")?;
+        std::fs::remove_file(root.join("a/old_name.txt"))?;
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let found = !c.query(&[root.clone()], &params("@zebra"))?.items.is_empty();
+            let gone = c.query(&[root.clone()], &params("@old_name"))?.items.is_empty();
+            if found && gone {
+                break;
+            }
+            assert!(Instant::now() < deadline, "index did not pick up the changes");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(())
+    }
+
+    /// `cargo test -p hangar-host completions_100k -- --ignored --nocapture`
+    #[test]
+    #[ignore = "slow: generates 100,000 files"]
+    fn completions_100k() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let bench = bench_completions(dir.path(), 100_000, &["", "m", "main", "alpha", "brav_ch", "kilo9/oscar", "zzzz"])?;
+        println!("first query (index build): {:?}", bench.first_query);
+        for (q, t, n) in &bench.queries {
+            println!("@{q:<12} {t:>10.2?} {n} items");
+            assert!(*t < Duration::from_millis(50), "@{q} took {t:?}");
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,256 @@
+//! Access policy, decided on canonical paths only.
+//!
+//! A path is first made canonical ([`canonicalize_lenient`] follows every
+//! symlink; [`canonicalize_nofollow`] keeps the last component as it is, for
+//! operations on a link itself). For a path that does not exist yet, the
+//! longest existing ancestor is canonicalized and the rest appended; a dangling
+//! symlink anywhere on the way is refused, since its target cannot be checked.
+//!
+//! Then [`Policy::check`] allows:
+//! - read and write inside a session working directory (from the engine's callback),
+//! - what `resourceRequest` grants cover (per flag),
+//! - listing (only) inside a browse root,
+//!
+//! and never anything under `/proc`, `/sys`, `/dev` or the host's data directory
+//! (which holds the grants database itself), whatever was granted.
+//! A refusal is `-32009` whose `data.request` is the grant that would allow it.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ahp_types::commands::ResourceRequestParams;
+
+use super::grants::GrantStore;
+use super::uri::path_to_file_uri;
+use crate::RpcError;
+
+/// Callback listing the working directories of all current sessions.
+pub type WorkingDirs = Arc<dyn Fn() -> Vec<PathBuf> + Send + Sync>;
+
+/// The access an operation needs on one path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Read contents or metadata.
+    Read,
+    /// Create, change or remove.
+    Write,
+    /// Both (e.g. the source of a move).
+    ReadWrite,
+    /// List a directory (allowed in browse roots as well).
+    List,
+}
+
+impl Need {
+    fn flags(self) -> (bool, bool) {
+        match self {
+            Need::Read | Need::List => (true, false),
+            Need::Write => (false, true),
+            Need::ReadWrite => (true, true),
+        }
+    }
+}
+
+/// A canonical path and whether it exists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canonical {
+    /// Canonical path (existing prefix resolved, missing tail appended).
+    pub path: PathBuf,
+    /// Whether the whole path exists (for nofollow: the last component exists, even as a link).
+    pub exists: bool,
+}
+
+/// Map an I/O error to the protocol's codes (never leaking more than the operation name).
+pub fn io_error(op: &str, err: &io::Error) -> RpcError {
+    match err.kind() {
+        io::ErrorKind::NotFound => RpcError::not_found(format!("{op}: no such file or directory")),
+        io::ErrorKind::AlreadyExists => RpcError::already_exists(format!("{op}: already exists")),
+        io::ErrorKind::PermissionDenied => RpcError::permission_denied(format!("{op}: denied by the operating system"), None),
+        io::ErrorKind::DirectoryNotEmpty => RpcError::invalid_params("recursive", format!("{op}: directory is not empty")),
+        io::ErrorKind::NotADirectory => RpcError::invalid_params("uri", format!("{op}: not a directory")),
+        io::ErrorKind::IsADirectory => RpcError::invalid_params("uri", format!("{op}: is a directory")),
+        _ if err.raw_os_error() == Some(libc::ELOOP) => {
+            RpcError::permission_denied(format!("{op}: refusing to follow a symlink"), None)
+        }
+        _ => RpcError::internal(format!("{op}: {}", err.kind())),
+    }
+}
+
+/// Canonicalize `path` (absolute, normal components only), following all symlinks.
+/// Missing tails are appended to the canonical longest existing ancestor.
+pub fn canonicalize_lenient(path: &Path) -> Result<Canonical, RpcError> {
+    match std::fs::canonicalize(path) {
+        Ok(p) => return Ok(Canonical { path: p, exists: true }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_error("resolve", &e)),
+    }
+    // Walk up until something exists; remember the missing names.
+    let mut missing: Vec<&std::ffi::OsStr> = Vec::new();
+    let mut cur = path;
+    loop {
+        if std::fs::symlink_metadata(cur).is_ok() {
+            // `cur` exists as an entry but did not canonicalize (above, or it is a
+            // dangling link now): refuse rather than guess where it points.
+            match std::fs::canonicalize(cur) {
+                Ok(base) => {
+                    let mut out = base;
+                    for name in missing.iter().rev() {
+                        out.push(name);
+                    }
+                    return Ok(Canonical { path: out, exists: false });
+                }
+                Err(_) => {
+                    return Err(RpcError::permission_denied("path goes through a dangling symlink", None));
+                }
+            }
+        }
+        match (cur.parent(), cur.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name);
+                cur = parent;
+            }
+            _ => return Err(RpcError::not_found("resolve: no existing ancestor")),
+        }
+    }
+}
+
+/// Canonicalize the parent of `path` and append its last component unchanged:
+/// the path of the directory entry itself (lstat semantics).
+pub fn canonicalize_nofollow(path: &Path) -> Result<Canonical, RpcError> {
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = canonicalize_lenient(parent)?;
+            let full = parent.path.join(name);
+            let exists = parent.exists && std::fs::symlink_metadata(&full).is_ok();
+            Ok(Canonical { path: full, exists })
+        }
+        _ => canonicalize_lenient(path),
+    }
+}
+
+/// The access policy.
+pub struct Policy {
+    browse_roots: Vec<PathBuf>,
+    working_dirs: WorkingDirs,
+    grants: Arc<GrantStore>,
+    never: Vec<PathBuf>,
+}
+
+impl Policy {
+    /// A policy over canonical browse roots, live working dirs and grants.
+    /// `data_dir` is never served.
+    pub fn new(browse_roots: Vec<PathBuf>, working_dirs: WorkingDirs, grants: Arc<GrantStore>, data_dir: &Path) -> Self {
+        let browse_roots = browse_roots.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+        let mut never: Vec<PathBuf> = ["/proc", "/sys", "/dev"].iter().map(PathBuf::from).collect();
+        never.push(std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_path_buf()));
+        Self { browse_roots, working_dirs, grants, never }
+    }
+
+    /// The grant store behind this policy.
+    pub fn grants(&self) -> &GrantStore {
+        &self.grants
+    }
+
+    /// Canonical working directories of all sessions, now.
+    pub fn working_dirs(&self) -> Vec<PathBuf> {
+        (self.working_dirs)().iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect()
+    }
+
+    /// True for paths no grant can open (`/proc`, `/sys`, `/dev`, the data dir).
+    pub fn is_never(&self, canonical: &Path) -> bool {
+        self.never.iter().any(|n| canonical.starts_with(n))
+    }
+
+    /// Allow or refuse `need` on `canonical`; `channel` goes into `data.request`.
+    pub fn check(&self, canonical: &Path, need: Need, channel: &str) -> Result<(), RpcError> {
+        if self.is_never(canonical) {
+            return Err(RpcError::permission_denied("this path is never served", None));
+        }
+        if self.allows(canonical, need) {
+            return Ok(());
+        }
+        let (read, write) = need.flags();
+        let request = ResourceRequestParams {
+            channel: channel.to_owned(),
+            meta: None,
+            uri: path_to_file_uri(canonical),
+            read: read.then_some(true),
+            write: write.then_some(true),
+        };
+        Err(RpcError::permission_denied("access outside the allowed roots", Some(request)))
+    }
+
+    fn allows(&self, canonical: &Path, need: Need) -> bool {
+        if self.working_dirs().iter().any(|w| canonical.starts_with(w)) {
+            return true;
+        }
+        if need == Need::List && self.browse_roots.iter().any(|b| canonical.starts_with(b)) {
+            return true;
+        }
+        let (read, write) = need.flags();
+        self.grants.allows(canonical, read, write)
+    }
+
+    /// True if `canonical` is itself a working directory or a granted root:
+    /// such roots are not deleted or moved away.
+    pub fn is_root(&self, canonical: &Path) -> bool {
+        self.working_dirs().iter().any(|w| w == canonical) || self.grants.list().iter().any(|g| g.path == canonical)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> Result<(tempfile::TempDir, Policy), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let ws = dir.path().join("ws");
+        std::fs::create_dir_all(ws.join("sub"))?;
+        std::fs::create_dir_all(dir.path().join("browse/inner"))?;
+        std::fs::create_dir_all(dir.path().join("data"))?;
+        let ws2 = ws.clone();
+        let policy = Policy::new(
+            vec![dir.path().join("browse")],
+            Arc::new(move || vec![ws2.clone()]),
+            Arc::new(GrantStore::in_memory()?),
+            &dir.path().join("data"),
+        );
+        Ok((dir, policy))
+    }
+
+    #[test]
+    fn lenient_canonicalization_of_missing_tail() -> Result<(), Box<dyn std::error::Error>> {
+        let (dir, _) = fixture()?;
+        let root = std::fs::canonicalize(dir.path())?;
+        let c = canonicalize_lenient(&dir.path().join("ws/sub/new/deeper.txt"))?;
+        assert_eq!(c, Canonical { path: root.join("ws/sub/new/deeper.txt"), exists: false });
+        std::os::unix::fs::symlink("/nonexistent-target-xyz", dir.path().join("ws/dangling"))?;
+        assert!(canonicalize_lenient(&dir.path().join("ws/dangling/x")).is_err());
+        assert!(canonicalize_lenient(&dir.path().join("ws/dangling")).is_err());
+        let nf = canonicalize_nofollow(&dir.path().join("ws/dangling"))?;
+        assert_eq!(nf, Canonical { path: root.join("ws/dangling"), exists: true });
+        Ok(())
+    }
+
+    #[test]
+    fn roots_browse_and_never() -> Result<(), Box<dyn std::error::Error>> {
+        let (dir, policy) = fixture()?;
+        let root = std::fs::canonicalize(dir.path())?;
+        assert!(policy.check(&root.join("ws/sub/x"), Need::ReadWrite, "ahp-root://").is_ok());
+        assert!(policy.check(&root.join("browse/inner"), Need::List, "ahp-root://").is_ok());
+        let err = policy.check(&root.join("browse/inner"), Need::Read, "ahp-root://").err();
+        let data = err.and_then(|e| e.data).unwrap_or_default();
+        assert_eq!(data["request"]["read"], true);
+        assert_eq!(data["request"]["channel"], "ahp-root://");
+        assert!(data["request"].get("write").is_none());
+        let err = policy.check(&root.join("data/hangar.db"), Need::Read, "ahp-root://").err();
+        assert_eq!(err.map(|e| (e.code, e.data)), Some((-32009, Some(serde_json::json!({})))));
+        assert!(policy.check(Path::new("/dev/zero"), Need::Read, "ahp-root://").is_err());
+        policy.grants().grant(&root.join("browse"), true, false)?;
+        assert!(policy.check(&root.join("browse/inner/f"), Need::Read, "ahp-root://").is_ok());
+        assert!(policy.check(&root.join("browse/inner/f"), Need::Write, "ahp-root://").is_err());
+        assert!(policy.is_root(&root.join("ws")) && policy.is_root(&root.join("browse")));
+        assert!(!policy.is_root(&root.join("ws/sub")));
+        Ok(())
+    }
+}

@@ -1,0 +1,104 @@
+//! One WebSocket connection: authenticate the upgrade, then read frames,
+//! answer them, and write the outbound queue.
+
+use std::sync::Arc;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, Notify};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+use tokio_tungstenite::tungstenite::Message;
+
+use super::frames::{error_frame, nesting_exceeds, parse, Incoming};
+use super::methods::{answer, handle_notification, handle_request, ConnState};
+use super::upgrade::UpgradePolicy;
+use crate::host::Host;
+use crate::protocol::versions::ProtocolGeneration;
+use crate::RpcError;
+
+/// Serve one accepted TCP connection until it closes.
+pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy>) {
+    let ws_config = WebSocketConfig::default()
+        .max_message_size(Some(host.config.max_message_bytes))
+        .max_frame_size(Some(host.config.max_message_bytes));
+    let check = move |req: &_, resp| policy.check(req).map(|()| resp);
+    let ws = match tokio_tungstenite::accept_hdr_async_with_config(stream, check, Some(ws_config)).await {
+        Ok(ws) => ws,
+        Err(e) => {
+            tracing::debug!("upgrade refused or failed: {e}");
+            return;
+        }
+    };
+    let (mut sink, mut source) = ws.split();
+    let id = host.next_conn_id();
+    let (tx, mut rx) = mpsc::channel(host.config.outbox_frames);
+    let cut_off = Arc::new(Notify::new());
+    host.hub.add_connection(id, tx, cut_off.clone());
+
+    let (close_tx, mut close_rx) = mpsc::channel::<CloseFrame>(1);
+    let writer = tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                frame = rx.recv() => match frame {
+                    Some(frame) => if sink.send(Message::Text(frame)).await.is_err() { break },
+                    None => break,
+                },
+                close = close_rx.recv() => {
+                    let _ = sink.send(Message::Close(close)).await;
+                    break;
+                }
+            }
+        }
+        let _ = sink.close().await;
+    });
+
+    let mut conn = ConnState { id, client_id: None, generation: ProtocolGeneration::V1 };
+    let max_depth = host.config.max_json_depth;
+    let close_reason = loop {
+        tokio::select! {
+            message = source.next() => match message {
+                Some(Ok(Message::Text(text))) => {
+                    if nesting_exceeds(&text, max_depth) {
+                        break Some(CloseFrame { code: CloseCode::Size, reason: "JSON nested too deep".into() });
+                    }
+                    handle_frame(&host, &mut conn, &text);
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    let err = RpcError::invalid_request("binary frames are not JSON-RPC; send text frames");
+                    host.hub.send(id, error_frame(&serde_json::Value::Null, &err).into());
+                }
+                Some(Ok(Message::Close(_))) | None => break None,
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
+                    tracing::debug!("connection {id} read error: {e}");
+                    break Some(CloseFrame { code: CloseCode::Size, reason: "message too large or malformed".into() });
+                }
+            },
+            () = cut_off.notified() => {
+                tracing::warn!("connection {id} could not keep up and was cut off; it can reconnect");
+                break Some(CloseFrame { code: CloseCode::Again, reason: "too slow: reconnect to catch up".into() });
+            }
+        }
+    };
+    host.connection_closed(id);
+    if let Some(frame) = close_reason {
+        let _ = close_tx.send(frame).await;
+    }
+    drop(close_tx);
+    let _ = writer.await;
+}
+
+fn handle_frame(host: &Arc<Host>, conn: &mut ConnState, text: &str) {
+    match parse(text) {
+        Incoming::Request { id, method, params } => {
+            let outcome = handle_request(host, conn, &id, &method, params);
+            if let Some(frame) = answer(&id, outcome) {
+                host.hub.send(conn.id, frame.into());
+            }
+        }
+        Incoming::Notification { method, params } => handle_notification(host, conn, &method, params),
+        Incoming::Response => {}
+        Incoming::Invalid { id, error } => host.hub.send(conn.id, error_frame(&id, &error).into()),
+    }
+}

@@ -1,0 +1,147 @@
+//! Reading and writing JSON-RPC frames.
+//!
+//! `ahp-types` decodes messages with an untagged enum whose request id is a
+//! `u64`: a request with a string id would silently become a notification.
+//! So frames are read as raw JSON first, the id is kept as the client sent it
+//! (number or string), and only `params` are decoded into the crate's types.
+
+use serde_json::{json, Value};
+
+use crate::RpcError;
+
+/// One decoded incoming frame.
+#[derive(Debug)]
+pub enum Incoming {
+    /// A request to answer.
+    Request {
+        /// The id, exactly as sent.
+        id: Value,
+        /// Method name.
+        method: String,
+        /// Params (`null` when absent).
+        params: Value,
+    },
+    /// A notification.
+    Notification {
+        /// Method name.
+        method: String,
+        /// Params (`null` when absent).
+        params: Value,
+    },
+    /// A response to a request the host sent (none are sent yet): ignored.
+    Response,
+    /// Not a valid message; answer the error to `id` (`null` if unknown).
+    Invalid {
+        /// The id, when one could be read.
+        id: Value,
+        /// What was wrong.
+        error: RpcError,
+    },
+}
+
+/// Whether `text` nests arrays/objects deeper than `max` (strings skipped).
+pub fn nesting_exceeds(text: &str, max: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for b in text.bytes() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Decode one text frame.
+pub fn parse(text: &str) -> Incoming {
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return Incoming::Invalid { id: Value::Null, error: RpcError::parse_error(format!("parse error: {e}")) },
+    };
+    let Some(obj) = value.as_object() else {
+        return Incoming::Invalid { id: Value::Null, error: RpcError::invalid_request("a message must be a JSON object") };
+    };
+    let id = obj.get("id").cloned();
+    let id_ok = match &id {
+        None | Some(Value::Null) => true,
+        Some(Value::String(_)) => true,
+        Some(Value::Number(n)) => n.is_i64() || n.is_u64(),
+        Some(_) => false,
+    };
+    if !id_ok {
+        return Incoming::Invalid { id: Value::Null, error: RpcError::invalid_request("id must be an integer or a string") };
+    }
+    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("jsonrpc must be \"2.0\"") };
+    }
+    let params = obj.get("params").cloned().unwrap_or(Value::Null);
+    match (obj.get("method"), id) {
+        (Some(Value::String(method)), Some(id)) => Incoming::Request { id, method: method.clone(), params },
+        (Some(Value::String(method)), None) => Incoming::Notification { method: method.clone(), params },
+        (Some(_), id) => Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("method must be a string") },
+        (None, _) if obj.contains_key("result") || obj.contains_key("error") => Incoming::Response,
+        (None, id) => Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("missing method") },
+    }
+}
+
+/// A success response.
+pub fn result_frame(id: &Value, result: &impl serde::Serialize) -> String {
+    match serde_json::to_value(result) {
+        Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string(),
+        Err(e) => error_frame(id, &RpcError::internal(format!("cannot encode the result: {e}"))),
+    }
+}
+
+/// An error response.
+pub fn error_frame(id: &Value, error: &RpcError) -> String {
+    json!({ "jsonrpc": "2.0", "id": id, "error": error.to_wire() }).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_ids_are_requests() {
+        match parse(r#"{"jsonrpc":"2.0","id":"a-1","method":"ping","params":{}}"#) {
+            Incoming::Request { id, method, .. } => {
+                assert_eq!(id, json!("a-1"));
+                assert_eq!(method, "ping");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_frames_get_errors() {
+        assert!(matches!(parse("{nope"), Incoming::Invalid { error, .. } if error.code == -32700));
+        assert!(matches!(parse("[1]"), Incoming::Invalid { error, .. } if error.code == -32600));
+        assert!(matches!(parse(r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#), Incoming::Invalid { error, .. } if error.code == -32600));
+        assert!(matches!(parse(r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#), Incoming::Invalid { error, .. } if error.code == -32600));
+        assert!(matches!(parse(r#"{"jsonrpc":"2.0","method":"x"}"#), Incoming::Notification { .. }));
+    }
+
+    #[test]
+    fn depth_ignores_brackets_in_strings() {
+        assert!(!nesting_exceeds(r#"{"a":"[[[[[[[[["}"#, 2));
+        assert!(nesting_exceeds("[[[[", 3));
+        assert!(!nesting_exceeds("[[[]]]", 3));
+    }
+}

@@ -1,0 +1,264 @@
+//! The method table: every JSON-RPC method the host answers, in one place.
+//! ("Where is `subscribe` handled?" — here, `"subscribe" =>`.)
+
+use std::sync::Arc;
+
+use ahp_types::commands::{
+    CreateSessionParams, DisposeSessionParams, FetchTurnsParams, InitializeParams, InitializeResult, Implementation,
+    ListSessionsParams, ListSessionsResult, ReconnectParams, SubscribeParams, SubscribeResult, UnsubscribeParams,
+    DispatchActionParams,
+};
+use ahp_types::actions::ChatTurnsLoadedAction;
+use ahp_types::{negotiate_protocol_version, StateAction, SUPPORTED_PROTOCOL_VERSIONS};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use super::frames::{error_frame, result_frame};
+use crate::engine::{ChannelRef, CreateSession};
+use crate::host::Host;
+use crate::hub::ConnId;
+use crate::protocol::versions::{downgrade_summary, ProtocolGeneration};
+use crate::store::TurnCursor;
+use crate::RpcError;
+
+/// Methods answered before `initialize`.
+const BEFORE_INITIALIZE: &[&str] = &["ping", "initialize", "reconnect"];
+
+/// What one connection knows about itself.
+pub struct ConnState {
+    /// Its id in the hub.
+    pub id: ConnId,
+    /// Set by `initialize` / `reconnect`.
+    pub client_id: Option<String>,
+    /// Negotiated generation.
+    pub generation: ProtocolGeneration,
+}
+
+/// A handler's answer.
+pub enum Reply {
+    /// Send this result.
+    Result(Value),
+    /// The response was already queued (atomically with subscriptions).
+    Sent,
+}
+
+fn decode<T: DeserializeOwned>(params: Value) -> Result<T, RpcError> {
+    serde_json::from_value(params).map_err(|e| {
+        let text = e.to_string();
+        let field = text.split('`').nth(1).unwrap_or("params").to_owned();
+        RpcError::invalid_params(&field, text)
+    })
+}
+
+/// Answer a request.
+pub fn handle_request(host: &Arc<Host>, conn: &mut ConnState, id: &Value, method: &str, params: Value) -> Result<Reply, RpcError> {
+    if conn.client_id.is_none() && !BEFORE_INITIALIZE.contains(&method) {
+        return Err(RpcError::method_not_found(method).with_data(json!({ "reason": "initialize first" })));
+    }
+    match method {
+        "ping" => Ok(Reply::Result(Value::Null)),
+        "initialize" => initialize(host, conn, id, decode(params)?),
+        "reconnect" => reconnect(host, conn, id, decode(params)?),
+        "subscribe" => subscribe(host, conn, id, decode(params)?),
+        "listSessions" => list_sessions(host, conn, decode(params)?),
+        "createSession" => create_session(host, conn, decode(params)?),
+        "disposeSession" => {
+            let p: DisposeSessionParams = decode(params)?;
+            host.with_engine(|e| e.dispose_session(&p.channel))?;
+            Ok(Reply::Result(Value::Null))
+        }
+        "fetchTurns" => fetch_turns(host, decode(params)?),
+        other => Err(RpcError::method_not_found(other)),
+    }
+}
+
+/// Handle a notification (no answer is possible).
+pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str, params: Value) {
+    let Some(client_id) = conn.client_id.clone() else {
+        return;
+    };
+    match method {
+        "dispatchAction" => match decode::<DispatchActionParams>(params) {
+            Ok(p) => {
+                let outcome = host.with_engine(|e| e.dispatch_client(&client_id, &p.channel, p.client_seq, p.action));
+                if let Err(rejection) = outcome {
+                    tracing::debug!(reason = %rejection.reason, "rejected a client action");
+                    host.hub.send(conn.id, rejection.frame.into());
+                }
+            }
+            Err(e) => tracing::debug!("ignored a malformed dispatchAction: {e}"),
+        },
+        "unsubscribe" => {
+            if let Ok(p) = decode::<UnsubscribeParams>(params) {
+                host.hub.unsubscribe(conn.id, &p.channel);
+            }
+        }
+        other => tracing::debug!("ignored notification {other}"),
+    }
+}
+
+fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeParams) -> Result<Reply, RpcError> {
+    if conn.client_id.is_some() {
+        return Err(RpcError::invalid_request("already initialized"));
+    }
+    if p.client_id.is_empty() {
+        return Err(RpcError::invalid_params("clientId", "must not be empty"));
+    }
+    let version = negotiate_protocol_version(&p.protocol_versions)
+        .map_err(|e| RpcError::invalid_params("protocolVersions", e))?
+        .ok_or_else(|| RpcError::unsupported_protocol_version(SUPPORTED_PROTOCOL_VERSIONS))?
+        .to_owned();
+    let generation = ProtocolGeneration::from_version(&version);
+    conn.client_id = Some(p.client_id.clone());
+    conn.generation = generation;
+    host.hub.identify(conn.id, &p.client_id, generation);
+    host.client_arrived(&p.client_id, generation);
+    let default_directory = std::env::var_os("HOME").map(|h| format!("file://{}", h.to_string_lossy()));
+    host.with_engine_locked(|engine| {
+        let seq = engine.seq();
+        let snapshots: Vec<_> =
+            p.initial_subscriptions.unwrap_or_default().iter().filter_map(|uri| engine.snapshot(uri)).collect();
+        let subs: Vec<(String, u64)> = snapshots.iter().map(|s| (s.resource.clone(), seq)).collect();
+        let result = InitializeResult {
+            protocol_version: version,
+            server_seq: seq as i64,
+            server_info: Some(Implementation {
+                name: "hangar".to_owned(),
+                version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+                title: Some("Hangar".to_owned()),
+            }),
+            meta: None,
+            snapshots,
+            default_directory,
+            completion_trigger_characters: None,
+            terminal_command_prefix: None,
+            telemetry: None,
+            automations: None,
+        };
+        host.hub.subscribe_and_send(conn.id, &subs, result_frame(id, &result).into());
+    });
+    Ok(Reply::Sent)
+}
+
+fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectParams) -> Result<Reply, RpcError> {
+    let generation = host
+        .known_client(&p.client_id)
+        .ok_or_else(|| RpcError::not_found("unknown clientId: initialize instead"))?;
+    if p.last_seen_server_seq < 0 {
+        return Err(RpcError::invalid_params("lastSeenServerSeq", "must not be negative"));
+    }
+    conn.client_id = Some(p.client_id.clone());
+    conn.generation = generation;
+    host.hub.identify(conn.id, &p.client_id, generation);
+    host.client_arrived(&p.client_id, generation);
+    host.with_engine_locked(|engine| {
+        let (present, missing): (Vec<String>, Vec<String>) =
+            p.subscriptions.iter().cloned().partition(|uri| engine.channel(uri).is_some());
+        let replayed = host.hub.replay_and_subscribe(conn.id, p.last_seen_server_seq as u64, &present, |actions| {
+            let actions: Vec<Value> = actions.iter().filter_map(|a| serde_json::from_str(a).ok()).collect();
+            result_frame(id, &json!({ "type": "replay", "actions": actions, "missing": missing })).into()
+        });
+        if !replayed {
+            let seq = engine.seq();
+            let snapshots: Vec<_> = present.iter().filter_map(|uri| engine.snapshot(uri)).collect();
+            let subs: Vec<(String, u64)> = snapshots.iter().map(|s| (s.resource.clone(), seq)).collect();
+            let frame = result_frame(id, &json!({ "type": "snapshot", "snapshots": snapshots }));
+            host.hub.subscribe_and_send(conn.id, &subs, frame.into());
+        }
+    });
+    Ok(Reply::Sent)
+}
+
+fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribeParams) -> Result<Reply, RpcError> {
+    host.with_engine_locked(|engine| {
+        let snapshot = engine.snapshot(&p.channel).ok_or_else(|| RpcError::not_found(format!("no such channel: {}", p.channel)))?;
+        let subs = [(p.channel.clone(), engine.seq())];
+        let frame = result_frame(id, &SubscribeResult { snapshot: Some(snapshot) });
+        host.hub.subscribe_and_send(conn.id, &subs, frame.into());
+        Ok(Reply::Sent)
+    })
+}
+
+fn list_sessions(host: &Arc<Host>, conn: &ConnState, p: ListSessionsParams) -> Result<Reply, RpcError> {
+    let page = host.with_engine_locked(|e| e.list_sessions(p.limit, p.cursor.as_deref()))?;
+    let mut result = serde_json::to_value(ListSessionsResult { next_cursor: page.next_cursor, items: page.items })
+        .map_err(|e| RpcError::internal(e.to_string()))?;
+    if conn.generation == ProtocolGeneration::V0_9 {
+        if let Some(items) = result.get_mut("items").and_then(Value::as_array_mut) {
+            items.iter_mut().for_each(downgrade_summary);
+        }
+    }
+    Ok(Reply::Result(result))
+}
+
+fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) -> Result<Reply, RpcError> {
+    let uri = p.channel;
+    let valid_uri = uri.split_once(':').is_some_and(|(scheme, rest)| {
+        !scheme.is_empty() && !rest.is_empty() && scheme != "ahp-root" && scheme != "ahp-chat" && scheme != "file"
+    });
+    if !valid_uri {
+        return Err(RpcError::invalid_params("channel", "must be a session URI such as ahp-session:/<id>"));
+    }
+    let agents = &host.config.agents;
+    let provider = match p.provider {
+        Some(provider) if agents.iter().any(|a| a.id == provider) => provider,
+        Some(provider) => return Err(RpcError::provider_not_found(&provider)),
+        None => agents.first().map(|a| a.id.clone()).ok_or_else(|| RpcError::provider_not_found("(default)"))?,
+    };
+    if let Some(dirs) = &p.working_directories {
+        for dir in dirs {
+            let path = dir.strip_prefix("file://").filter(|p| p.starts_with('/'));
+            if !path.is_some_and(|p| std::path::Path::new(p).is_dir()) {
+                return Err(RpcError::invalid_params("workingDirectories", format!("not an existing directory: {dir}")));
+            }
+        }
+    }
+    if let Some(active) = &p.active_client {
+        if Some(&active.client_id) != conn.client_id.as_ref() {
+            return Err(RpcError::invalid_params("activeClient", "a client can only register itself"));
+        }
+    }
+    host.with_engine(|e| {
+        e.create_session(CreateSession {
+            uri,
+            provider,
+            working_directories: p.working_directories,
+            active_client: p.active_client,
+        })
+    })?;
+    Ok(Reply::Result(Value::Null))
+}
+
+fn fetch_turns(host: &Arc<Host>, p: FetchTurnsParams) -> Result<Reply, RpcError> {
+    let current = host.with_engine_locked(|engine| match engine.channel(&p.channel) {
+        Some(ChannelRef::Chat { .. }) => Ok(engine.chat_state(&p.channel).and_then(|c| c.turns_next_cursor.clone())),
+        _ => Err(RpcError::not_found(format!("no such chat: {}", p.channel))),
+    })?;
+    let requested = match &p.cursor {
+        Some(raw) => Some(TurnCursor::decode(raw).ok_or_else(|| RpcError::invalid_params("cursor", "unknown cursor"))?),
+        None => current.as_deref().and_then(TurnCursor::decode),
+    };
+    let page = match requested {
+        Some(cursor) => host
+            .turn_pages
+            .page(&p.channel, Some(cursor), host.config.turn_tail)
+            .map_err(|e| RpcError::internal(format!("reading turns: {e}")))?,
+        None => Default::default(),
+    };
+    let is_current = requested.map(TurnCursor::encode) == current;
+    host.with_engine(|engine| {
+        let next = if is_current { page.next.map(TurnCursor::encode) } else { current.clone() };
+        let action = StateAction::ChatTurnsLoaded(ChatTurnsLoadedAction { turns: page.turns, turns_next_cursor: next });
+        let _ = engine.emit_server(&p.channel, action);
+    });
+    Ok(Reply::Result(json!({})))
+}
+
+/// The frame answering a request.
+pub fn answer(id: &Value, outcome: Result<Reply, RpcError>) -> Option<String> {
+    match outcome {
+        Ok(Reply::Result(value)) => Some(result_frame(id, &value)),
+        Ok(Reply::Sent) => None,
+        Err(error) => Some(error_frame(id, &error)),
+    }
+}

@@ -1,0 +1,136 @@
+//! Who may open a WebSocket: the checks on the HTTP upgrade request, before
+//! any JSON-RPC.
+//!
+//! - Token: `?tkn=TOKEN` or `Authorization: Bearer TOKEN`, compared in
+//!   constant time. Missing → 401, wrong → 403.
+//! - `Origin`, when present, must be the desktop app's webview or one the
+//!   user allowed (`--allow-origin`) → else 403. Browsers always send it, so a
+//!   web page the user visits cannot drive the host.
+//! - `Host`, when listening on loopback, must name loopback (DNS rebinding).
+
+use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request};
+use tokio_tungstenite::tungstenite::http::{header, StatusCode};
+
+use crate::config::DESKTOP_ORIGINS;
+
+/// The rules for one listener.
+#[derive(Debug, Clone)]
+pub struct UpgradePolicy {
+    /// The expected token.
+    pub token: String,
+    /// Allowed origins besides the desktop's.
+    pub allowed_origins: Vec<String>,
+    /// Whether to require a loopback `Host` header.
+    pub loopback_only_host: bool,
+}
+
+impl UpgradePolicy {
+    /// Check an upgrade request; `Err` is the HTTP response that refuses it.
+    pub fn check(&self, req: &Request) -> Result<(), ErrorResponse> {
+        if let Some(origin) = req.headers().get(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("");
+            let allowed = DESKTOP_ORIGINS.contains(&origin) || self.allowed_origins.iter().any(|o| o == origin);
+            if !allowed {
+                return Err(refuse(StatusCode::FORBIDDEN, "origin not allowed"));
+            }
+        }
+        if self.loopback_only_host {
+            let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+            if !is_loopback_host(host) {
+                return Err(refuse(StatusCode::FORBIDDEN, "host not allowed"));
+            }
+        }
+        match presented_token(req) {
+            None => Err(refuse(StatusCode::UNAUTHORIZED, "token required")),
+            Some(t) if constant_time_eq::constant_time_eq(t.as_bytes(), self.token.as_bytes()) => Ok(()),
+            Some(_) => Err(refuse(StatusCode::FORBIDDEN, "bad token")),
+        }
+    }
+}
+
+fn refuse(status: StatusCode, why: &str) -> ErrorResponse {
+    let mut resp = ErrorResponse::new(Some(why.to_owned()));
+    *resp.status_mut() = status;
+    resp
+}
+
+/// The token from `?tkn=` or `Authorization: Bearer`.
+fn presented_token(req: &Request) -> Option<String> {
+    if let Some(query) = req.uri().query() {
+        for pair in query.split('&') {
+            if let Some(value) = pair.strip_prefix("tkn=") {
+                return Some(percent_decode(value));
+            }
+        }
+    }
+    let auth = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    auth.strip_prefix("Bearer ").map(|t| t.trim().to_owned())
+}
+
+fn percent_decode(raw: &str) -> String {
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            if let Some(b) = raw.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `127.0.0.1[:port]`, `localhost[:port]`, `[::1][:port]`.
+fn is_loopback_host(host: &str) -> bool {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host.rsplit_once(':').map_or(host, |(name, _)| name)
+    };
+    let name = name.to_ascii_lowercase();
+    name == "localhost" || name == "::1" || name.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(uri: &str, headers: &[(&str, &str)]) -> Request {
+        let mut b = Request::builder().uri(uri);
+        for (k, v) in headers {
+            b = b.header(*k, *v);
+        }
+        b.body(()).unwrap()
+    }
+
+    fn policy() -> UpgradePolicy {
+        UpgradePolicy { token: "s3cret".into(), allowed_origins: vec!["http://localhost:5173".into()], loopback_only_host: true }
+    }
+
+    #[test]
+    fn token_checks() {
+        let p = policy();
+        assert!(p.check(&req("/?tkn=s3cret", &[("host", "127.0.0.1:1")])).is_ok());
+        assert!(p.check(&req("/", &[("host", "localhost:1"), ("authorization", "Bearer s3cret")])).is_ok());
+        assert_eq!(p.check(&req("/", &[("host", "127.0.0.1")])).unwrap_err().status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(p.check(&req("/?tkn=nope", &[("host", "127.0.0.1")])).unwrap_err().status(), StatusCode::FORBIDDEN);
+    }
+
+    #[test]
+    fn origin_and_host_checks() {
+        let p = policy();
+        let ok = [("host", "127.0.0.1:9"), ("origin", "tauri://localhost")];
+        assert!(p.check(&req("/?tkn=s3cret", &ok)).is_ok());
+        let allowed = [("host", "[::1]:9"), ("origin", "http://localhost:5173")];
+        assert!(p.check(&req("/?tkn=s3cret", &allowed)).is_ok());
+        let evil = [("host", "127.0.0.1:9"), ("origin", "https://evil.example")];
+        assert_eq!(p.check(&req("/?tkn=s3cret", &evil)).unwrap_err().status(), StatusCode::FORBIDDEN);
+        let rebind = [("host", "evil.example:9")];
+        assert_eq!(p.check(&req("/?tkn=s3cret", &rebind)).unwrap_err().status(), StatusCode::FORBIDDEN);
+    }
+}

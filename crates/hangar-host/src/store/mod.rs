@@ -1,0 +1,54 @@
+//! Durable storage in one SQLite file (`DATA_DIR/hangar.db`, WAL mode).
+//!
+//! Map:
+//! - `schema.rs`  — tables and pragmas.
+//! - `ops.rs`     — what the engine asks the store to write ([`StoreOp`]).
+//! - `writer.rs`  — the single writer thread: group commit, then hand the
+//!   committed publications to fan-out (clients never see an action that a
+//!   `kill -9` could lose).
+//! - `load.rs`    — rebuilding sessions and chats at startup from checkpoints,
+//!   the action log written since, and the tail of each chat's turns.
+//! - `turn_pages.rs` — reading older turns for `fetchTurns`.
+//!
+//! The action stream is the source of truth: every persisted envelope goes to
+//! `log`; each channel is checkpointed (its state without completed turns)
+//! every few hundred actions and at every turn end, after which its older log
+//! rows are dropped. Completed turns live in `turns`, one row each, written in
+//! the same transaction as the checkpoint of the action that completed them.
+//! `sessions` is the index `listSessions` is served from.
+
+mod load;
+mod ops;
+mod schema;
+mod turn_pages;
+mod writer;
+
+pub use load::{load, LoadedChat, LoadedSession, LoadedState};
+pub use ops::{ChannelKind, StoreOp};
+pub use turn_pages::{TurnCursor, TurnPage, TurnPages};
+pub use writer::{spawn_writer, Sequenced, StoreWriter};
+
+use std::path::Path;
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite failed.
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored row did not decode.
+    #[error("stored JSON in {table} is corrupt: {source}")]
+    Json {
+        /// The table whose row failed.
+        table: &'static str,
+        /// The decoder's error.
+        source: serde_json::Error,
+    },
+}
+
+/// Open (and create, migrate) the database file.
+pub fn open(path: &Path) -> Result<rusqlite::Connection, StoreError> {
+    let conn = rusqlite::Connection::open(path)?;
+    schema::prepare(&conn)?;
+    Ok(conn)
+}

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use ahp_types::actions::{RootAgentsChangedAction, SessionActiveClientRemovedAction, SessionReadyAction};
+use ahp_types::actions::{RootAgentsChangedAction, SessionActiveClientRemovedAction};
 use ahp_types::state::RootState;
 use ahp_types::StateAction;
 
@@ -15,6 +15,7 @@ use crate::config::HostConfig;
 use crate::engine::{Engine, SideEffect};
 use crate::hub::{ConnId, Hub, Publication};
 use crate::protocol::versions::ProtocolGeneration;
+use crate::providers::{agent_layer, AgentLayer};
 use crate::store::{self, TurnPages};
 
 /// Why the host could not start.
@@ -53,6 +54,7 @@ pub struct Host {
     /// Client ids seen since start, with their negotiated generation.
     known_clients: Mutex<HashMap<String, ProtocolGeneration>>,
     grace_timers: Mutex<HashMap<String, tokio::task::AbortHandle>>,
+    agents: Arc<dyn AgentLayer>,
     next_conn: AtomicU64,
     writer_thread: Mutex<Option<JoinHandle<()>>>,
     _lock: File,
@@ -99,12 +101,13 @@ impl Host {
             engine: Mutex::new(engine),
             hub,
             turn_pages: TurnPages::open(&db_path)?,
-            config,
             known_clients: Mutex::new(HashMap::new()),
             grace_timers: Mutex::new(HashMap::new()),
+            agents: agent_layer(&config),
             next_conn: AtomicU64::new(1),
             writer_thread: Mutex::new(Some(thread)),
             _lock: lock_file,
+            config,
         });
         host.run_effects(effects);
         Ok(host)
@@ -129,14 +132,7 @@ impl Host {
 
     fn run_effects(self: &Arc<Self>, effects: Vec<SideEffect>) {
         for effect in effects {
-            match effect {
-                // The agent layer starts agents and runs turns. Without one,
-                // a session is ready as soon as it exists.
-                SideEffect::SessionCreated { session, .. } => {
-                    self.with_engine(|e| e.emit_server(&session, StateAction::SessionReady(SessionReadyAction {})).ok());
-                }
-                other => tracing::debug!(?other, "no agent layer for this effect"),
-            }
+            self.agents.handle(self, effect);
         }
     }
 
@@ -198,6 +194,7 @@ impl Host {
 
     /// Stop: checkpoint every channel, commit, and end the writer.
     pub fn shutdown(&self) {
+        self.agents.shutdown();
         {
             let mut engine = lock(&self.engine);
             engine.checkpoint_all();

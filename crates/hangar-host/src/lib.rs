@@ -12,6 +12,7 @@
 //! - [`protocol`] — tables the official crates lack (dispatchable actions,
 //!   version filtering).
 //! - [`agents`]   — registered agents as `RootState.agents` shows them.
+//! - [`providers`] — the agent layer: runs agents for sessions and turns.
 //! - [`resources`] — the `resource*` file-system surface and its sandbox.
 //! - [`config`], [`rpc_error`] — configuration and JSON-RPC errors.
 //!
@@ -25,6 +26,7 @@ pub mod engine;
 pub mod host;
 pub mod hub;
 pub mod protocol;
+pub mod providers;
 pub mod resources;
 pub mod rpc_error;
 pub mod server;

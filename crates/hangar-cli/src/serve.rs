@@ -37,6 +37,9 @@ pub struct ServeArgs {
     /// Seconds a disconnected client stays an active client of its sessions.
     #[arg(long, default_value_t = 30.0, hide = true)]
     active_client_grace_secs: f64,
+    /// Envelopes kept for `reconnect` replay (at least 1,000).
+    #[arg(long, default_value_t = 4096, hide = true)]
+    replay_capacity: usize,
 }
 
 pub fn run(args: ServeArgs) -> ExitCode {
@@ -77,6 +80,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     config.agents = agents;
     config.allowed_origins = args.allow_origins;
     config.active_client_grace = Duration::from_secs_f64(args.active_client_grace_secs.max(0.0));
+    config.replay_capacity = args.replay_capacity.max(1);
 
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
     runtime.block_on(async move {

@@ -120,7 +120,7 @@ fn score_seq<T: Copy + PartialEq>(
     is_upper: impl Fn(T) -> bool + Copy,
 ) -> Option<i32> {
     let whole = window(q, lower)?;
-    let base_lower = &lower[base_start..];
+    let base_lower = lower.get(base_start..).unwrap_or(&[]);
     if let Some((s, e)) = window(q, base_lower) {
         let mut score =
             score_window(q, lower, orig, (s + base_start, e + base_start), is_sep, is_upper) + IN_BASENAME;
@@ -140,10 +140,11 @@ fn score_seq<T: Copy + PartialEq>(
 /// offset of its file name in both) against `q`; `None` if it does not match.
 /// Higher is better.
 pub fn score(q: &Query, path: &str, lower: &str, base_start: usize) -> Option<i32> {
-    let depth = path.bytes().filter(|&b| b == b'/').count() as i32;
-    let length_cost = depth * 2 + (path.len() as i32) / 4;
+    let length_cost = |depth: i32| depth * 2 + (path.len() as i32) / 4;
+    let depth = || path.bytes().filter(|&b| b == b'/').count() as i32;
     if q.is_empty() {
-        return Some(-depth * 100 - length_cost);
+        let depth = depth();
+        return Some(-depth * 100 - length_cost(depth));
     }
     let raw = if q.ascii && lower.len() == path.len() {
         score_seq(
@@ -162,7 +163,7 @@ pub fn score(q: &Query, path: &str, lower: &str, base_start: usize) -> Option<i3
         let orig = if orig_chars.len() == lower_chars.len() { &orig_chars } else { &lower_chars };
         score_seq(&q.chars, &lower_chars, orig, base, is_sep_char, |c: char| c.is_uppercase())?
     };
-    Some(raw * 4 - length_cost)
+    Some(raw * 4 - length_cost(depth()))
 }
 
 #[cfg(test)]

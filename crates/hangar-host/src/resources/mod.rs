@@ -29,6 +29,17 @@
 //!   position past the end, reading/listing the wrong kind of entry, deleting a
 //!   non-empty directory without `recursive` (field `recursive`).
 //!
+//! Integration notes:
+//! - Working directories are trust roots: whatever the callback returns is
+//!   readable and writable. Since clients can set working directories
+//!   (`session/workingDirectorySet`), the engine should validate those.
+//! - [`ResourceService::completions`] and [`ResourceService::watch`] are
+//!   blocking (the first completions query on a root walks it); call them from
+//!   `spawn_blocking`. [`watch::changed_action`] wraps a batch as the
+//!   `resourceWatch/changed` action; [`WatchHandle::state`] is the channel's
+//!   snapshot state.
+//! - [`bench_completions`] times completions on a generated tree (for a bench).
+//!
 //! Platform: Unix only (raw-byte paths, `O_NOFOLLOW`).
 
 pub mod access;
@@ -55,7 +66,7 @@ pub use access::{GrantInfo, ListGrantsResult, RequestPolicy, RevokeGrantParams};
 pub use completions::{bench_completions, generate_tree, CompletionsBench};
 pub use grants::GrantStoreError;
 pub use ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
-pub use watch::{OnChange, WatchHandle};
+pub use watch::{changed_action, OnChange, WatchHandle};
 
 /// The methods [`ResourceService::handle`] serves.
 pub const METHODS: &[&str] = &[

@@ -81,7 +81,8 @@ pub fn io_error(op: &str, err: &io::Error) -> RpcError {
 pub fn canonicalize_lenient(path: &Path) -> Result<Canonical, RpcError> {
     match std::fs::canonicalize(path) {
         Ok(p) => return Ok(Canonical { path: p, exists: true }),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        // ENOTDIR: a file stands where a folder would be; the tail is missing.
+        Err(e) if e.kind() == io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) => {}
         Err(e) => return Err(io_error("resolve", &e)),
     }
     // Walk up until something exists; remember the missing names.
@@ -191,10 +192,14 @@ impl Policy {
         self.grants.allows(canonical, read, write)
     }
 
-    /// True if `canonical` is itself a working directory or a granted root:
-    /// such roots are not deleted or moved away.
+    /// True if `canonical` is a folder that is itself a working directory or a
+    /// granted root: such roots are not deleted, moved away or overwritten.
+    /// (A grant on a single file does not protect the file.)
     pub fn is_root(&self, canonical: &Path) -> bool {
-        self.working_dirs().iter().any(|w| w == canonical) || self.grants.list().iter().any(|g| g.path == canonical)
+        let is_dir = std::fs::symlink_metadata(canonical).is_ok_and(|m| m.is_dir());
+        is_dir
+            && (self.working_dirs().iter().any(|w| w == canonical)
+                || self.grants.list().iter().any(|g| g.path == canonical))
     }
 }
 

@@ -20,6 +20,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use ahp_types::actions::ResourceWatchChangedAction;
 use ahp_types::commands::CreateResourceWatchParams;
 use ahp_types::state::{ResourceChange, ResourceChangeType, ResourceWatchState};
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -63,6 +64,13 @@ impl std::fmt::Debug for WatchHandle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WatchHandle").field("state", &self.state).finish_non_exhaustive()
     }
+}
+
+/// The `resourceWatch/changed` action for a batch: `changes` is `{items: [..]}`.
+pub fn changed_action(changes: Vec<ResourceChange>) -> ResourceWatchChangedAction {
+    let items: Vec<serde_json::Value> =
+        changes.iter().filter_map(|c| serde_json::to_value(c).ok()).collect();
+    ResourceWatchChangedAction { changes: serde_json::json!({ "items": items }) }
 }
 
 /// Patterns from `includes`/`excludes`.
@@ -304,6 +312,12 @@ fn deliver(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn action_wraps_items() {
+        let a = changed_action(vec![ResourceChange { uri: "file:///a".into(), r#type: ResourceChangeType::Deleted }]);
+        assert_eq!(a.changes, serde_json::json!({"items": [{"uri": "file:///a", "type": "deleted"}]}));
+    }
 
     #[test]
     fn batch_coalesces() {

@@ -42,11 +42,12 @@ pub enum Reply {
     Sent,
 }
 
+/// Decode params, naming the offending field on failure (`-32602`).
 fn decode<T: DeserializeOwned>(params: Value) -> Result<T, RpcError> {
-    serde_json::from_value(params).map_err(|e| {
-        let text = e.to_string();
-        let field = text.split('`').nth(1).unwrap_or("params").to_owned();
-        RpcError::invalid_params(&field, text)
+    serde_path_to_error::deserialize(params).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." { "params".to_owned() } else { path };
+        RpcError::invalid_params(&field, e.inner().to_string())
     })
 }
 

@@ -1,0 +1,589 @@
+//! One task per Hangar session: owns the agent connection (started at
+//! `createSession`, or lazily for the first turn after a restart or crash),
+//! the running turn, and the open permission requests. Every event — an
+//! engine side effect, an agent message, the prompt's answer, a deadline —
+//! is handled in order on this task.
+//!
+//! Steering: ACP cannot inject a message into a running prompt, so a
+//! steering message is delivered at the earliest point after it: when the
+//! agent answers the current `session/prompt` with `end_turn`, the host
+//! removes the steering message (`chat/pendingMessageRemoved`) and sends it
+//! as the next `session/prompt` inside the same AHP turn (marked by a system
+//! notification part). Nothing the agent did is thrown away.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_client_protocol::schema::{PermissionOption, RequestPermissionRequest};
+use ahp_types::actions::{
+    ChatPendingMessageRemovedAction, SessionCreationFailedAction, SessionMetaChangedAction, SessionReadyAction,
+    SessionTitleChangedAction,
+};
+use ahp_types::state::{ErrorInfo, Message, PendingMessageKind};
+use ahp_types::StateAction;
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::models::{AgentModels, ModelSource};
+use super::rpc::{Connection, Inbound, RpcFailure};
+use super::transport::{self, AgentProcess};
+use super::turn::{prompt_blocks, prompt_usage, Ending, Turn};
+use super::{fs, tools, Registry, Timeouts};
+use crate::agents::AgentSpec;
+use crate::engine::SideEffect;
+use crate::host::Host;
+
+/// Key in `SessionState._meta` where the ACP session id is kept.
+pub const META_KEY: &str = "hangar.acp";
+
+/// What the layer sends a session task.
+pub enum Command {
+    /// An engine side effect for this session.
+    Effect(SideEffect),
+    /// The session was disposed: stop the agent and end the task.
+    Dispose,
+}
+
+/// What a session task starts with.
+pub struct Setup {
+    /// Session URI.
+    pub session: String,
+    /// Default chat URI.
+    pub chat: String,
+    /// The agent.
+    pub agent: AgentSpec,
+    /// `file:` URIs.
+    pub working_directories: Vec<String>,
+    /// ACP session id from before a restart.
+    pub acp_session: Option<String>,
+}
+
+struct Live {
+    conn: Connection,
+    inbound: mpsc::UnboundedReceiver<Inbound>,
+    process: Option<AgentProcess>,
+}
+
+struct Permission {
+    request_id: Value,
+    options: Vec<PermissionOption>,
+}
+
+enum Event {
+    Command(Option<Command>),
+    Inbound(Inbound),
+    Prompt(Result<Value, RpcFailure>),
+    Deadline,
+}
+
+/// The session task's state.
+pub struct SessionTask {
+    host: Arc<Host>,
+    setup: Setup,
+    cwd: PathBuf,
+    roots: Vec<PathBuf>,
+    registry: Registry,
+    timeouts: Timeouts,
+    live: Option<Live>,
+    acp_session: Option<String>,
+    turn: Option<Turn>,
+    prompt: Option<oneshot::Receiver<Result<Value, RpcFailure>>>,
+    permissions: HashMap<String, Permission>,
+    last_activity: Instant,
+    cancel_deadline: Option<Instant>,
+    steering: bool,
+    reset_notice: bool,
+    models: AgentModels,
+}
+
+async fn next_inbound(live: &mut Option<Live>) -> Inbound {
+    match live {
+        Some(l) => l.inbound.recv().await.unwrap_or(Inbound::Closed),
+        None => std::future::pending().await,
+    }
+}
+
+async fn next_answer(rx: &mut Option<oneshot::Receiver<Result<Value, RpcFailure>>>) -> Result<Value, RpcFailure> {
+    match rx {
+        Some(r) => r.await.unwrap_or(Err(RpcFailure::Closed)),
+        None => std::future::pending().await,
+    }
+}
+
+async fn ask(conn: &Connection, method: &str, params: Value, limit: Duration) -> Result<Value, String> {
+    match tokio::time::timeout(limit, conn.request(method, params)).await {
+        Err(_) => Err(format!("{method} timed out after {} s", limit.as_secs())),
+        Ok(Err(_)) | Ok(Ok(Err(RpcFailure::Closed))) => Err(format!("the agent exited during {method}")),
+        Ok(Ok(Err(e))) => Err(format!("{method} failed: {e}")),
+        Ok(Ok(Ok(v))) => Ok(v),
+    }
+}
+
+impl SessionTask {
+    /// A task for `setup`.
+    pub fn new(host: Arc<Host>, setup: Setup, registry: Registry, timeouts: Timeouts) -> Self {
+        let cwd = setup
+            .working_directories
+            .first()
+            .and_then(|u| u.strip_prefix("file://"))
+            .map(|p| PathBuf::from(percent_encoding::percent_decode_str(p).decode_utf8_lossy().as_ref()))
+            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("/"));
+        let roots = fs::roots(&setup.working_directories);
+        let acp_session = setup.acp_session.clone();
+        Self {
+            host,
+            setup,
+            cwd,
+            roots,
+            registry,
+            timeouts,
+            live: None,
+            acp_session,
+            turn: None,
+            prompt: None,
+            permissions: HashMap::new(),
+            last_activity: Instant::now(),
+            cancel_deadline: None,
+            steering: false,
+            reset_notice: false,
+            models: AgentModels::default(),
+        }
+    }
+
+    /// Run until disposed.
+    pub async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Command>) {
+        loop {
+            let deadline = self.deadline();
+            let event = tokio::select! {
+                c = commands.recv() => Event::Command(c),
+                m = next_inbound(&mut self.live) => Event::Inbound(m),
+                r = next_answer(&mut self.prompt) => Event::Prompt(r),
+                _ = tokio::time::sleep_until(deadline) => Event::Deadline,
+            };
+            match event {
+                Event::Command(None) | Event::Command(Some(Command::Dispose)) => break,
+                Event::Command(Some(Command::Effect(effect))) => self.on_effect(effect).await,
+                Event::Inbound(msg) => {
+                    self.last_activity = Instant::now();
+                    self.on_inbound(msg).await;
+                }
+                Event::Prompt(result) => self.on_prompt_answer(result).await,
+                Event::Deadline => self.on_deadline().await,
+            }
+        }
+        self.stop_agent().await;
+    }
+
+    fn deadline(&self) -> Instant {
+        let far = Instant::now() + Duration::from_secs(86_400);
+        let mut at = self.cancel_deadline.unwrap_or(far);
+        if self.prompt.is_some() && self.permissions.is_empty() && self.turn.as_ref().is_some_and(|t| !t.ended) {
+            at = at.min(self.last_activity + self.timeouts.idle);
+        }
+        at
+    }
+
+    fn emit_session(&self, action: StateAction) {
+        let _ = self.host.with_engine(|e| e.emit_server(&self.setup.session, action));
+    }
+
+    async fn on_effect(&mut self, effect: SideEffect) {
+        match effect {
+            SideEffect::SessionCreated { .. } => match self.connect().await {
+                Ok(()) => self.emit_session(StateAction::SessionReady(SessionReadyAction {})),
+                Err(reason) => {
+                    self.emit_session(StateAction::SessionCreationFailed(SessionCreationFailedAction {
+                        error: ErrorInfo { error_type: "agentStartFailed".to_owned(), message: reason, stack: None, meta: None },
+                    }));
+                    self.stop_agent().await;
+                }
+            },
+            SideEffect::TurnStarted { chat, turn_id, message, .. } => self.start_turn(chat, turn_id, message).await,
+            SideEffect::TurnCancelled { turn_id, .. } => {
+                let Some(turn) = self.turn.as_mut().filter(|t| t.turn_id == turn_id) else {
+                    return;
+                };
+                turn.ended = true;
+                if let (Some(live), Some(sid)) = (&self.live, &self.acp_session) {
+                    live.conn.notify("session/cancel", json!({ "sessionId": sid }));
+                }
+                self.drop_permissions();
+                self.steering = false;
+                if self.prompt.is_some() {
+                    self.cancel_deadline = Some(Instant::now() + self.timeouts.cancel);
+                } else {
+                    self.turn = None;
+                }
+            }
+            SideEffect::ToolCallConfirmed { action, .. } => {
+                let Some(turn) = self.turn.as_mut().filter(|t| t.turn_id == action.turn_id && !t.ended) else {
+                    return;
+                };
+                let Some(p) = self.permissions.remove(&action.tool_call_id) else {
+                    return;
+                };
+                turn.confirmed(&action.tool_call_id, action.approved);
+                let choice = tools::pick_option(&p.options, action.approved, action.selected_option_id.as_deref());
+                let outcome = match choice {
+                    Some(id) => json!({ "outcome": { "outcome": "selected", "optionId": id } }),
+                    None => json!({ "outcome": { "outcome": "cancelled" } }),
+                };
+                if let Some(live) = &self.live {
+                    live.conn.respond(&p.request_id, Ok(outcome));
+                }
+            }
+            SideEffect::SteeringSet { .. } => {
+                if self.turn.as_ref().is_some_and(|t| !t.ended) {
+                    self.steering = true;
+                }
+            }
+            SideEffect::SessionDisposed { .. } | SideEffect::InputCompleted { .. } => {}
+        }
+    }
+
+    /// Answer every open permission request with `cancelled`.
+    fn drop_permissions(&mut self) {
+        for (_, p) in self.permissions.drain() {
+            if let Some(live) = &self.live {
+                live.conn.respond(&p.request_id, Ok(json!({ "outcome": { "outcome": "cancelled" } })));
+            }
+        }
+    }
+
+    async fn start_turn(&mut self, chat: String, turn_id: String, message: Message) {
+        if self.turn.as_ref().is_some_and(|t| !t.ended) {
+            tracing::warn!("a turn started while another was running; the old one is dropped");
+        }
+        self.drop_permissions();
+        self.prompt = None;
+        self.cancel_deadline = None;
+        self.steering = false;
+        let mut turn = Turn::new(chat, turn_id, self.cwd.clone());
+        if self.live.is_none() {
+            if let Err(reason) = self.connect().await {
+                self.stop_agent().await;
+                turn.finish(&self.host, Ending::Error { kind: "agentStartFailed", message: reason }, None);
+                return;
+            }
+        }
+        if std::mem::take(&mut self.reset_notice) {
+            turn.notify(
+                &self.host,
+                "The agent could not restore this conversation, so it starts with no memory of the earlier turns.",
+            );
+        }
+        if let Some(model) = &message.model {
+            if let Err(e) = self.select_model(&model.id).await {
+                turn.notify(&self.host, &format!("Model {} could not be selected: {e}", model.id));
+            }
+        }
+        self.turn = Some(turn);
+        self.send_prompt(prompt_blocks(&message));
+    }
+
+    fn send_prompt(&mut self, blocks: Vec<Value>) {
+        let (Some(live), Some(sid)) = (&self.live, &self.acp_session) else {
+            return;
+        };
+        self.last_activity = Instant::now();
+        self.prompt = Some(live.conn.request("session/prompt", json!({ "sessionId": sid, "prompt": blocks })));
+    }
+
+    async fn select_model(&mut self, model: &str) -> Result<(), String> {
+        if self.models.current.as_deref() == Some(model) {
+            return Ok(());
+        }
+        let (Some(live), Some(sid)) = (&self.live, &self.acp_session) else {
+            return Err("no agent".to_owned());
+        };
+        match &self.models.source {
+            Some(ModelSource::ConfigOption(config_id)) => {
+                let params = json!({ "sessionId": sid, "configId": config_id, "value": model });
+                ask(&live.conn, "session/set_config_option", params, self.timeouts.request).await?;
+            }
+            Some(ModelSource::SetModel) => {
+                ask(&live.conn, "session/set_model", json!({ "sessionId": sid, "modelId": model }), self.timeouts.request).await?;
+            }
+            None => return Err("the agent offers no model choice".to_owned()),
+        }
+        self.models.current = Some(model.to_owned());
+        Ok(())
+    }
+
+    async fn on_inbound(&mut self, msg: Inbound) {
+        match msg {
+            Inbound::Notification { method, params } if method == "session/update" => {
+                let Some(update) = params.get("update") else {
+                    return;
+                };
+                match update.get("sessionUpdate").and_then(Value::as_str) {
+                    Some("session_info_update") => {
+                        if let Some(title) = update.get("title").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+                            let current = self.host.with_engine_locked(|e| e.session_state(&self.setup.session).map(|s| s.title.clone()));
+                            if current.as_deref() != Some(title) {
+                                self.emit_session(StateAction::SessionTitleChanged(SessionTitleChangedAction { title: title.to_owned() }));
+                            }
+                        }
+                    }
+                    Some("config_option_update") => {
+                        if self.models.update_from(update) {
+                            self.models.publish(&self.host, &self.setup.agent.id);
+                        }
+                    }
+                    _ => {
+                        if let Some(turn) = self.turn.as_mut().filter(|t| !t.ended) {
+                            turn.on_update(&self.host, update);
+                        }
+                    }
+                }
+            }
+            Inbound::Notification { method, .. } => tracing::debug!("ignored agent notification {method}"),
+            Inbound::Request { id, method, params } => {
+                let answer = match method.as_str() {
+                    "session/request_permission" => {
+                        self.on_permission(id, params);
+                        return;
+                    }
+                    "fs/read_text_file" => fs::read_text_file(&self.roots, &params),
+                    "fs/write_text_file" => fs::write_text_file(&self.roots, &params),
+                    other => Err((-32601, format!("method not found: {other}"))),
+                };
+                if let Some(live) = &self.live {
+                    live.conn.respond(&id, answer);
+                }
+            }
+            Inbound::Closed => {
+                let reason = self.exit_reason().await;
+                tracing::info!(session = %self.setup.session, "agent exited: {reason}");
+                self.stop_agent().await;
+                self.prompt = None;
+                self.permissions.clear();
+                self.cancel_deadline = None;
+                if let Some(mut turn) = self.turn.take() {
+                    turn.finish(&self.host, Ending::Error { kind: "agentExited", message: reason }, None);
+                }
+            }
+        }
+    }
+
+    fn on_permission(&mut self, id: Value, params: Value) {
+        let cancelled = json!({ "outcome": { "outcome": "cancelled" } });
+        let Some(live) = &self.live else {
+            return;
+        };
+        let request: RequestPermissionRequest = match serde_json::from_value(params) {
+            Ok(r) => r,
+            Err(e) => {
+                live.conn.respond(&id, Err((-32602, format!("invalid params: {e}"))));
+                return;
+            }
+        };
+        let Some(turn) = self.turn.as_mut().filter(|t| !t.ended) else {
+            live.conn.respond(&id, Ok(cancelled));
+            return;
+        };
+        let options = tools::confirmation_options(&request.options);
+        match turn.permission(&self.host, request.tool_call, options) {
+            Some(tool_call_id) => {
+                self.permissions.insert(tool_call_id, Permission { request_id: id, options: request.options });
+            }
+            None => live.conn.respond(&id, Ok(cancelled)),
+        }
+    }
+
+    async fn on_prompt_answer(&mut self, result: Result<Value, RpcFailure>) {
+        self.prompt = None;
+        self.cancel_deadline = None;
+        let Some(mut turn) = self.turn.take() else {
+            return;
+        };
+        // Permission prompts the agent abandoned.
+        self.drop_permissions();
+        if turn.ended {
+            return;
+        }
+        let stop = result.as_ref().ok().and_then(|v| v.get("stopReason")).and_then(Value::as_str).map(str::to_owned);
+        if self.steering && stop.as_deref() == Some("end_turn") {
+            if let Some((id, message)) = self.take_steering(&turn.chat) {
+                if let Some(usage) = result.as_ref().ok().and_then(prompt_usage) {
+                    turn.usage(&self.host, usage);
+                }
+                self.steering = false;
+                let _ = self.host.with_engine(|e| {
+                    e.emit_server(
+                        &turn.chat,
+                        StateAction::ChatPendingMessageRemoved(ChatPendingMessageRemovedAction { kind: PendingMessageKind::Steering, id }),
+                    )
+                });
+                turn.notify(&self.host, &format!("Steering: {}", message.text));
+                turn.break_text();
+                self.turn = Some(turn);
+                self.send_prompt(prompt_blocks(&message));
+                return;
+            }
+        }
+        match result {
+            Ok(value) => {
+                let usage = prompt_usage(&value);
+                let ending = match stop.as_deref() {
+                    Some("cancelled") => Ending::Cancelled,
+                    Some("refusal") => Ending::Error { kind: "refusal", message: "The agent refused to continue.".to_owned() },
+                    _ => Ending::Complete,
+                };
+                turn.finish(&self.host, ending, usage);
+            }
+            Err(RpcFailure::Closed) => {
+                let reason = self.exit_reason().await;
+                self.stop_agent().await;
+                turn.finish(&self.host, Ending::Error { kind: "agentExited", message: reason }, None);
+            }
+            Err(e) => turn.finish(&self.host, Ending::Error { kind: "agentError", message: e.to_string() }, None),
+        }
+    }
+
+    fn take_steering(&self, chat: &str) -> Option<(String, Message)> {
+        self.host.with_engine_locked(|e| e.chat_state(chat).and_then(|c| c.steering_message.clone()).map(|m| (m.id, m.message)))
+    }
+
+    async fn on_deadline(&mut self) {
+        let now = Instant::now();
+        if self.cancel_deadline.is_some_and(|d| d <= now) {
+            tracing::warn!(session = %self.setup.session, "the agent did not end a cancelled turn; stopping it");
+            self.cancel_deadline = None;
+            self.prompt = None;
+            self.turn = None;
+            self.stop_agent().await;
+            return;
+        }
+        if self.prompt.is_some() && self.last_activity + self.timeouts.idle <= now {
+            let secs = self.timeouts.idle.as_secs_f64();
+            tracing::warn!(session = %self.setup.session, "the agent sent nothing for {secs} s; stopping it");
+            self.prompt = None;
+            self.permissions.clear();
+            self.stop_agent().await;
+            if let Some(mut turn) = self.turn.take() {
+                let message = format!(
+                    "The agent stopped responding (nothing for {secs} s) and was stopped. The next message starts it again."
+                );
+                turn.finish(&self.host, Ending::Error { kind: "agentUnresponsive", message }, None);
+            }
+        }
+    }
+
+    /// Why the agent went away: exit status and stderr tail.
+    async fn exit_reason(&mut self) -> String {
+        let Some(process) = self.live.as_mut().and_then(|l| l.process.as_mut()) else {
+            return "the agent closed the connection".to_owned();
+        };
+        let status = process.wait_exit(Duration::from_secs(2)).await;
+        // Let the stderr reader catch up.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let tail = process.stderr_tail();
+        let status = status.map(|s| s.to_string()).unwrap_or_else(|| "closed its output".to_owned());
+        if tail.is_empty() {
+            format!("The agent exited ({status}).")
+        } else {
+            format!("The agent exited ({status}): {tail}")
+        }
+    }
+
+    async fn stop_agent(&mut self) {
+        if let Some(mut live) = self.live.take() {
+            self.registry.remove(&self.setup.session);
+            if let Some(process) = live.process.as_mut() {
+                process.kill().await;
+            }
+        }
+    }
+
+    /// Start the agent: `initialize`, then `session/load` / `session/resume`
+    /// of the earlier ACP session when there is one and the agent supports
+    /// it, else `session/new`.
+    async fn connect(&mut self) -> Result<(), String> {
+        let transport = transport::open(&self.setup.agent.command, &self.cwd).await.map_err(|e| e.to_string())?;
+        let (conn, inbound, process) = Connection::start(transport);
+        if let Some(pgid) = process.as_ref().and_then(|p| p.pgid) {
+            self.registry.insert(&self.setup.session, pgid);
+        }
+        self.live = Some(Live { conn, inbound, process });
+        match self.handshake().await {
+            Ok(()) => Ok(()),
+            Err(reason) => {
+                let exited = self.live.as_mut().and_then(|l| l.process.as_mut()).map(|p| p.try_exit().is_some());
+                let detail = if exited == Some(true) || reason.contains("exited") {
+                    self.exit_reason().await
+                } else {
+                    self.live.as_ref().and_then(|l| l.process.as_ref()).map(|p| p.stderr_tail()).unwrap_or_default()
+                };
+                self.stop_agent().await;
+                Err(if detail.is_empty() { reason } else { format!("{reason}. {detail}") })
+            }
+        }
+    }
+
+    async fn handshake(&mut self) -> Result<(), String> {
+        let Some(live) = self.live.as_mut() else {
+            return Err("no agent".to_owned());
+        };
+        let init = json!({
+            "protocolVersion": 1,
+            "clientCapabilities": { "fs": { "readTextFile": true, "writeTextFile": true }, "terminal": false },
+            "clientInfo": { "name": "hangar", "title": "Hangar", "version": env!("CARGO_PKG_VERSION") },
+        });
+        let info = ask(&live.conn, "initialize", init, self.timeouts.start).await?;
+        let caps = info.get("agentCapabilities").cloned().unwrap_or(Value::Null);
+        let cwd = self.cwd.display().to_string();
+        let had_session = self.acp_session.is_some();
+        if let Some(old) = self.acp_session.clone() {
+            let params = json!({ "sessionId": old, "cwd": cwd, "mcpServers": [] });
+            let method = if caps.get("loadSession").and_then(Value::as_bool) == Some(true) {
+                Some("session/load")
+            } else if caps.pointer("/sessionCapabilities/resume").is_some() {
+                Some("session/resume")
+            } else {
+                None
+            };
+            if let Some(method) = method {
+                match ask(&live.conn, method, params, self.timeouts.start).await {
+                    Ok(result) => {
+                        // `session/load` replays the history as updates: not a turn.
+                        while let Ok(msg) = live.inbound.try_recv() {
+                            if let Inbound::Request { id, .. } = msg {
+                                live.conn.respond(&id, Err((-32603, "the session is loading".to_owned())));
+                            }
+                        }
+                        if self.models.update_from(&result) {
+                            self.models.publish(&self.host, &self.setup.agent.id);
+                        }
+                        return Ok(());
+                    }
+                    Err(e) => tracing::info!(session = %self.setup.session, "cannot restore the ACP session: {e}"),
+                }
+            }
+        }
+        let result = ask(&live.conn, "session/new", json!({ "cwd": cwd, "mcpServers": [] }), self.timeouts.start).await?;
+        let sid = result.get("sessionId").and_then(Value::as_str).ok_or("session/new returned no sessionId")?.to_owned();
+        self.reset_notice = had_session;
+        self.acp_session = Some(sid.clone());
+        if self.models.update_from(&result) {
+            self.models.publish(&self.host, &self.setup.agent.id);
+        }
+        self.remember_session(&sid);
+        Ok(())
+    }
+
+    /// Keep the ACP session id in the session's `_meta` (persisted with it).
+    fn remember_session(&self, sid: &str) {
+        let session = self.setup.session.clone();
+        let sid = sid.to_owned();
+        let _ = self.host.with_engine(|e| {
+            let mut meta = e.session_state(&session).and_then(|s| s.meta.clone()).unwrap_or_default();
+            meta.insert(META_KEY.to_owned(), json!({ "sessionId": sid }));
+            e.emit_server(&session, StateAction::SessionMetaChanged(SessionMetaChangedAction { meta: Some(meta) }))
+        });
+    }
+}

@@ -1,0 +1,605 @@
+//! One AHP turn fed by ACP `session/update`s: message and thought chunks
+//! become markdown and reasoning parts (a new part whenever a tool call or
+//! the other kind of text intervenes), tool calls run through the
+//! `chat/toolCall*` state machine (created on first sight, also from a
+//! permission request), the `plan` is shown as a synthetic running tool call
+//! named `plan` whose content (a markdown checklist) is replaced on every
+//! plan update and which completes with the turn, and usage goes to
+//! `chat/usage`. Once the reducer has ended the turn (the client cancelled
+//! it) every later update is dropped.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use agent_client_protocol::schema::{ContentBlock, Plan, ToolCall, ToolCallContent, ToolCallUpdate};
+use ahp_types::actions::{
+    ChatDeltaAction, ChatErrorAction, ChatReasoningAction, ChatResponsePartAction, ChatToolCallCompleteAction,
+    ChatToolCallContentChangedAction, ChatToolCallDeltaAction, ChatToolCallReadyAction, ChatToolCallStartAction,
+    ChatTurnCancelledAction, ChatTurnCompleteAction, ChatUsageAction,
+};
+use ahp_types::common::StringOrMarkdown;
+use ahp_types::state::{
+    ConfirmationOption, ErrorInfo, ErrorResponsePart, MarkdownResponsePart, Message, MessageAttachment,
+    ReasoningResponsePart, ResponsePart, SystemNotificationResponsePart, ToolCallConfirmationReason, ToolCallResult,
+    ToolInput, ToolResultContent, ToolResultTextContent, UsageInfo,
+};
+use ahp_types::StateAction;
+use serde_json::{json, Value};
+
+use super::tools;
+use crate::host::Host;
+
+/// Where a tool call is in the AHP state machine (as far as we know).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Phase {
+    Streaming,
+    Pending,
+    Running,
+    Closed,
+}
+
+struct Tool {
+    phase: Phase,
+    title: String,
+    raw_input: Option<Value>,
+    raw_output: Option<Value>,
+    content: Vec<ToolCallContent>,
+}
+
+/// Tool call fields from a `tool_call`, `tool_call_update` or permission.
+#[derive(Default)]
+struct Fields {
+    title: Option<String>,
+    kind: Option<String>,
+    status: Option<String>,
+    content: Option<Vec<ToolCallContent>>,
+    raw_input: Option<Value>,
+    raw_output: Option<Value>,
+}
+
+impl From<ToolCall> for Fields {
+    fn from(t: ToolCall) -> Self {
+        Fields {
+            title: Some(t.title).filter(|t| !t.is_empty()),
+            kind: enum_name(&t.kind),
+            status: enum_name(&t.status),
+            content: Some(t.content),
+            raw_input: t.raw_input,
+            raw_output: t.raw_output,
+        }
+    }
+}
+
+impl From<ToolCallUpdate> for Fields {
+    fn from(t: ToolCallUpdate) -> Self {
+        let f = t.fields;
+        Fields {
+            title: f.title.filter(|t| !t.is_empty()),
+            kind: f.kind.as_ref().and_then(enum_name),
+            status: f.status.as_ref().and_then(enum_name),
+            content: f.content,
+            raw_input: f.raw_input,
+            raw_output: f.raw_output,
+        }
+    }
+}
+
+fn enum_name<T: serde::Serialize>(v: &T) -> Option<String> {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_owned))
+}
+
+/// How a turn ends.
+pub enum Ending {
+    /// `chat/turnComplete`.
+    Complete,
+    /// `chat/turnCancelled` (the agent stopped with `cancelled`).
+    Cancelled,
+    /// `chat/error`.
+    Error {
+        /// `errorType`.
+        kind: &'static str,
+        /// Message.
+        message: String,
+    },
+}
+
+/// The turn being mapped.
+pub struct Turn {
+    /// Chat URI.
+    pub chat: String,
+    /// Turn id.
+    pub turn_id: String,
+    /// Set once the reducer has ended the turn; later updates are dropped.
+    pub ended: bool,
+    started: Instant,
+    cwd: PathBuf,
+    parts: u32,
+    text_part: Option<String>,
+    thought_part: Option<String>,
+    tools: HashMap<String, Tool>,
+    order: Vec<String>,
+    plan_tool: Option<String>,
+}
+
+impl Turn {
+    /// A turn that has just started (the reducer applied `chat/turnStarted`).
+    pub fn new(chat: String, turn_id: String, cwd: PathBuf) -> Self {
+        Self {
+            chat,
+            turn_id,
+            ended: false,
+            started: Instant::now(),
+            cwd,
+            parts: 0,
+            text_part: None,
+            thought_part: None,
+            tools: HashMap::new(),
+            order: Vec::new(),
+            plan_tool: None,
+        }
+    }
+
+    fn emit(&self, host: &Arc<Host>, action: StateAction) -> bool {
+        if self.ended {
+            return false;
+        }
+        host.with_engine(|e| e.emit_server(&self.chat, action)).is_ok()
+    }
+
+    fn next_part_id(&mut self, prefix: &str) -> String {
+        self.parts += 1;
+        format!("acp-{prefix}-{}-{}", self.turn_id, self.parts)
+    }
+
+    /// Milliseconds since the turn started.
+    pub fn duration(&self) -> i64 {
+        self.started.elapsed().as_millis() as i64
+    }
+
+    /// A system notification part (e.g. "the agent's memory was reset").
+    pub fn notify(&mut self, host: &Arc<Host>, text: &str) {
+        let part = ResponsePart::SystemNotification(SystemNotificationResponsePart {
+            content: StringOrMarkdown::Plain(text.to_owned()),
+            meta: None,
+        });
+        self.text_part = None;
+        self.emit(host, StateAction::ChatResponsePart(ChatResponsePartAction { turn_id: self.turn_id.clone(), part, meta: None }));
+    }
+
+    /// Start a fresh markdown part for the next message chunk.
+    pub fn break_text(&mut self) {
+        self.text_part = None;
+        self.thought_part = None;
+    }
+
+    /// One `session/update` payload (`params.update`).
+    pub fn on_update(&mut self, host: &Arc<Host>, update: &Value) {
+        if self.ended {
+            return;
+        }
+        let kind = update.get("sessionUpdate").and_then(Value::as_str).unwrap_or_default();
+        match kind {
+            "agent_message_chunk" => {
+                if let Some(text) = chunk_text(update) {
+                    self.text(host, text, false);
+                }
+            }
+            "agent_thought_chunk" => {
+                if let Some(text) = chunk_text(update) {
+                    self.text(host, text, true);
+                }
+            }
+            "tool_call" => match serde_json::from_value::<ToolCall>(salvage(update)) {
+                Ok(tc) => {
+                    let id = tc.tool_call_id.to_string();
+                    self.upsert(host, &id, tc.into());
+                }
+                Err(e) => tracing::debug!("ignored a malformed tool_call: {e}"),
+            },
+            "tool_call_update" => match serde_json::from_value::<ToolCallUpdate>(salvage(update)) {
+                Ok(tc) => {
+                    let id = tc.tool_call_id.to_string();
+                    self.upsert(host, &id, tc.into());
+                }
+                Err(e) => tracing::debug!("ignored a malformed tool_call_update: {e}"),
+            },
+            "plan" => match serde_json::from_value::<Plan>(update.clone()) {
+                Ok(plan) => self.plan(host, &plan),
+                Err(e) => tracing::debug!("ignored a malformed plan: {e}"),
+            },
+            "usage_update" => {
+                let usage = UsageInfo {
+                    input_tokens: update.get("used").and_then(Value::as_i64),
+                    meta: Some(
+                        json!({ "contextWindow": update.get("size"), "cost": update.get("cost") })
+                            .as_object()
+                            .cloned()
+                            .unwrap_or_default(),
+                    ),
+                    ..Default::default()
+                };
+                self.usage(host, usage);
+            }
+            other => tracing::trace!("ignored session update {other:?}"),
+        }
+    }
+
+    fn text(&mut self, host: &Arc<Host>, text: String, thought: bool) {
+        let slot = if thought { &self.thought_part } else { &self.text_part };
+        if let Some(part_id) = slot.clone() {
+            let turn_id = self.turn_id.clone();
+            let action = if thought {
+                StateAction::ChatReasoning(ChatReasoningAction { turn_id, part_id, content: text, meta: None })
+            } else {
+                StateAction::ChatDelta(ChatDeltaAction { turn_id, part_id, content: text, meta: None })
+            };
+            self.emit(host, action);
+            return;
+        }
+        let id = self.next_part_id(if thought { "reasoning" } else { "md" });
+        let part = if thought {
+            ResponsePart::Reasoning(ReasoningResponsePart { id: id.clone(), content: text })
+        } else {
+            ResponsePart::Markdown(MarkdownResponsePart { id: id.clone(), content: text })
+        };
+        if self.emit(host, StateAction::ChatResponsePart(ChatResponsePartAction { turn_id: self.turn_id.clone(), part, meta: None })) {
+            if thought {
+                self.thought_part = Some(id);
+                self.text_part = None;
+            } else {
+                self.text_part = Some(id);
+                self.thought_part = None;
+            }
+        }
+    }
+
+    /// Report usage.
+    pub fn usage(&self, host: &Arc<Host>, usage: UsageInfo) {
+        self.emit(host, StateAction::ChatUsage(ChatUsageAction { turn_id: self.turn_id.clone(), usage, meta: None }));
+    }
+
+    fn start_tool(&mut self, host: &Arc<Host>, id: &str, tool_name: &str, title: &str) {
+        self.break_text();
+        self.emit(
+            host,
+            StateAction::ChatToolCallStart(ChatToolCallStartAction {
+                turn_id: self.turn_id.clone(),
+                tool_call_id: id.to_owned(),
+                meta: None,
+                tool_name: tool_name.to_owned(),
+                display_name: title.to_owned(),
+                intention: None,
+                contributor: None,
+            }),
+        );
+        self.tools.insert(
+            id.to_owned(),
+            Tool { phase: Phase::Streaming, title: title.to_owned(), raw_input: None, raw_output: None, content: Vec::new() },
+        );
+        self.order.push(id.to_owned());
+    }
+
+    fn ready(&self, id: &str, confirmed: Option<ToolCallConfirmationReason>) -> ChatToolCallReadyAction {
+        let tool = self.tools.get(id);
+        let title = tool.map(|t| t.title.clone()).unwrap_or_default();
+        ChatToolCallReadyAction {
+            turn_id: self.turn_id.clone(),
+            tool_call_id: id.to_owned(),
+            meta: None,
+            contributor: None,
+            intention: None,
+            invocation_message: StringOrMarkdown::Plain(title),
+            tool_input: tool.and_then(|t| t.raw_input.as_ref()).map(|v| ToolInput::Inline(v.to_string())),
+            confirmation_title: None,
+            risk_assessment: None,
+            edits: None,
+            editable: None,
+            confirmed,
+            options: None,
+        }
+    }
+
+    fn set_phase(&mut self, id: &str, phase: Phase) {
+        if let Some(t) = self.tools.get_mut(id) {
+            t.phase = phase;
+        }
+    }
+
+    fn phase(&self, id: &str) -> Option<Phase> {
+        self.tools.get(id).map(|t| t.phase)
+    }
+
+    fn upsert(&mut self, host: &Arc<Host>, id: &str, f: Fields) {
+        if !self.tools.contains_key(id) {
+            let title = f.title.clone().unwrap_or_else(|| "Tool call".to_owned());
+            let name = f.kind.clone().unwrap_or_else(|| "other".to_owned());
+            self.start_tool(host, id, &name, &title);
+        }
+        let Some(tool) = self.tools.get_mut(id) else {
+            return;
+        };
+        if tool.phase == Phase::Closed {
+            return;
+        }
+        let mut title_changed = false;
+        if let Some(title) = f.title {
+            title_changed = title != tool.title;
+            tool.title = title;
+        }
+        if f.raw_input.is_some() {
+            tool.raw_input = f.raw_input;
+        }
+        if f.raw_output.is_some() {
+            tool.raw_output = f.raw_output;
+        }
+        let content_changed = f.content.as_ref().is_some_and(|c| !c.is_empty());
+        if let Some(content) = f.content.filter(|c| !c.is_empty()) {
+            tool.content = content;
+        }
+        let phase = tool.phase;
+        let title = tool.title.clone();
+        match f.status.as_deref() {
+            Some("completed") | Some("failed") => {
+                let success = f.status.as_deref() == Some("completed");
+                if phase == Phase::Streaming {
+                    self.emit(host, StateAction::ChatToolCallReady(self.ready(id, Some(ToolCallConfirmationReason::NotNeeded))));
+                }
+                self.complete(host, id, success, None);
+            }
+            Some("in_progress") if phase == Phase::Streaming => {
+                self.emit(host, StateAction::ChatToolCallReady(self.ready(id, Some(ToolCallConfirmationReason::NotNeeded))));
+                self.set_phase(id, Phase::Running);
+                if content_changed {
+                    self.content_changed(host, id);
+                }
+            }
+            _ => match phase {
+                Phase::Streaming if title_changed => {
+                    self.emit(
+                        host,
+                        StateAction::ChatToolCallDelta(ChatToolCallDeltaAction {
+                            turn_id: self.turn_id.clone(),
+                            tool_call_id: id.to_owned(),
+                            meta: None,
+                            content: None,
+                            invocation_message: Some(StringOrMarkdown::Plain(title)),
+                        }),
+                    );
+                }
+                Phase::Running if content_changed => self.content_changed(host, id),
+                _ => {}
+            },
+        }
+    }
+
+    fn content_changed(&self, host: &Arc<Host>, id: &str) {
+        let Some(tool) = self.tools.get(id) else {
+            return;
+        };
+        let content = tools::result_content(&tool.content, &self.cwd);
+        self.emit(
+            host,
+            StateAction::ChatToolCallContentChanged(ChatToolCallContentChangedAction {
+                turn_id: self.turn_id.clone(),
+                tool_call_id: id.to_owned(),
+                meta: None,
+                content,
+            }),
+        );
+    }
+
+    fn complete(&mut self, host: &Arc<Host>, id: &str, success: bool, message: Option<String>) {
+        let Some(tool) = self.tools.get(id) else {
+            return;
+        };
+        let mut content = tools::result_content(&tool.content, &self.cwd);
+        if let Some(text) = &message {
+            content.push(ToolResultContent::Text(ToolResultTextContent { text: text.clone() }));
+        }
+        let structured = tool.raw_output.as_ref().and_then(Value::as_object).cloned();
+        let error = (!success).then(|| message.clone().map(Value::String).or_else(|| tool.raw_output.clone()).unwrap_or(Value::Null));
+        let action = ChatToolCallCompleteAction {
+            turn_id: self.turn_id.clone(),
+            tool_call_id: id.to_owned(),
+            meta: None,
+            result: ToolCallResult {
+                success,
+                past_tense_message: StringOrMarkdown::Plain(tool.title.clone()),
+                content: (!content.is_empty()).then_some(content),
+                structured_content: structured,
+                error,
+            },
+            requires_result_confirmation: None,
+        };
+        self.emit(host, StateAction::ChatToolCallComplete(action));
+        self.set_phase(id, Phase::Closed);
+    }
+
+    /// A `session/request_permission`: the tool call (created if unseen)
+    /// goes to pending-confirmation. `None` if it cannot (already closed).
+    pub fn permission(
+        &mut self,
+        host: &Arc<Host>,
+        tool_call: ToolCallUpdate,
+        options: Vec<ConfirmationOption>,
+    ) -> Option<String> {
+        if self.ended {
+            return None;
+        }
+        let id = tool_call.tool_call_id.to_string();
+        let mut fields: Fields = tool_call.into();
+        fields.status = None;
+        let proposed = fields.content.clone().filter(|c| c.iter().any(|c| matches!(c, ToolCallContent::Diff(_))));
+        self.upsert(host, &id, fields);
+        let phase = self.phase(&id)?;
+        if phase == Phase::Closed || phase == Phase::Pending {
+            return None;
+        }
+        let tool = self.tools.get(&id)?;
+        let content = proposed.unwrap_or_else(|| tool.content.clone());
+        let mut ready = self.ready(&id, None);
+        ready.confirmation_title = Some(StringOrMarkdown::Plain(tool.title.clone()));
+        ready.edits = tools::edits(&content, &self.cwd);
+        ready.options = Some(options);
+        if self.emit(host, StateAction::ChatToolCallReady(ready)) {
+            self.set_phase(&id, Phase::Pending);
+            Some(id)
+        } else {
+            None
+        }
+    }
+
+    /// The user answered a confirmation: the reducer moved the call to
+    /// running (approved) or cancelled (denied).
+    pub fn confirmed(&mut self, id: &str, approved: bool) {
+        self.set_phase(id, if approved { Phase::Running } else { Phase::Closed });
+    }
+
+    /// A permission request went unanswered (the turn moves on).
+    pub fn plan(&mut self, host: &Arc<Host>, plan: &Plan) {
+        let id = match &self.plan_tool {
+            Some(id) => id.clone(),
+            None => {
+                let id = format!("plan-{}", self.turn_id);
+                self.start_tool(host, &id, "plan", "Plan");
+                self.emit(host, StateAction::ChatToolCallReady(self.ready(&id, Some(ToolCallConfirmationReason::NotNeeded))));
+                self.set_phase(&id, Phase::Running);
+                self.plan_tool = Some(id.clone());
+                id
+            }
+        };
+        let text: String = plan
+            .entries
+            .iter()
+            .map(|e| {
+                let status = enum_name(&e.status).unwrap_or_default();
+                let mark = match status.as_str() {
+                    "completed" => "[x]",
+                    "in_progress" => "[~]",
+                    _ => "[ ]",
+                };
+                format!("- {mark} {}\n", e.content)
+            })
+            .collect();
+        self.emit(
+            host,
+            StateAction::ChatToolCallContentChanged(ChatToolCallContentChangedAction {
+                turn_id: self.turn_id.clone(),
+                tool_call_id: id.clone(),
+                meta: None,
+                content: vec![ToolResultContent::Text(ToolResultTextContent { text: text.clone() })],
+            }),
+        );
+        if let Some(t) = self.tools.get_mut(&id) {
+            t.content = vec![ToolCallContent::Content(agent_client_protocol::schema::Content::new(ContentBlock::from(text)))];
+        }
+    }
+
+    /// End the turn: close every open tool call (failed, or left to the
+    /// reducer's cancellation when the turn is cancelled), then the final
+    /// action.
+    pub fn finish(&mut self, host: &Arc<Host>, ending: Ending, usage: Option<UsageInfo>) {
+        if self.ended {
+            return;
+        }
+        if let Some(plan) = self.plan_tool.clone() {
+            self.complete(host, &plan, true, None);
+        }
+        if !matches!(ending, Ending::Cancelled) {
+            for id in self.order.clone() {
+                match self.phase(&id) {
+                    Some(Phase::Streaming) => {
+                        self.emit(host, StateAction::ChatToolCallReady(self.ready(&id, Some(ToolCallConfirmationReason::NotNeeded))));
+                        self.complete(host, &id, false, Some("The agent ended the turn before this tool call finished.".to_owned()));
+                    }
+                    Some(Phase::Pending) | Some(Phase::Running) => {
+                        self.complete(host, &id, false, Some("The agent ended the turn before this tool call finished.".to_owned()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Some(usage) = usage {
+            self.usage(host, usage);
+        }
+        let turn_id = self.turn_id.clone();
+        let duration = self.duration();
+        let action = match ending {
+            Ending::Complete => StateAction::ChatTurnComplete(ChatTurnCompleteAction { turn_id, duration, meta: None }),
+            Ending::Cancelled => StateAction::ChatTurnCancelled(ChatTurnCancelledAction { turn_id, duration, meta: None }),
+            Ending::Error { kind, message } => StateAction::ChatError(ChatErrorAction {
+                turn_id,
+                duration,
+                part: ErrorResponsePart {
+                    error: ErrorInfo { error_type: kind.to_owned(), message, stack: None, meta: None },
+                    resumable: None,
+                },
+                meta: None,
+            }),
+        };
+        self.emit(host, action);
+        self.ended = true;
+    }
+}
+
+/// The text of a chunk, `None` when empty or not text.
+fn chunk_text(update: &Value) -> Option<String> {
+    let block: ContentBlock = serde_json::from_value(update.get("content")?.clone()).ok()?;
+    tools::block_text(&block).filter(|t| !t.is_empty())
+}
+
+/// A tool call update with content the schema does not know dropped from
+/// its `content` list (so one odd block does not lose the whole update).
+fn salvage(update: &Value) -> Value {
+    let mut v = update.clone();
+    if let Some(list) = v.get_mut("content").and_then(Value::as_array_mut) {
+        list.retain(|c| serde_json::from_value::<ToolCallContent>(c.clone()).is_ok());
+    }
+    v
+}
+
+/// Prompt usage (`PromptResponse.usage`) as AHP usage.
+pub fn prompt_usage(result: &Value) -> Option<UsageInfo> {
+    let u = result.get("usage")?;
+    Some(UsageInfo {
+        input_tokens: u.get("inputTokens").and_then(Value::as_i64),
+        output_tokens: u.get("outputTokens").and_then(Value::as_i64),
+        model: None,
+        cache_read_tokens: u.get("cachedReadTokens").and_then(Value::as_i64),
+        meta: u.get("totalTokens").map(|t| json!({ "totalTokens": t }).as_object().cloned().unwrap_or_default()),
+    })
+}
+
+/// A user message as ACP prompt content: its text, then each attachment
+/// (resources as `resource_link`, embedded text as `resource`, images as
+/// `image`, simple ones as text).
+pub fn prompt_blocks(message: &Message) -> Vec<Value> {
+    let mut blocks = Vec::new();
+    if !message.text.is_empty() {
+        blocks.push(json!({ "type": "text", "text": message.text }));
+    }
+    for attachment in message.attachments.iter().flatten() {
+        match attachment {
+            MessageAttachment::Resource(r) => {
+                blocks.push(json!({ "type": "resource_link", "uri": r.uri, "name": r.label, "mimeType": r.content_type }));
+            }
+            MessageAttachment::EmbeddedResource(e) if e.content_type.starts_with("image/") => {
+                blocks.push(json!({ "type": "image", "data": e.data, "mimeType": e.content_type }));
+            }
+            MessageAttachment::EmbeddedResource(e) => {
+                blocks.push(json!({ "type": "resource", "resource": { "uri": e.label, "text": e.data, "mimeType": e.content_type } }));
+            }
+            MessageAttachment::Simple(s) => {
+                let text = s.model_representation.clone().unwrap_or_else(|| s.label.clone());
+                blocks.push(json!({ "type": "text", "text": text }));
+            }
+            _ => {}
+        }
+    }
+    if blocks.is_empty() {
+        blocks.push(json!({ "type": "text", "text": "" }));
+    }
+    blocks
+}

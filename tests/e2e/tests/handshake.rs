@@ -1,0 +1,166 @@
+//! The handshake, authentication on the upgrade, and bad input: each answered
+//! with the protocol's error, while the connection (or at least the host)
+//! keeps serving.
+
+use hangar_e2e::{HostProcess, RawClient};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+const ROOT: &str = "ahp-root://";
+
+fn error_code(reply: &Value) -> i64 {
+    reply["error"]["code"].as_i64().unwrap_or_else(|| panic!("expected an error, got {reply}"))
+}
+
+#[test]
+fn ready_line_is_the_only_stdout_and_has_the_documented_shape() {
+    let host = HostProcess::start(&[]);
+    assert!(host.ready_line.starts_with(r#"{"type":"ready","url":"ws://127.0.0.1:"#), "{}", host.ready_line);
+    let ready: Value = serde_json::from_str(&host.ready_line).unwrap();
+    let data_dir = std::fs::canonicalize(&host.data_dir).unwrap();
+    assert_eq!(ready["dataDir"], json!(data_dir.display().to_string()));
+    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(host.data_dir.join("token")).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600);
+    assert!(host.token.len() >= 32, "token must carry at least 128 bits");
+}
+
+#[tokio::test]
+async fn ping_works_before_initialize_and_other_methods_do_not() {
+    let host = HostProcess::start(&[]);
+    let mut raw = RawClient::connect(&host.authed_url()).await.unwrap();
+    let pong = raw.request(json!(1), "ping", json!({"channel": ROOT})).await;
+    assert_eq!(pong["result"], Value::Null);
+    let early = raw.request(json!(2), "listSessions", json!({"channel": ROOT})).await;
+    assert_eq!(error_code(&early), -32601);
+    let early = raw.request(json!(3), "subscribe", json!({"channel": ROOT})).await;
+    assert_eq!(error_code(&early), -32601);
+}
+
+#[tokio::test]
+async fn version_negotiation() {
+    let host = HostProcess::start(&[]);
+    let mut raw = RawClient::connect(&host.authed_url()).await.unwrap();
+    let none_fit = raw
+        .request(json!(1), "initialize", json!({"channel": ROOT, "protocolVersions": ["9.0.0"], "clientId": "c"}))
+        .await;
+    assert_eq!(error_code(&none_fit), -32005);
+    assert_eq!(none_fit["error"]["data"]["supportedVersions"], json!(["1.0.0", "0.9.0"]));
+    let malformed = raw
+        .request(json!(2), "initialize", json!({"channel": ROOT, "protocolVersions": ["one"], "clientId": "c"}))
+        .await;
+    assert_eq!(error_code(&malformed), -32602);
+    let ok = raw
+        .request(json!(3), "initialize", json!({"channel": ROOT, "protocolVersions": ["0.9.3", "1.2.0"], "clientId": "c"}))
+        .await;
+    assert_eq!(ok["result"]["protocolVersion"], json!("1.2.0"));
+    assert!(ok["result"]["serverSeq"].as_i64().unwrap() >= 1);
+    let again = raw
+        .request(json!(4), "initialize", json!({"channel": ROOT, "protocolVersions": ["1.0.0"], "clientId": "c"}))
+        .await;
+    assert_eq!(error_code(&again), -32600);
+}
+
+#[tokio::test]
+async fn upgrade_needs_the_token_an_allowed_origin_and_a_loopback_host() {
+    let host = HostProcess::start(&["--allow-origin", "http://localhost:5173"]);
+    let status_of = |err: tokio_tungstenite::tungstenite::Error| match err {
+        tokio_tungstenite::tungstenite::Error::Http(resp) => resp.status().as_u16(),
+        other => panic!("expected an HTTP refusal, got {other}"),
+    };
+    let missing = tokio_tungstenite::connect_async(host.url.as_str()).await.unwrap_err();
+    assert_eq!(status_of(missing), 401);
+    let wrong = tokio_tungstenite::connect_async(format!("{}?tkn=not-the-token", host.url)).await.unwrap_err();
+    assert_eq!(status_of(wrong), 403);
+
+    let mut bearer = host.url.as_str().into_client_request().unwrap();
+    bearer.headers_mut().insert("authorization", HeaderValue::from_str(&format!("Bearer {}", host.token)).unwrap());
+    assert!(tokio_tungstenite::connect_async(bearer).await.is_ok(), "a bearer token is accepted");
+
+    let with_origin = |origin: &str| {
+        let mut req = host.authed_url().into_client_request().unwrap();
+        req.headers_mut().insert("origin", HeaderValue::from_str(origin).unwrap());
+        req
+    };
+    let evil = tokio_tungstenite::connect_async(with_origin("https://evil.example")).await.unwrap_err();
+    assert_eq!(status_of(evil), 403);
+    assert!(tokio_tungstenite::connect_async(with_origin("tauri://localhost")).await.is_ok());
+    assert!(tokio_tungstenite::connect_async(with_origin("http://localhost:5173")).await.is_ok());
+
+    let mut rebinding = host.authed_url().into_client_request().unwrap();
+    rebinding.headers_mut().insert("host", HeaderValue::from_static("attacker.example"));
+    let rebound = tokio_tungstenite::connect_async(rebinding).await.unwrap_err();
+    assert_eq!(status_of(rebound), 403);
+}
+
+#[tokio::test]
+async fn malformed_input_gets_errors_and_the_connection_stays_usable() {
+    let host = HostProcess::start(&[]);
+    let mut raw = RawClient::initialized(&host, "bad-input").await;
+
+    raw.send_text("this is not json").await;
+    let parse = raw.next_json().await.unwrap();
+    assert_eq!(error_code(&parse), -32700);
+    assert_eq!(parse["id"], Value::Null);
+
+    let string_id = raw.request(json!("req-7"), "ping", json!({"channel": ROOT})).await;
+    assert_eq!(string_id["id"], json!("req-7"));
+    assert_eq!(string_id["result"], Value::Null);
+
+    let unknown = raw.request(json!(5), "noSuchMethod", json!({"channel": ROOT})).await;
+    assert_eq!(error_code(&unknown), -32601);
+
+    let invalid = raw.request(json!(6), "createSession", json!({"channel": 42})).await;
+    assert_eq!(error_code(&invalid), -32602);
+    assert!(invalid["error"]["message"].as_str().unwrap().contains("channel"), "{invalid}");
+
+    let bad_cursor = raw.request(json!(7), "listSessions", json!({"channel": ROOT, "cursor": "garbage"})).await;
+    assert_eq!(error_code(&bad_cursor), -32602);
+
+    raw.send_text(r#"{"jsonrpc":"2.0","id":{"an":"object"},"method":"ping"}"#).await;
+    let bad_id = raw.next_json().await.unwrap();
+    assert_eq!(error_code(&bad_id), -32600);
+
+    let still_fine = raw.request(json!(8), "ping", json!({"channel": ROOT})).await;
+    assert_eq!(still_fine["result"], Value::Null);
+}
+
+#[tokio::test]
+async fn oversize_and_deeply_nested_messages_close_only_that_connection() {
+    let host = HostProcess::start(&[]);
+    let mut bystander = RawClient::initialized(&host, "bystander").await;
+
+    let mut big = RawClient::initialized(&host, "big").await;
+    let huge = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#, "x".repeat(17 * 1024 * 1024));
+    // The host may close while the frame is still being written.
+    if big.try_send_text(huge).await.is_ok() {
+        big.expect_closed().await;
+    }
+
+    let mut deep = RawClient::initialized(&host, "deep").await;
+    deep.send_text(format!("{}{}", "[".repeat(10_000), "]".repeat(10_000))).await;
+    deep.expect_closed().await;
+
+    let alive = bystander.request(json!(2), "ping", json!({"channel": ROOT})).await;
+    assert_eq!(alive["result"], Value::Null);
+    let mut newcomer = RawClient::initialized(&host, "newcomer").await;
+    let listed = newcomer.request(json!(2), "listSessions", json!({"channel": ROOT})).await;
+    assert!(listed["result"]["items"].is_array());
+}
+
+#[test]
+fn a_second_host_on_the_same_data_dir_refuses_to_start() {
+    let first = HostProcess::start(&[]);
+    let err = match HostProcess::try_start_in(&first.data_dir, &[], &[]) {
+        Ok(_) => panic!("a second host started on the same data dir"),
+        Err(stderr) => stderr,
+    };
+    assert!(err.contains("already using"), "{err}");
+}
+
+#[test]
+fn sigterm_exits_cleanly() {
+    let mut host = HostProcess::start(&[]);
+    let status = host.sigterm();
+    assert!(status.success(), "{status:?}");
+}

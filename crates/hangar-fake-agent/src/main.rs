@@ -1,1 +1,424 @@
-fn main() {}
+//! `hangar-fake-agent`: a scripted ACP agent (NDJSON JSON-RPC on stdio) for
+//! Hangar's tests.
+//!
+//! Map (one file): argument parsing → [`Script`] (from `--script FILE` or
+//! converted from a recorded transcript with `--transcript FILE`) → the
+//! main loop answering `initialize`, `session/new|load|resume`,
+//! `session/set_*` and running one list of steps per `session/prompt`.
+//!
+//! Script (JSON object; every key optional):
+//! - `failStart`: text written to stderr, then exit 3 before `initialize` is answered.
+//! - `initDelayMs`; `initialize`: the full `initialize` result;
+//!   `capabilities`: merged into `agentCapabilities`.
+//! - `newSession`: merged into the `session/new` result; `sessionId`.
+//! - `beforeNewResponse`: steps run before answering `session/new`.
+//! - `turns`: a list of step lists; prompt N runs `turns[min(N, len-1)]`.
+//!
+//! Steps (one key each): `update` (a `session/update` payload), `chunk` /
+//! `thought` (text chunk shorthands), `echo` (a chunk with the prompt's
+//! text and resource links), `request` `{method, params}` with optional
+//! `id` and `then` (branches by the chosen `optionId`, `cancelled` or `*`),
+//! `sleep` (ms), `crash` `{code, stderr}`, `hang`, `flood` `{count, text}`
+//! (chunks as fast as possible; the emit time goes to stderr and to the
+//! file in `FAKE_ACP_REPORT`), `end` (stop reason; `usage` alongside),
+//! `endRaw` (the whole prompt result), `raw` (any message).
+//! `$CWD` and `$SID` in strings become the session's cwd and id.
+//! A `session/cancel` aborts the running steps and answers the prompt
+//! `cancelled` (unless the script sets `ignoreCancel`).
+
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Map, Value};
+
+struct Agent {
+    script: Value,
+    rx: Receiver<Value>,
+    out: std::io::BufWriter<std::io::Stdout>,
+    cwd: String,
+    sid: String,
+    next_id: u64,
+    prompts: usize,
+    prompt_text: String,
+    cancelled: bool,
+    prompt_id: Option<Value>,
+    model: Option<String>,
+}
+
+enum Flow {
+    Continue,
+    Ended,
+    Cancelled,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let script = match load(&args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("hangar-fake-agent: {e}");
+            std::process::exit(2);
+        }
+    };
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if let Ok(v) = serde_json::from_str::<Value>(&line) {
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    let sid = script.get("sessionId").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| format!("fake-{}", std::process::id()));
+    let mut agent = Agent {
+        script,
+        rx,
+        out: std::io::BufWriter::new(std::io::stdout()),
+        cwd: String::new(),
+        sid,
+        next_id: 0,
+        prompts: 0,
+        prompt_text: String::new(),
+        cancelled: false,
+        prompt_id: None,
+        model: None,
+    };
+    agent.run();
+}
+
+fn load(args: &[String]) -> Result<Value, String> {
+    if let Some(flag) = args.get(1) {
+        let path = args.get(2).ok_or("missing file argument")?;
+        match flag.as_str() {
+            "--script" => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+                return serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"));
+            }
+            "--transcript" => return from_transcript(path),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if let Ok(text) = std::env::var("FAKE_ACP_SCRIPT") {
+        return serde_json::from_str(&text).map_err(|e| format!("FAKE_ACP_SCRIPT: {e}"));
+    }
+    Err("usage: hangar-fake-agent --script FILE | --transcript FILE".to_owned())
+}
+
+/// A recorded transcript (`{t, dir, msg}` lines) as a script: the agent's
+/// side is replayed, the client's answers are awaited.
+fn from_transcript(path: &str) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let text = text.replace("/workspace", "$CWD");
+    let lines: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let mut script = Map::new();
+    let mut pending_method: std::collections::HashMap<String, String> = Default::default();
+    let mut steps: Vec<Value> = Vec::new();
+    let mut in_new = false;
+    let mut in_prompt = false;
+    let mut turns = Vec::new();
+    for line in lines {
+        let dir = line.get("dir").and_then(Value::as_str).unwrap_or_default();
+        let msg = line.get("msg").cloned().unwrap_or(Value::Null);
+        let method = msg.get("method").and_then(Value::as_str).map(str::to_owned);
+        let id = msg.get("id").map(|i| i.to_string());
+        if dir == "c2a" {
+            if let (Some(m), Some(id)) = (&method, &id) {
+                pending_method.insert(id.clone(), m.clone());
+                in_new = m == "session/new";
+                in_prompt = m == "session/prompt";
+            }
+            continue;
+        }
+        // Agent → client.
+        if method.is_none() {
+            let answered = id.as_ref().and_then(|i| pending_method.get(i)).cloned().unwrap_or_default();
+            let result = msg.get("result").cloned().unwrap_or(Value::Null);
+            match answered.as_str() {
+                "initialize" => {
+                    script.insert("initialize".into(), result);
+                }
+                "session/new" => {
+                    if let Some(sid) = result.get("sessionId") {
+                        script.insert("sessionId".into(), sid.clone());
+                    }
+                    script.insert("newSession".into(), result);
+                    script.insert("beforeNewResponse".into(), Value::Array(std::mem::take(&mut steps)));
+                    in_new = false;
+                }
+                "session/prompt" => {
+                    steps.push(json!({ "endRaw": result }));
+                    turns.push(Value::Array(std::mem::take(&mut steps)));
+                    in_prompt = false;
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if !(in_new || in_prompt) {
+            continue;
+        }
+        if msg.get("id").is_some() {
+            steps.push(json!({ "request": { "method": method, "params": msg.get("params") }, "id": msg.get("id") }));
+        } else {
+            steps.push(json!({ "raw": msg }));
+        }
+    }
+    script.insert("turns".into(), Value::Array(turns));
+    Ok(Value::Object(script))
+}
+
+fn subst(v: &Value, cwd: &str, sid: &str) -> Value {
+    match v {
+        Value::String(s) => Value::String(s.replace("$CWD", cwd).replace("$SID", sid)),
+        Value::Array(a) => Value::Array(a.iter().map(|x| subst(x, cwd, sid)).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), subst(x, cwd, sid))).collect()),
+        other => other.clone(),
+    }
+}
+
+impl Agent {
+    fn send(&mut self, msg: Value) {
+        let msg = subst(&msg, &self.cwd, &self.sid);
+        let _ = writeln!(self.out, "{msg}");
+        let _ = self.out.flush();
+    }
+
+    fn respond(&mut self, id: &Value, result: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "result": result }));
+    }
+
+    fn update(&mut self, update: Value) {
+        let sid = self.sid.clone();
+        self.send(json!({ "jsonrpc": "2.0", "method": "session/update", "params": { "sessionId": sid, "update": update } }));
+    }
+
+    fn run(&mut self) {
+        if let Some(text) = self.script.get("failStart").and_then(Value::as_str) {
+            eprintln!("{text}");
+            std::process::exit(3);
+        }
+        while let Ok(msg) = self.rx.recv() {
+            let Some(method) = msg.get("method").and_then(Value::as_str).map(str::to_owned) else {
+                continue;
+            };
+            let id = msg.get("id").cloned().unwrap_or(Value::Null);
+            let params = msg.get("params").cloned().unwrap_or(Value::Null);
+            match method.as_str() {
+                "initialize" => {
+                    let delay = self.script.get("initDelayMs").and_then(Value::as_u64).unwrap_or(0);
+                    std::thread::sleep(Duration::from_millis(delay));
+                    let mut result = self.script.get("initialize").cloned().unwrap_or_else(|| {
+                        json!({ "protocolVersion": 1, "agentCapabilities": {}, "agentInfo": { "name": "hangar-fake-agent", "version": "0" }, "authMethods": [] })
+                    });
+                    if let (Some(caps), Some(extra)) = (
+                        result.get_mut("agentCapabilities").and_then(Value::as_object_mut),
+                        self.script.get("capabilities").and_then(Value::as_object),
+                    ) {
+                        caps.extend(extra.clone());
+                    }
+                    self.respond(&id, result);
+                }
+                "session/new" => {
+                    self.cwd = params.get("cwd").and_then(Value::as_str).unwrap_or_default().to_owned();
+                    let before = self.script.get("beforeNewResponse").cloned().unwrap_or(Value::Array(vec![]));
+                    self.steps(&before);
+                    let mut result = json!({ "sessionId": self.sid });
+                    if let (Some(r), Some(extra)) = (result.as_object_mut(), self.script.get("newSession").and_then(Value::as_object)) {
+                        r.extend(extra.clone());
+                    }
+                    self.respond(&id, result);
+                }
+                "session/load" | "session/resume" => {
+                    self.cwd = params.get("cwd").and_then(Value::as_str).unwrap_or_default().to_owned();
+                    if let Some(s) = params.get("sessionId").and_then(Value::as_str) {
+                        self.sid = s.to_owned();
+                    }
+                    // A load replays the history first.
+                    if method == "session/load" {
+                        self.update(json!({ "sessionUpdate": "user_message_chunk", "content": { "type": "text", "text": "(replayed)" } }));
+                        self.update(json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": "(replayed answer)" } }));
+                    }
+                    self.respond(&id, json!({}));
+                }
+                "session/set_model" | "session/set_config_option" => {
+                    let model = params.get("modelId").or_else(|| params.get("value")).cloned().unwrap_or(Value::Null);
+                    eprintln!("fake-agent: model set to {model}");
+                    self.model = model.as_str().map(str::to_owned);
+                    self.respond(&id, json!({}));
+                }
+                "session/prompt" => {
+                    self.prompt_text = params
+                        .get("prompt")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|b| b.get("text").or_else(|| b.get("uri")).and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    self.cancelled = false;
+                    self.prompt_id = Some(id.clone());
+                    let turns = self.script.get("turns").and_then(Value::as_array).cloned().unwrap_or_default();
+                    let steps = turns.get(self.prompts.min(turns.len().saturating_sub(1))).cloned().unwrap_or(Value::Array(vec![]));
+                    self.prompts += 1;
+                    match self.steps(&steps) {
+                        Flow::Ended => {}
+                        Flow::Cancelled => self.respond(&id, json!({ "stopReason": "cancelled" })),
+                        Flow::Continue => self.respond(&id, json!({ "stopReason": "end_turn" })),
+                    }
+                }
+                "session/cancel" => {}
+                _ if !id.is_null() => {
+                    self.send(json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32601, "message": "method not found" } }));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Messages that arrived while a step waited: a cancel sets the flag.
+    fn absorb(&mut self, msg: &Value) {
+        if msg.get("method").and_then(Value::as_str) == Some("session/cancel") {
+            self.cancelled = true;
+        }
+    }
+
+    fn cancel_honoured(&self) -> bool {
+        self.cancelled && self.script.get("ignoreCancel").and_then(Value::as_bool) != Some(true)
+    }
+
+    fn drain(&mut self) {
+        while let Ok(msg) = self.rx.try_recv() {
+            self.absorb(&msg);
+        }
+    }
+
+    fn steps(&mut self, steps: &Value) -> Flow {
+        for step in steps.as_array().into_iter().flatten() {
+            self.drain();
+            if self.cancel_honoured() {
+                return Flow::Cancelled;
+            }
+            match self.step(step) {
+                Flow::Continue => {}
+                other => return other,
+            }
+        }
+        Flow::Continue
+    }
+
+    fn step(&mut self, step: &Value) -> Flow {
+        let Some((key, arg)) = step.as_object().and_then(|o| o.iter().next()) else {
+            return Flow::Continue;
+        };
+        match key.as_str() {
+            "update" => self.update(arg.clone()),
+            "chunk" | "thought" => {
+                let kind = if key == "chunk" { "agent_message_chunk" } else { "agent_thought_chunk" };
+                self.update(json!({ "sessionUpdate": kind, "content": { "type": "text", "text": arg } }));
+            }
+            "echo" => {
+                let mut text = format!("echo: {}", self.prompt_text);
+                if let Some(m) = &self.model {
+                    text.push_str(&format!(" [model={m}]"));
+                }
+                self.update(json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } }));
+            }
+            "raw" => self.send(arg.clone()),
+            "sleep" => {
+                let until = Instant::now() + Duration::from_millis(arg.as_u64().unwrap_or(0));
+                while Instant::now() < until {
+                    if let Ok(msg) = self.rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                        self.absorb(&msg);
+                        if self.cancel_honoured() {
+                            return Flow::Cancelled;
+                        }
+                    }
+                }
+            }
+            "crash" => {
+                if let Some(text) = arg.get("stderr").and_then(Value::as_str) {
+                    eprintln!("{text}");
+                }
+                std::process::exit(arg.get("code").and_then(Value::as_i64).unwrap_or(1) as i32);
+            }
+            "hang" => loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            },
+            "flood" => {
+                let count = arg.get("count").and_then(Value::as_u64).unwrap_or(10_000);
+                let text = arg.get("text").and_then(Value::as_str).unwrap_or("x").to_owned();
+                let sid = self.sid.clone();
+                let start = Instant::now();
+                for _ in 0..count {
+                    let msg = json!({ "jsonrpc": "2.0", "method": "session/update", "params": { "sessionId": sid, "update": { "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } } } });
+                    let _ = writeln!(self.out, "{msg}");
+                }
+                let _ = self.out.flush();
+                let ms = start.elapsed().as_secs_f64() * 1000.0;
+                eprintln!("FLOOD_EMIT_MS={ms:.3}");
+                if let Ok(path) = std::env::var("FAKE_ACP_REPORT") {
+                    let _ = std::fs::write(path, format!("{ms:.3}"));
+                }
+            }
+            "end" | "endRaw" => {
+                let mut result = if key == "endRaw" { arg.clone() } else { json!({ "stopReason": arg }) };
+                if let (Some(r), Some(usage)) = (result.as_object_mut(), step.get("usage")) {
+                    r.insert("usage".into(), usage.clone());
+                }
+                return self.respond_prompt(result);
+            }
+            "request" => return self.request(step, arg),
+            other => eprintln!("fake-agent: unknown step {other}"),
+        }
+        Flow::Continue
+    }
+
+    fn respond_prompt(&mut self, result: Value) -> Flow {
+        if let Some(id) = self.prompt_id.take() {
+            self.respond(&id, result);
+        }
+        Flow::Ended
+    }
+
+    fn request(&mut self, step: &Value, arg: &Value) -> Flow {
+        let id = step.get("id").cloned().unwrap_or_else(|| {
+            let id = self.next_id;
+            self.next_id += 1;
+            json!(id)
+        });
+        let mut params = arg.get("params").cloned().unwrap_or(json!({}));
+        if let Some(p) = params.as_object_mut() {
+            p.entry("sessionId").or_insert(json!("$SID"));
+        }
+        let method = arg.get("method").cloned().unwrap_or(Value::Null);
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        let answer = loop {
+            let Ok(msg) = self.rx.recv() else {
+                std::process::exit(0);
+            };
+            if msg.get("method").is_none() && msg.get("id") == Some(&id) {
+                break msg;
+            }
+            self.absorb(&msg);
+            if self.cancel_honoured() {
+                return Flow::Cancelled;
+            }
+        };
+        eprintln!("fake-agent: answer {answer}");
+        let Some(branches) = step.get("then").and_then(Value::as_object) else {
+            return Flow::Continue;
+        };
+        let outcome = answer.pointer("/result/outcome");
+        let key = match outcome.and_then(|o| o.get("outcome")).and_then(Value::as_str) {
+            Some("selected") => outcome.and_then(|o| o.get("optionId")).and_then(Value::as_str).unwrap_or_default().to_owned(),
+            Some(other) => other.to_owned(),
+            None => if answer.get("error").is_some() { "error".to_owned() } else { "ok".to_owned() },
+        };
+        let branch = branches.get(&key).or_else(|| branches.get("*")).cloned().unwrap_or(Value::Array(vec![]));
+        self.steps(&branch)
+    }
+}
+

@@ -40,6 +40,14 @@ pub enum Publication {
         /// The complete `action` notification frame.
         frame: OutFrame,
     },
+    /// A response for one connection that must follow everything queued
+    /// before it (e.g. `fetchTurns` answers after its `chat/turnsLoaded`).
+    Reply {
+        /// The connection.
+        conn: ConnId,
+        /// The response frame.
+        frame: OutFrame,
+    },
     /// An ephemeral notification (`root/sessionAdded`, …) for a channel's
     /// subscribers; `frame_v0_9` is the form for 0.9 clients.
     Notification {
@@ -56,7 +64,7 @@ impl Sequenced for Publication {
     fn seq(&self) -> Option<u64> {
         match self {
             Publication::Envelope { seq, .. } => Some(*seq),
-            Publication::Notification { .. } => None,
+            Publication::Notification { .. } | Publication::Reply { .. } => None,
         }
     }
 }
@@ -266,6 +274,11 @@ impl Hub {
                         ring.pop_front();
                     }
                     ring.push_back(RingEntry { seq, channel, action_type, envelope });
+                }
+                Publication::Reply { conn, frame } => {
+                    if let Some(conn) = conns.get_mut(&conn) {
+                        conn.push(&frame);
+                    }
                 }
                 Publication::Notification { channel, frame, frame_v0_9 } => {
                     if let Some(ids) = by_channel.get(&*channel) {

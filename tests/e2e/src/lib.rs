@@ -29,6 +29,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+pub mod acp;
 pub mod actions;
 
 /// How long any single wait in a test may take before it fails.

@@ -15,7 +15,7 @@ async fn create_session(client: &ahp::Client, uri: &str) {
     let params = CreateSessionParams {
         channel: uri.to_owned(),
         meta: None,
-        provider: Some("fake".into()),
+        provider: None,
         working_directories: None,
         config: None,
         active_client: None,
@@ -33,7 +33,7 @@ fn default_chat(snapshot: &SnapshotState) -> String {
 
 #[tokio::test]
 async fn two_clients_stay_in_sync_and_snapshots_equal_reduced_state() {
-    let host = HostProcess::start(&["--agent", "fake=cat"]);
+    let host = HostProcess::start(&[]);
     let (a, _) = initialized(&host, "client-a").await;
     let (b, _) = initialized(&host, "client-b").await;
     let mut b_root = b.attach_subscription(ROOT).await;
@@ -139,7 +139,7 @@ async fn drain(sub: &mut ahp::SessionSubscription) -> Vec<ahp_types::ActionEnvel
 
 #[tokio::test]
 async fn rejected_actions_are_echoed_to_the_sender_only_and_change_nothing() {
-    let host = HostProcess::start(&["--agent", "fake=cat"]);
+    let host = HostProcess::start(&[]);
     let (a, _) = initialized(&host, "owner").await;
     let session = "ahp-session:/reject-1";
     create_session(&a, session).await;
@@ -181,7 +181,7 @@ async fn rejected_actions_are_echoed_to_the_sender_only_and_change_nothing() {
 
 #[tokio::test]
 async fn a_message_queued_while_idle_starts_a_turn_at_once() {
-    let host = HostProcess::start(&["--agent", "fake=cat"]);
+    let host = HostProcess::start(&[]);
     let (a, _) = initialized(&host, "queuer").await;
     let session = "ahp-session:/queue-1";
     create_session(&a, session).await;

@@ -102,6 +102,11 @@ impl Engine {
         &self.writer
     }
 
+    /// Queue a response for `conn` behind every publication queued so far.
+    pub fn publish_reply(&self, conn: crate::hub::ConnId, frame: String) {
+        self.writer.publish(Publication::Reply { conn, frame: frame.into() });
+    }
+
     /// Apply a server-originated action.
     pub fn emit_server(&mut self, channel: &str, action: StateAction) -> Result<u64, EmitError> {
         self.emit(channel, action, None)

@@ -1,19 +1,59 @@
 //! The agent layer: what carries out the engine's [`SideEffect`]s — starting
 //! agents when sessions are created, running and cancelling turns, answering
-//! permission requests.
+//! permission requests. Hangar runs real ACP (Agent Client Protocol) agents.
 //!
 //! Map:
-//! - `mod.rs` — the [`AgentLayer`] trait and [`agent_layer`], which picks the
-//!   implementation for a configuration.
+//! - `mod.rs`       — the [`AgentLayer`] trait, [`agent_layer`], and
+//!   [`AcpLayer`]: one task per session, routing effects to it; process
+//!   groups ended at shutdown.
+//! - `session.rs`   — the per-session task: agent start (initialize,
+//!   session/new|load|resume), prompts, permissions, cancel, steering,
+//!   crash/hang handling.
+//! - `turn.rs`      — mapping ACP `session/update`s of one prompt onto an AHP
+//!   turn (parts, tool-call state machine, plan, usage, endings).
+//! - `tools.rs`     — ACP tool content, diffs and permission options in AHP terms.
+//! - `models.rs`    — models the agents report; `resolveSessionConfig`.
+//! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
+//! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
+//! - `transport.rs` — child process (cwd, own process group, stderr tail) or TCP.
+//!
+//! Why our own NDJSON loop: the official `agent-client-protocol` crate (5.x)
+//! is used for its v1 schema types (tool calls, permission requests, plans,
+//! content blocks), but its client builder spawns agents without a working
+//! directory, has no TCP transport, is runtime-agnostic (futures, not tokio)
+//! and rejects whole notifications whose update kind it does not know. A
+//! ~150-line tokio loop gives us cwd, process groups, TCP, per-direction id
+//! maps and tolerance of unknown updates.
+//!
+//! Environment knobs (seconds): `HANGAR_ACP_START_TIMEOUT` (initialize and
+//! session setup, default 60), `HANGAR_ACP_IDLE_TIMEOUT` (silence during a
+//! prompt before the agent counts as hung, default 600),
+//! `HANGAR_ACP_CANCEL_TIMEOUT` (time to end a cancelled prompt, default 15).
 
-use std::sync::Arc;
+mod fs;
+mod models;
+mod rpc;
+mod session;
+mod tools;
+mod transport;
+mod turn;
+
+pub use models::{resolve_session_config, session_config_completions};
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use ahp_types::actions::SessionReadyAction;
 use ahp_types::StateAction;
+use serde_json::Value;
+use tokio::sync::mpsc;
 
+use crate::agents::AgentSpec;
 use crate::config::HostConfig;
 use crate::engine::SideEffect;
 use crate::host::Host;
+use session::{Command, SessionTask, Setup, META_KEY};
 
 /// Carries out side effects. Implementations must not block: long work is
 /// spawned on the tokio runtime, and state changes go back through
@@ -26,8 +66,11 @@ pub trait AgentLayer: Send + Sync {
 }
 
 /// The agent layer for `config`.
-pub fn agent_layer(_config: &HostConfig) -> Arc<dyn AgentLayer> {
-    Arc::new(NoAgents)
+pub fn agent_layer(config: &HostConfig) -> Arc<dyn AgentLayer> {
+    if config.agents.is_empty() {
+        return Arc::new(NoAgents);
+    }
+    Arc::new(AcpLayer::new(config.agents.clone()))
 }
 
 /// Sessions are ready at once; turns wait for a client to cancel them.
@@ -37,6 +80,169 @@ impl AgentLayer for NoAgents {
     fn handle(&self, host: &Arc<Host>, effect: SideEffect) {
         if let SideEffect::SessionCreated { session, .. } = effect {
             host.with_engine(|e| e.emit_server(&session, StateAction::SessionReady(SessionReadyAction {})).ok());
+        }
+    }
+}
+
+/// Timeouts for talking to agents.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// initialize / session setup.
+    pub start: Duration,
+    /// Silence during a prompt before the agent counts as hung.
+    pub idle: Duration,
+    /// Time to end a cancelled prompt before the agent is stopped.
+    pub cancel: Duration,
+    /// Other requests (model switches).
+    pub request: Duration,
+}
+
+impl Timeouts {
+    fn from_env() -> Self {
+        let secs = |name: &str, default: f64| {
+            let v = std::env::var(name).ok().and_then(|v| v.parse::<f64>().ok()).unwrap_or(default);
+            Duration::from_secs_f64(v.max(0.1))
+        };
+        Self {
+            start: secs("HANGAR_ACP_START_TIMEOUT", 60.0),
+            idle: secs("HANGAR_ACP_IDLE_TIMEOUT", 600.0),
+            cancel: secs("HANGAR_ACP_CANCEL_TIMEOUT", 15.0),
+            request: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Process groups of running agents, by session (for shutdown).
+#[derive(Clone, Default)]
+pub struct Registry(Arc<Mutex<HashMap<String, u32>>>);
+
+impl Registry {
+    fn insert(&self, session: &str, pgid: u32) {
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(session.to_owned(), pgid);
+        }
+    }
+
+    fn remove(&self, session: &str) {
+        if let Ok(mut m) = self.0.lock() {
+            m.remove(session);
+        }
+    }
+
+    fn drain(&self) -> Vec<u32> {
+        self.0.lock().map(|mut m| m.drain().map(|(_, g)| g).collect()).unwrap_or_default()
+    }
+}
+
+/// Runs each session's ACP agent on its own task.
+pub struct AcpLayer {
+    agents: Vec<AgentSpec>,
+    tasks: Mutex<HashMap<String, mpsc::UnboundedSender<Command>>>,
+    registry: Registry,
+    timeouts: Timeouts,
+}
+
+impl AcpLayer {
+    /// A layer for these agents.
+    pub fn new(agents: Vec<AgentSpec>) -> Self {
+        Self { agents, tasks: Mutex::default(), registry: Registry::default(), timeouts: Timeouts::from_env() }
+    }
+
+    fn spawn(&self, host: &Arc<Host>, setup: Setup) -> mpsc::UnboundedSender<Command> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let session = setup.session.clone();
+        let task = SessionTask::new(host.clone(), setup, self.registry.clone(), self.timeouts);
+        tokio::spawn(task.run(rx));
+        if let Ok(mut tasks) = self.tasks.lock() {
+            tasks.insert(session, tx.clone());
+        }
+        tx
+    }
+
+    /// The task of `session`, started for a session restored from the store
+    /// (after a restart) if it has none yet.
+    fn task_for(&self, host: &Arc<Host>, session: &str) -> Option<mpsc::UnboundedSender<Command>> {
+        if let Some(tx) = self.tasks.lock().ok().and_then(|t| t.get(session).cloned()) {
+            return Some(tx);
+        }
+        let state = host.with_engine_locked(|e| e.session_state(session).cloned())?;
+        let agent = self.agents.iter().find(|a| a.id == state.provider)?.clone();
+        let acp_session = state
+            .meta
+            .as_ref()
+            .and_then(|m| m.get(META_KEY))
+            .and_then(|v| v.get("sessionId"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let setup = Setup {
+            session: session.to_owned(),
+            agent,
+            working_directories: state.working_directories.clone().unwrap_or_default(),
+            acp_session,
+        };
+        Some(self.spawn(host, setup))
+    }
+
+    fn session_of_chat(host: &Arc<Host>, chat: &str) -> Option<String> {
+        match host.with_engine_locked(|e| e.channel(chat))? {
+            crate::engine::ChannelRef::Chat { session } => Some(session),
+            _ => None,
+        }
+    }
+}
+
+impl AgentLayer for AcpLayer {
+    fn handle(&self, host: &Arc<Host>, effect: SideEffect) {
+        let session = match &effect {
+            SideEffect::SessionCreated { session, provider, working_directories, .. } => {
+                let Some(agent) = self.agents.iter().find(|a| &a.id == provider).cloned() else {
+                    return;
+                };
+                let setup = Setup {
+                    session: session.clone(),
+                    agent,
+                    working_directories: working_directories.clone(),
+                    acp_session: None,
+                };
+                let tx = self.spawn(host, setup);
+                let _ = tx.send(Command::Effect(effect));
+                return;
+            }
+            SideEffect::SessionDisposed { session, .. } => {
+                if let Some(tx) = self.tasks.lock().ok().and_then(|mut t| t.remove(session)) {
+                    let _ = tx.send(Command::Dispose);
+                }
+                return;
+            }
+            SideEffect::TurnStarted { session, .. } | SideEffect::TurnCancelled { session, .. } => Some(session.clone()),
+            SideEffect::ToolCallConfirmed { chat, .. } | SideEffect::InputCompleted { chat, .. } | SideEffect::SteeringSet { chat, .. } => {
+                Self::session_of_chat(host, chat)
+            }
+        };
+        let Some(session) = session else {
+            return;
+        };
+        if let Some(tx) = self.task_for(host, &session) {
+            let _ = tx.send(Command::Effect(effect));
+        }
+    }
+
+    fn shutdown(&self) {
+        if let Ok(mut tasks) = self.tasks.lock() {
+            for (_, tx) in tasks.drain() {
+                let _ = tx.send(Command::Dispose);
+            }
+        }
+        let groups = self.registry.drain();
+        if groups.is_empty() {
+            return;
+        }
+        for g in &groups {
+            transport::signal_group(*g, "TERM");
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        for g in &groups {
+            transport::signal_group(*g, "KILL");
         }
     }
 }

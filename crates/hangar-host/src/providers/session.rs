@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_client_protocol::schema::{PermissionOption, RequestPermissionRequest};
+use agent_client_protocol::v1::schema::{PermissionOption, RequestPermissionRequest};
 use ahp_types::actions::{
     ChatPendingMessageRemovedAction, SessionCreationFailedAction, SessionMetaChangedAction, SessionReadyAction,
     SessionTitleChangedAction,
@@ -51,8 +51,6 @@ pub enum Command {
 pub struct Setup {
     /// Session URI.
     pub session: String,
-    /// Default chat URI.
-    pub chat: String,
     /// The agent.
     pub agent: AgentSpec,
     /// `file:` URIs.

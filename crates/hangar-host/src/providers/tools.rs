@@ -3,7 +3,7 @@
 //! `data:` URIs), permission options as `ConfirmationOption`s, and the
 //! option that answers a user's confirmation.
 
-use agent_client_protocol::schema::{ContentBlock, PermissionOption, PermissionOptionKind, ToolCallContent};
+use agent_client_protocol::v1::schema::{ContentBlock, PermissionOption, PermissionOptionKind, ToolCallContent};
 use ahp_types::state::{
     ConfirmationOption, ConfirmationOptionKind, ContentRef, FileEdit, FileEditCollection, FileEditDiffStats, FileEditSide,
     ToolResultContent, ToolResultFileEditContent, ToolResultTextContent,

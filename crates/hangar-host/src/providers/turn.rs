@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use agent_client_protocol::schema::{ContentBlock, Plan, ToolCall, ToolCallContent, ToolCallUpdate};
+use agent_client_protocol::v1::schema::{ContentBlock, Plan, ToolCall, ToolCallContent, ToolCallUpdate};
 use ahp_types::actions::{
     ChatDeltaAction, ChatErrorAction, ChatReasoningAction, ChatResponsePartAction, ChatToolCallCompleteAction,
     ChatToolCallContentChangedAction, ChatToolCallDeltaAction, ChatToolCallReadyAction, ChatToolCallStartAction,
@@ -493,7 +493,7 @@ impl Turn {
             }),
         );
         if let Some(t) = self.tools.get_mut(&id) {
-            t.content = vec![ToolCallContent::Content(agent_client_protocol::schema::Content::new(ContentBlock::from(text)))];
+            t.content = vec![ToolCallContent::Content(agent_client_protocol::v1::schema::Content::new(ContentBlock::from(text)))];
         }
     }
 

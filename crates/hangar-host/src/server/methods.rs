@@ -68,7 +68,7 @@ pub fn handle_request(host: &Arc<Host>, conn: &mut ConnState, id: &Value, method
             host.with_engine(|e| e.dispose_session(&p.channel))?;
             Ok(Reply::Result(Value::Null))
         }
-        "fetchTurns" => fetch_turns(host, decode(params)?),
+        "fetchTurns" => fetch_turns(host, conn, id, decode(params)?),
         other => Err(RpcError::method_not_found(other)),
     }
 }
@@ -204,7 +204,10 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) ->
     let provider = match p.provider {
         Some(provider) if agents.iter().any(|a| a.id == provider) => provider,
         Some(provider) => return Err(RpcError::provider_not_found(&provider)),
-        None => agents.first().map(|a| a.id.clone()).ok_or_else(|| RpcError::provider_not_found("(default)"))?,
+        // A host with no agents still serves the protocol (clients drive
+        // turns themselves); its sessions have no provider.
+        None if agents.is_empty() => String::new(),
+        None => agents[0].id.clone(),
     };
     if let Some(dirs) = &p.working_directories {
         for dir in dirs {
@@ -230,7 +233,9 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) ->
     Ok(Reply::Result(Value::Null))
 }
 
-fn fetch_turns(host: &Arc<Host>, p: FetchTurnsParams) -> Result<Reply, RpcError> {
+/// `fetchTurns`: read the older page, apply `chat/turnsLoaded`, and answer
+/// only after that action reached the subscribers.
+fn fetch_turns(host: &Arc<Host>, conn: &ConnState, id: &Value, p: FetchTurnsParams) -> Result<Reply, RpcError> {
     let current = host.with_engine_locked(|engine| match engine.channel(&p.channel) {
         Some(ChannelRef::Chat { .. }) => Ok(engine.chat_state(&p.channel).and_then(|c| c.turns_next_cursor.clone())),
         _ => Err(RpcError::not_found(format!("no such chat: {}", p.channel))),
@@ -251,8 +256,9 @@ fn fetch_turns(host: &Arc<Host>, p: FetchTurnsParams) -> Result<Reply, RpcError>
         let next = if is_current { page.next.map(TurnCursor::encode) } else { current.clone() };
         let action = StateAction::ChatTurnsLoaded(ChatTurnsLoadedAction { turns: page.turns, turns_next_cursor: next });
         let _ = engine.emit_server(&p.channel, action);
+        engine.publish_reply(conn.id, result_frame(id, &json!({})));
     });
-    Ok(Reply::Result(json!({})))
+    Ok(Reply::Sent)
 }
 
 /// The frame answering a request.

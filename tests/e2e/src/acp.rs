@@ -1,0 +1,291 @@
+//! Support for the ACP suites: a host with one registered agent (the fake
+//! agent `hangar-fake-agent` with a script or transcript, or any command),
+//! a session on a temporary workspace, and helpers to run turns and read
+//! the resulting chat state.
+
+use std::path::{Path, PathBuf};
+
+use ahp::{Client, SessionSubscription};
+use ahp_types::actions::{ChatPendingMessageSetAction, ChatToolCallConfirmedAction};
+use ahp_types::commands::CreateSessionParams;
+use ahp_types::state::{
+    ChatState, PendingMessageKind, ResponsePart, SessionState, SnapshotState, ToolCallCancellationReason,
+    ToolCallConfirmationReason, ToolCallState, Turn,
+};
+use ahp_types::{ActionEnvelope, StateAction};
+use serde_json::Value;
+
+use crate::actions::{turn_started, user_message};
+use crate::{action_type, initialized, wait_for_action, HostProcess};
+
+/// The fake agent binary (next to `hangar`).
+pub fn fake_agent_bin() -> PathBuf {
+    let bin = crate::hangar_bin().with_file_name("hangar-fake-agent");
+    assert!(bin.exists(), "{} is missing: run `cargo build -p hangar-fake-agent` first", bin.display());
+    bin
+}
+
+/// The shared transcripts folder.
+pub fn transcripts() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.join("fixtures/acp-transcripts")
+}
+
+/// A host running one agent, a session on a temporary workspace, and a
+/// client subscribed to the session and its chat.
+pub struct Rig {
+    /// The host.
+    pub host: HostProcess,
+    /// Client.
+    pub client: Client,
+    /// Session URI.
+    pub session: String,
+    /// Default chat URI.
+    pub chat: String,
+    /// Chat subscription.
+    pub chat_sub: SessionSubscription,
+    /// Session subscription.
+    pub session_sub: SessionSubscription,
+    /// Workspace (contains `hello.txt` = `hello world\n`).
+    pub workspace: PathBuf,
+    /// Lifecycle after creation: `session/ready` or `session/creationFailed`.
+    pub created: ActionEnvelope,
+    _tmp: tempfile::TempDir,
+    turns: usize,
+}
+
+/// How to run the agent.
+pub enum AgentCmd<'a> {
+    /// `hangar-fake-agent --script FILE` with this script.
+    Script(Value),
+    /// `hangar-fake-agent --transcript FILE`.
+    Transcript(&'a str),
+    /// Any command line.
+    Command(String),
+}
+
+impl Rig {
+    /// Start everything; the host gets `env`.
+    pub async fn start(agent: AgentCmd<'_>, env: &[(&str, &str)]) -> Rig {
+        let tmp = tempfile::tempdir().unwrap();
+        Self::start_with(tmp, agent, env, None).await
+    }
+
+    /// Start on an existing data dir.
+    pub async fn start_with(tmp: tempfile::TempDir, agent: AgentCmd<'_>, env: &[(&str, &str)], data: Option<&Path>) -> Rig {
+        let workspace = tmp.path().join("ws");
+        std::fs::create_dir_all(&workspace).unwrap();
+        let workspace = workspace.canonicalize().unwrap();
+        if !workspace.join("hello.txt").exists() {
+            std::fs::write(workspace.join("hello.txt"), "hello world\n").unwrap();
+        }
+        let command = agent_command(&agent, tmp.path());
+        let data_dir = data.map(Path::to_path_buf).unwrap_or_else(|| tmp.path().join("data"));
+        let spec = format!("agent={command}");
+        let host = HostProcess::try_start_in(&data_dir, &["--agent", &spec], env).unwrap();
+        let (client, _) = initialized(&host, "acp-tests").await;
+        let session = format!("ahp-session:/{}", std::process::id() as u64 * 1000 + rand_suffix());
+        let params = CreateSessionParams {
+            channel: session.clone(),
+            meta: None,
+            provider: Some("agent".into()),
+            working_directories: Some(vec![format!("file://{}", workspace.display())]),
+            config: None,
+            active_client: None,
+            progress_token: None,
+        };
+        let (_, mut session_sub) = {
+            let _: Value = client.request("createSession", params).await.unwrap();
+            client.subscribe(session.clone()).await.unwrap()
+        };
+        let state = session_state(&host, &session).await;
+        let chat = state.default_chat.clone().unwrap();
+        let created = wait_for_action(&mut session_sub, |e| {
+            matches!(action_type(e).as_str(), "session/ready" | "session/creationFailed")
+        })
+        .await;
+        let (_, chat_sub) = client.subscribe(chat.clone()).await.unwrap();
+        Rig { host, client, session, chat, chat_sub, session_sub, workspace, created, _tmp: tmp, turns: 0 }
+    }
+
+    /// Start a turn with `text`; returns its id.
+    pub async fn send(&mut self, text: &str) -> String {
+        self.turns += 1;
+        let id = format!("t{}-{}", self.turns, rand_suffix());
+        self.client.dispatch(self.chat.clone(), turn_started(&id, text)).await.unwrap();
+        id
+    }
+
+    /// Start a turn with a full action.
+    pub async fn dispatch(&self, action: StateAction) {
+        self.client.dispatch(self.chat.clone(), action).await.unwrap();
+    }
+
+    /// Wait for an action on the chat.
+    pub async fn wait(&mut self, pred: impl Fn(&ActionEnvelope) -> bool) -> ActionEnvelope {
+        wait_for_action(&mut self.chat_sub, pred).await
+    }
+
+    /// Wait for the action of type `kind` on the chat.
+    pub async fn wait_type(&mut self, kind: &str) -> ActionEnvelope {
+        let kind = kind.to_owned();
+        self.wait(move |e| action_type(e) == kind).await
+    }
+
+    /// Wait until turn `turn_id` ends; returns the ending action's type.
+    pub async fn wait_end(&mut self, turn_id: &str) -> String {
+        let id = turn_id.to_owned();
+        let env = self
+            .wait(move |e| {
+                let v = serde_json::to_value(&e.action).unwrap();
+                matches!(v["type"].as_str(), Some("chat/turnComplete" | "chat/turnCancelled" | "chat/error")) && v["turnId"] == id.as_str()
+            })
+            .await;
+        action_type(&env)
+    }
+
+    /// Wait for a tool call to become pending-confirmation; returns the
+    /// `chat/toolCallReady` action as JSON.
+    pub async fn wait_confirmation(&mut self) -> Value {
+        let env = self
+            .wait(|e| {
+                let v = serde_json::to_value(&e.action).unwrap();
+                v["type"] == "chat/toolCallReady" && v.get("confirmed").is_none()
+            })
+            .await;
+        serde_json::to_value(&env.action).unwrap()
+    }
+
+    /// Answer a confirmation.
+    pub async fn confirm(&self, turn_id: &str, tool_call_id: &str, approved: bool, option: Option<&str>) {
+        let action = ChatToolCallConfirmedAction {
+            turn_id: turn_id.to_owned(),
+            tool_call_id: tool_call_id.to_owned(),
+            meta: None,
+            approved,
+            confirmed: approved.then_some(ToolCallConfirmationReason::UserAction),
+            reason: (!approved).then_some(ToolCallCancellationReason::Denied),
+            edited_tool_input: None,
+            user_suggestion: None,
+            reason_message: None,
+            selected_option_id: option.map(str::to_owned),
+        };
+        self.dispatch(StateAction::ChatToolCallConfirmed(action)).await;
+    }
+
+    /// Queue or steer a message.
+    pub async fn pending(&self, kind: PendingMessageKind, id: &str, text: &str) {
+        let action = ChatPendingMessageSetAction { kind, id: id.to_owned(), message: user_message(text) };
+        self.dispatch(StateAction::ChatPendingMessageSet(action)).await;
+    }
+
+    /// The chat state now (fresh snapshot on a second connection).
+    pub async fn chat_state(&self) -> ChatState {
+        chat_state(&self.host, &self.chat).await
+    }
+
+    /// The session state now.
+    pub async fn session_state(&self) -> SessionState {
+        session_state(&self.host, &self.session).await
+    }
+
+    /// The completed turn `id`.
+    pub async fn turn(&self, id: &str) -> Turn {
+        self.chat_state().await.turns.into_iter().find(|t| t.id == id).unwrap_or_else(|| panic!("no turn {id}"))
+    }
+}
+
+fn rand_suffix() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos() as u64;
+    nanos % 100_000 * 100 + N.fetch_add(1, Ordering::Relaxed)
+}
+
+fn agent_command(agent: &AgentCmd<'_>, dir: &Path) -> String {
+    let fake = fake_agent_bin();
+    match agent {
+        AgentCmd::Script(script) => {
+            let path = dir.join(format!("script-{}.json", rand_suffix()));
+            std::fs::write(&path, script.to_string()).unwrap();
+            format!("{} --script {}", fake.display(), path.display())
+        }
+        AgentCmd::Transcript(name) => format!("{} --transcript {}", fake.display(), transcripts().join(name).display()),
+        AgentCmd::Command(c) => c.clone(),
+    }
+}
+
+/// Snapshot of a chat on a fresh connection.
+pub async fn chat_state(host: &HostProcess, chat: &str) -> ChatState {
+    let (c, _) = initialized(host, &format!("snap-{}", rand_suffix())).await;
+    let (res, _) = c.subscribe(chat.to_owned()).await.unwrap();
+    let state = match res.snapshot.unwrap().state {
+        SnapshotState::Chat(s) => *s,
+        other => panic!("not a chat: {other:?}"),
+    };
+    c.shutdown().await;
+    state
+}
+
+/// Snapshot of a session on a fresh connection.
+pub async fn session_state(host: &HostProcess, session: &str) -> SessionState {
+    let (c, _) = initialized(host, &format!("snap-{}", rand_suffix())).await;
+    let (res, _) = c.subscribe(session.to_owned()).await.unwrap();
+    let state = match res.snapshot.unwrap().state {
+        SnapshotState::Session(s) => *s,
+        other => panic!("not a session: {other:?}"),
+    };
+    c.shutdown().await;
+    state
+}
+
+/// All markdown text of a turn.
+pub fn markdown(turn: &Turn) -> String {
+    turn.response_parts
+        .iter()
+        .filter_map(|p| match p {
+            ResponsePart::Markdown(m) => Some(m.content.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// The tool calls of a turn.
+pub fn tool_calls(turn: &Turn) -> Vec<ToolCallState> {
+    turn.response_parts
+        .iter()
+        .filter_map(|p| match p {
+            ResponsePart::ToolCall(t) => Some(t.tool_call.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Status name and id of a tool call.
+pub fn tool_status(tc: &ToolCallState) -> (String, String) {
+    let v = serde_json::to_value(tc).unwrap();
+    (v["status"].as_str().unwrap_or_default().to_owned(), v["toolCallId"].as_str().unwrap_or_default().to_owned())
+}
+
+/// The turn's error part message, if any.
+pub fn error_message(turn: &Turn) -> Option<String> {
+    turn.response_parts.iter().find_map(|p| match p {
+        ResponsePart::Error(e) => Some(e.error.message.clone()),
+        _ => None,
+    })
+}
+
+/// Processes whose command line contains `needle`.
+pub fn processes_with(needle: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(needle) && pid != std::process::id() {
+            out.push(pid);
+        }
+    }
+    out
+}

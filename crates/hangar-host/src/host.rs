@@ -16,6 +16,7 @@ use crate::engine::{Engine, SideEffect};
 use crate::hub::{ConnId, Hub, Publication};
 use crate::protocol::versions::ProtocolGeneration;
 use crate::providers::{agent_layer, AgentLayer};
+use crate::resources::{uri::file_uri_to_path, RequestPolicy, ResourceService, ResourceServiceError, WatchHandle};
 use crate::store::{self, TurnPages};
 
 /// Why the host could not start.
@@ -35,6 +36,9 @@ pub enum HostError {
     /// The store.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// The resource grants.
+    #[error(transparent)]
+    Resources(#[from] ResourceServiceError),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> HostError {
@@ -44,7 +48,11 @@ fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> HostError {
 
 /// A running host.
 pub struct Host {
-    engine: Mutex<Engine>,
+    engine: Arc<Mutex<Engine>>,
+    /// The `resource*` file-system surface, watches and `@` completions.
+    pub resources: ResourceService,
+    /// Live resource watches by channel URI.
+    watches: Mutex<HashMap<String, WatchHandle>>,
     /// Fan-out.
     pub hub: Arc<Hub>,
     /// Configuration.
@@ -97,8 +105,17 @@ impl Host {
         let agents = engine.root().agents.clone();
         let _ = engine.emit_server(ahp_types::ROOT_RESOURCE_URI, StateAction::RootAgentsChanged(RootAgentsChangedAction { agents }));
         let effects = engine.take_effects();
+        let engine = Arc::new(Mutex::new(engine));
+        let sessions = engine.clone();
+        let working_dirs = Arc::new(move || {
+            lock(&sessions).working_directories().iter().filter_map(|uri| file_uri_to_path(uri).ok()).collect()
+        });
+        let home: Vec<_> = dirs_home().into_iter().collect();
+        let resources = ResourceService::open(&config.data_dir, home, working_dirs, RequestPolicy::default_for_home())?;
         let host = Arc::new(Self {
-            engine: Mutex::new(engine),
+            engine,
+            resources,
+            watches: Mutex::new(HashMap::new()),
             hub,
             turn_pages: TurnPages::open(&db_path)?,
             known_clients: Mutex::new(HashMap::new()),
@@ -136,6 +153,21 @@ impl Host {
         }
     }
 
+    /// Keep a watch alive under its channel URI.
+    pub fn add_watch(&self, uri: &str, handle: WatchHandle) {
+        lock(&self.watches).insert(uri.to_owned(), handle);
+    }
+
+    /// Stop a watch nobody is subscribed to any more.
+    pub fn release_watch_if_unwatched(&self, uri: &str) {
+        if self.hub.has_subscribers(uri) {
+            return;
+        }
+        if lock(&self.watches).remove(uri).is_some() {
+            lock(&self.engine).remove_watch(uri);
+        }
+    }
+
     /// A fresh connection id.
     pub fn next_conn_id(&self) -> ConnId {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
@@ -158,7 +190,10 @@ impl Host {
     /// period; when it ends with the client still away, the host removes it
     /// from every session's active clients.
     pub fn connection_closed(self: &Arc<Self>, conn: ConnId) {
-        let (client_id, _channels) = self.hub.remove_connection(conn);
+        let (client_id, channels) = self.hub.remove_connection(conn);
+        for channel in &channels {
+            self.release_watch_if_unwatched(channel);
+        }
         let Some(client_id) = client_id else {
             return;
         };
@@ -204,4 +239,9 @@ impl Host {
             drop(thread);
         }
     }
+}
+
+/// The user's home directory, the default browse root for folder pickers.
+fn dirs_home() -> Option<std::path::PathBuf> {
+    std::env::var_os("HOME").map(std::path::PathBuf::from).filter(|p| p.is_absolute())
 }

@@ -9,7 +9,7 @@ use ahp::{Client, SessionSubscription};
 use ahp_types::actions::{ChatPendingMessageSetAction, ChatToolCallConfirmedAction};
 use ahp_types::commands::CreateSessionParams;
 use ahp_types::state::{
-    ChatState, PendingMessageKind, ResponsePart, SessionState, SnapshotState, ToolCallCancellationReason,
+    ChatState, PendingMessageKind, ResponsePart, SessionLifecycle, SessionState, SnapshotState, ToolCallCancellationReason,
     ToolCallConfirmationReason, ToolCallState, Turn,
 };
 use ahp_types::{ActionEnvelope, StateAction};
@@ -49,7 +49,7 @@ pub struct Rig {
     /// Workspace (contains `hello.txt` = `hello world\n`).
     pub workspace: PathBuf,
     /// Lifecycle after creation: `session/ready` or `session/creationFailed`.
-    pub created: ActionEnvelope,
+    pub created: String,
     _tmp: tempfile::TempDir,
     turns: usize,
 }
@@ -94,16 +94,20 @@ impl Rig {
             active_client: None,
             progress_token: None,
         };
-        let (_, mut session_sub) = {
-            let _: Value = client.request("createSession", params).await.unwrap();
-            client.subscribe(session.clone()).await.unwrap()
-        };
-        let state = session_state(&host, &session).await;
+        let _: Value = client.request("createSession", params).await.unwrap();
+        let (res, mut session_sub) = client.subscribe(session.clone()).await.unwrap();
+        let SnapshotState::Session(state) = res.snapshot.unwrap().state else { panic!("not a session") };
         let chat = state.default_chat.clone().unwrap();
-        let created = wait_for_action(&mut session_sub, |e| {
-            matches!(action_type(e).as_str(), "session/ready" | "session/creationFailed")
-        })
-        .await;
+        let created = match state.lifecycle {
+            SessionLifecycle::Ready => "session/ready".to_owned(),
+            SessionLifecycle::Failed => "session/creationFailed".to_owned(),
+            _ => action_type(
+                &wait_for_action(&mut session_sub, |e| {
+                    matches!(action_type(e).as_str(), "session/ready" | "session/creationFailed")
+                })
+                .await,
+            ),
+        };
         let (_, chat_sub) = client.subscribe(chat.clone()).await.unwrap();
         Rig { host, client, session, chat, chat_sub, session_sub, workspace, created, _tmp: tmp, turns: 0 }
     }
@@ -283,7 +287,7 @@ pub fn processes_with(needle: &str) -> Vec<u32> {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
         let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
         let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if cmdline.contains(needle) && pid != std::process::id() {
+        if cmdline.contains(needle) && !cmdline.contains(" serve ") && pid != std::process::id() {
             out.push(pid);
         }
     }

@@ -84,6 +84,7 @@ impl HostProcess {
         for (k, v) in env {
             cmd.env(k, v);
         }
+        #[allow(clippy::zombie_processes)] // waited for in kill9/sigterm/drop
         let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();

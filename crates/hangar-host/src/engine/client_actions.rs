@@ -117,20 +117,16 @@ impl Engine {
                     return Err("the tool call is not waiting for confirmation".to_owned());
                 }
             }
-            StateAction::ChatTruncated(_) | StateAction::ChatTurnResume(_) => {
-                if chat.is_some_and(|c| c.active_turn.is_some()) {
-                    return Err("a turn is in progress".to_owned());
-                }
+            StateAction::ChatTruncated(_) | StateAction::ChatTurnResume(_)
+                if chat.is_some_and(|c| c.active_turn.is_some()) =>
+            {
+                return Err("a turn is in progress".to_owned());
             }
-            StateAction::SessionActiveClientSet(a) => {
-                if a.active_client.client_id != client_id {
-                    return Err("a client can only set itself as active".to_owned());
-                }
+            StateAction::SessionActiveClientSet(a) if a.active_client.client_id != client_id => {
+                return Err("a client can only set itself as active".to_owned());
             }
-            StateAction::SessionActiveClientRemoved(a) => {
-                if a.client_id != client_id {
-                    return Err("a client can only remove itself".to_owned());
-                }
+            StateAction::SessionActiveClientRemoved(a) if a.client_id != client_id => {
+                return Err("a client can only remove itself".to_owned());
             }
             StateAction::ChatToolCallComplete(_)
             | StateAction::ChatToolCallContentChanged(_)

@@ -276,7 +276,7 @@ fn encode_cursor(modified_at: &str, uri: &str) -> String {
 }
 
 fn decode_cursor(raw: &str) -> Option<(String, String)> {
-    if raw.len() % 2 != 0 {
+    if !raw.len().is_multiple_of(2) {
         return None;
     }
     let bytes: Option<Vec<u8>> = (0..raw.len()).step_by(2).map(|i| u8::from_str_radix(raw.get(i..i + 2)?, 16).ok()).collect();

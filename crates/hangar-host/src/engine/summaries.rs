@@ -101,7 +101,7 @@ impl Engine {
                         resource: c.resource.clone(),
                         title: c.title.clone(),
                         origin: c.origin.clone(),
-                        interactivity: c.interactivity.clone(),
+                        interactivity: c.interactivity,
                         status: Some(c.status),
                         changes: c.changes.clone(),
                     })

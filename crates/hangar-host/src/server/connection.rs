@@ -22,7 +22,8 @@ pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy
     let ws_config = WebSocketConfig::default()
         .max_message_size(Some(host.config.max_message_bytes))
         .max_frame_size(Some(host.config.max_message_bytes));
-    let check = move |req: &_, resp| policy.check(req).map(|()| resp);
+    #[allow(clippy::result_large_err)] // the signature tungstenite's callback requires
+    let check = move |req: &_, resp| policy.check(req).map(|()| resp).map_err(|refusal| *refusal);
     let ws = match tokio_tungstenite::accept_hdr_async_with_config(stream, check, Some(ws_config)).await {
         Ok(ws) => ws,
         Err(e) => {

@@ -14,10 +14,13 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use super::frames::{error_frame, result_frame};
+use super::resource_methods;
 use crate::engine::{ChannelRef, CreateSession};
 use crate::host::Host;
 use crate::hub::ConnId;
 use crate::protocol::versions::{downgrade_summary, ProtocolGeneration};
+use crate::resources::uri::{file_uri_to_path, path_to_file_uri};
+use crate::resources::ResourceService;
 use crate::store::TurnCursor;
 use crate::RpcError;
 
@@ -69,6 +72,20 @@ pub fn handle_request(host: &Arc<Host>, conn: &mut ConnState, id: &Value, method
             Ok(Reply::Result(Value::Null))
         }
         "fetchTurns" => fetch_turns(host, conn, id, decode(params)?),
+        "completions" => {
+            resource_methods::completions(host, conn.id, id.clone(), decode(params)?)?;
+            Ok(Reply::Sent)
+        }
+        "createResourceWatch" => {
+            resource_methods::create_resource_watch(host, conn.id, id.clone(), decode(params)?);
+            Ok(Reply::Sent)
+        }
+        m if ResourceService::serves(m) => {
+            resource_methods::resource_request(host, conn.id, id.clone(), m.to_owned(), params);
+            Ok(Reply::Sent)
+        }
+        "resolveSessionConfig" => Ok(Reply::Result(crate::providers::resolve_session_config(host, &params))),
+        "sessionConfigCompletions" => Ok(Reply::Result(crate::providers::session_config_completions(host, &params))),
         other => Err(RpcError::method_not_found(other)),
     }
 }
@@ -91,7 +108,9 @@ pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str,
         },
         "unsubscribe" => {
             if let Ok(p) = decode::<UnsubscribeParams>(params) {
-                host.hub.unsubscribe(conn.id, &p.channel);
+                if host.hub.unsubscribe(conn.id, &p.channel) {
+                    host.release_watch_if_unwatched(&p.channel);
+                }
             }
         }
         other => tracing::debug!("ignored notification {other}"),
@@ -114,7 +133,8 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
     conn.generation = generation;
     host.hub.identify(conn.id, &p.client_id, generation);
     host.client_arrived(&p.client_id, generation);
-    let default_directory = std::env::var_os("HOME").map(|h| format!("file://{}", h.to_string_lossy()));
+    let default_directory =
+        std::env::var_os("HOME").map(|h| path_to_file_uri(std::path::Path::new(&h)));
     host.with_engine_locked(|engine| {
         let seq = engine.seq();
         let snapshots: Vec<_> =
@@ -131,7 +151,7 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
             meta: None,
             snapshots,
             default_directory,
-            completion_trigger_characters: None,
+            completion_trigger_characters: Some(vec!["@".to_owned()]),
             terminal_command_prefix: None,
             telemetry: None,
             automations: None,
@@ -211,8 +231,7 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) ->
     };
     if let Some(dirs) = &p.working_directories {
         for dir in dirs {
-            let path = dir.strip_prefix("file://").filter(|p| p.starts_with('/'));
-            if !path.is_some_and(|p| std::path::Path::new(p).is_dir()) {
+            if !file_uri_to_path(dir).is_ok_and(|p| p.is_dir()) {
                 return Err(RpcError::invalid_params("workingDirectories", format!("not an existing directory: {dir}")));
             }
         }

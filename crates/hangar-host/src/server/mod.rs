@@ -5,10 +5,13 @@
 //! - `connection.rs` — one connection: read, answer, write, limits.
 //! - `frames.rs`     — raw JSON-RPC decoding (string ids!) and encoding.
 //! - `methods.rs`    — the method table.
+//! - `resource_methods.rs` — `resource*`, watches and `completions`, run off
+//!   the read loop.
 
 mod connection;
 mod frames;
 mod methods;
+mod resource_methods;
 pub mod upgrade;
 
 use std::future::Future;

@@ -26,7 +26,7 @@ pub struct UpgradePolicy {
 
 impl UpgradePolicy {
     /// Check an upgrade request; `Err` is the HTTP response that refuses it.
-    pub fn check(&self, req: &Request) -> Result<(), ErrorResponse> {
+    pub fn check(&self, req: &Request) -> Result<(), Box<ErrorResponse>> {
         if let Some(origin) = req.headers().get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("");
             let allowed = DESKTOP_ORIGINS.contains(&origin) || self.allowed_origins.iter().any(|o| o == origin);
@@ -48,10 +48,10 @@ impl UpgradePolicy {
     }
 }
 
-fn refuse(status: StatusCode, why: &str) -> ErrorResponse {
+fn refuse(status: StatusCode, why: &str) -> Box<ErrorResponse> {
     let mut resp = ErrorResponse::new(Some(why.to_owned()));
     *resp.status_mut() = status;
-    resp
+    Box::new(resp)
 }
 
 /// The token from `?tkn=` or `Authorization: Bearer`.

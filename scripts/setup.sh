@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what Hangar needs on Debian 12 (idempotent; quiet when all is there).
+# Used by scripts/run.sh and scripts/test.sh.
+set -euo pipefail
+
+need_apt=()
+command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
+command -v npm >/dev/null 2>&1 || need_apt+=(npm)
+command -v git >/dev/null 2>&1 || need_apt+=(git)
+if [ "${#need_apt[@]}" -gt 0 ]; then
+  echo "setup: installing ${need_apt[*]} with apt-get" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "setup: Rust (cargo 1.80 or newer) is required: https://rustup.rs (Debian's own cargo is too old)" >&2
+  exit 1
+fi

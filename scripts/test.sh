@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Set up and run every test: unit tests, end-to-end suites against the real
+# binary, and interop tests with real ACP agents from npm against a mock model
+# server on 127.0.0.1. Then clippy with the workspace lints.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+echo "== npm: pinned ACP agents for the interop tests"
+(cd tests/interop/agents && npm ci --no-audit --no-fund --loglevel=error)
+export HANGAR_REQUIRE_INTEROP=1
+
+echo "== build"
+cargo build --workspace --all-targets
+
+echo "== tests"
+cargo test --workspace --no-fail-fast -- --test-threads=2
+
+echo "== node: mock model server self-test"
+node --test tests/interop/mock-model-server/
+
+echo "== clippy"
+cargo clippy --workspace --all-targets -- -D warnings

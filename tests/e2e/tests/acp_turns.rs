@@ -1,0 +1,407 @@
+//! The ACP bridge against the scripted fake agent (`hangar-fake-agent`):
+//! replayed real-agent transcripts and scripts for every mapping rule and
+//! quirk. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
+
+#![allow(clippy::unwrap_used)]
+
+use ahp_types::state::{PendingMessageKind, ResponsePart, SessionLifecycle, ToolCallState, ToolResultContent};
+use hangar_e2e::acp::{error_message, markdown, processes_with, tool_calls, tool_status, AgentCmd, Rig};
+use hangar_e2e::action_type;
+use serde_json::{json, Value};
+
+fn data_uri_text(uri: &str) -> String {
+    use std::io::Read;
+    let b64 = uri.split_once("base64,").unwrap().1;
+    // Tiny base64 decoder (no extra dependency).
+    let table = |c: u8| -> u32 {
+        match c {
+            b'A'..=b'Z' => (c - b'A') as u32,
+            b'a'..=b'z' => (c - b'a' + 26) as u32,
+            b'0'..=b'9' => (c - b'0' + 52) as u32,
+            b'+' => 62,
+            _ => 63,
+        }
+    };
+    let clean: Vec<u8> = b64.bytes().filter(|c| *c != b'=').collect();
+    let mut out = Vec::new();
+    for chunk in clean.chunks(4) {
+        let mut n = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            n |= table(*c) << (18 - 6 * i);
+        }
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&bytes[..chunk.len().saturating_sub(1)]);
+    }
+    let mut s = String::new();
+    out.as_slice().read_to_string(&mut s).unwrap();
+    s
+}
+
+#[tokio::test]
+async fn codex_transcript_approve_with_uuid_permission_id() {
+    let mut rig = Rig::start(AgentCmd::Transcript("codex.jsonl"), &[]).await;
+    assert_eq!(rig.created, "session/ready");
+    let turn = rig.send("In hello.txt, replace the word world with ACP.").await;
+    let ready = rig.wait_confirmation().await;
+    let options = ready["options"].as_array().unwrap();
+    assert_eq!(options.len(), 2, "{ready}");
+    assert_eq!(options[0]["id"], "approved");
+    assert_eq!(options[0]["kind"], "approve");
+    assert_eq!(options[1]["id"], "abort");
+    assert_eq!(options[1]["kind"], "deny");
+    // The edit preview is exactly the agent's diff.
+    let edit = &ready["edits"]["items"][0];
+    assert!(edit["after"]["uri"].as_str().unwrap().ends_with("/hello.txt"), "{edit}");
+    // (The recorded workspace file was "Hello, world!\nThis line stays.\n".)
+    assert_eq!(data_uri_text(edit["before"]["content"]["uri"].as_str().unwrap()), "Hello, world!\nThis line stays.\n");
+    assert_eq!(data_uri_text(edit["after"]["content"]["uri"].as_str().unwrap()), "Hello, ACP!\nThis line stays.\n");
+    let tc = ready["toolCallId"].as_str().unwrap().to_owned();
+    rig.confirm(&turn, &tc, true, None).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let t = rig.turn(&turn).await;
+    assert!(markdown(&t).contains("Done: replaced 'world' with 'ACP' in hello.txt."), "{}", markdown(&t));
+    let calls = tool_calls(&t);
+    assert_eq!(calls.len(), 2);
+    for c in &calls {
+        let ToolCallState::Completed(c) = c else { panic!("not completed: {c:?}") };
+        assert!(c.success);
+    }
+    let ToolCallState::Completed(edit) = &calls[1] else { unreachable!() };
+    assert!(edit.content.iter().flatten().any(|c| matches!(c, ToolResultContent::FileEdit(_))));
+    assert!(t.usage.is_some(), "usage_update → chat/usage");
+}
+
+#[tokio::test]
+async fn qwen_transcript_tool_call_first_seen_in_permission_and_fs_served() {
+    let mut rig = Rig::start(AgentCmd::Transcript("qwen.jsonl"), &[]).await;
+    let turn = rig.send("In hello.txt, replace the word world with ACP.").await;
+    let ready = rig.wait_confirmation().await;
+    let tc = ready["toolCallId"].as_str().unwrap().to_owned();
+    let ids: Vec<&str> = ready["options"].as_array().unwrap().iter().map(|o| o["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, vec!["proceed_always", "proceed_once", "cancel"]);
+    assert_eq!(ready["options"][0]["group"], 2);
+    // Plain approval picks allow_once (proceed_once), not allow_always.
+    rig.confirm(&turn, &tc, true, None).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    // qwen writes through fs/write_text_file: the host wrote the file.
+    assert_eq!(std::fs::read_to_string(rig.workspace.join("hello.txt")).unwrap(), "Hello, ACP!\nThis line stays.\n");
+    let t = rig.turn(&turn).await;
+    let calls = tool_calls(&t);
+    let edit = calls.iter().find(|c| tool_status(c).1 == tc).unwrap();
+    assert_eq!(tool_status(edit).0, "completed");
+    // Empty "" chunks made no empty parts.
+    assert!(t.response_parts.iter().all(|p| !matches!(p, ResponsePart::Markdown(m) if m.content.is_empty())));
+}
+
+#[tokio::test]
+async fn claude_transcript_reject_keeps_the_turn_going() {
+    let mut rig = Rig::start(AgentCmd::Transcript("claude.reject.jsonl"), &[]).await;
+    let turn = rig.send("edit").await;
+    let ready = rig.wait_confirmation().await;
+    let tc = ready["toolCallId"].as_str().unwrap().to_owned();
+    rig.confirm(&turn, &tc, false, None).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let t = rig.turn(&turn).await;
+    let edit = tool_calls(&t).into_iter().find(|c| tool_status(c).1 == tc).unwrap();
+    assert_eq!(tool_status(&edit).0, "cancelled", "denied stays cancelled despite the agent's later `failed`");
+}
+
+#[tokio::test]
+async fn codex_transcript_reject_ends_cancelled() {
+    let mut rig = Rig::start(AgentCmd::Transcript("codex.reject.jsonl"), &[]).await;
+    let turn = rig.send("edit").await;
+    let ready = rig.wait_confirmation().await;
+    rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), false, Some("abort")).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnCancelled");
+    let t = rig.turn(&turn).await;
+    assert!(tool_calls(&t).iter().all(|c| matches!(tool_status(c).0.as_str(), "completed" | "cancelled")));
+}
+
+#[tokio::test]
+async fn client_cancel_during_permission_then_next_turn_works() {
+    let mut rig = Rig::start(AgentCmd::Transcript("claude.cancel.jsonl"), &[]).await;
+    let turn = rig.send("edit").await;
+    let ready = rig.wait_confirmation().await;
+    rig.dispatch(hangar_e2e::actions::turn_cancelled(&turn)).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnCancelled");
+    // A late answer is refused by the engine and ignored by the bridge.
+    rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), true, None).await;
+    let t = rig.turn(&turn).await;
+    assert!(tool_calls(&t).iter().all(|c| tool_status(c).0 != "running"));
+    // The agent is still usable (the replayed transcript ends `cancelled` again).
+    let second = rig.send("again").await;
+    let ready = rig.wait_confirmation().await;
+    rig.confirm(&second, ready["toolCallId"].as_str().unwrap(), true, None).await;
+    rig.wait_end(&second).await;
+    // Nothing from the cancelled turn leaked into it.
+    let first = rig.turn(&turn).await;
+    assert_eq!(first.response_parts.len(), t.response_parts.len());
+}
+
+#[tokio::test]
+async fn copilot_update_before_new_response_and_title() {
+    let mut rig = Rig::start(AgentCmd::Transcript("copilot.jsonl"), &[]).await;
+    assert_eq!(rig.created, "session/ready");
+    let turn = rig.send("edit").await;
+    let ready = rig.wait_confirmation().await;
+    rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), true, None).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let s = rig.session_state().await;
+    assert!(!s.title.is_empty(), "session_info_update → session/titleChanged");
+    let t = rig.turn(&turn).await;
+    assert!(t.usage.is_some(), "the prompt result's usage → chat/usage");
+}
+
+#[tokio::test]
+async fn plan_is_a_running_tool_call_completed_with_the_turn() {
+    let mut rig = Rig::start(AgentCmd::Transcript("codex.plan.jsonl"), &[]).await;
+    let turn = rig.send("edit").await;
+    let ready = rig.wait_confirmation().await;
+    rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), true, None).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let t = rig.turn(&turn).await;
+    let plan = tool_calls(&t).into_iter().find(|c| matches!(c, ToolCallState::Completed(p) if p.tool_name == "plan")).expect("a plan part");
+    let ToolCallState::Completed(plan) = plan else { unreachable!() };
+    let text = serde_json::to_string(&plan.content).unwrap();
+    assert!(text.contains("- ["), "{text}");
+}
+
+fn script_turn(steps: Value) -> Value {
+    json!({ "turns": [steps] })
+}
+
+#[tokio::test]
+async fn chunks_thoughts_unknown_updates_usage_and_title() {
+    let script = script_turn(json!([
+        { "chunk": "" },
+        { "thought": "thinking" },
+        { "thought": " more" },
+        { "chunk": "Hello" },
+        { "update": { "sessionUpdate": "brand_new_kind", "x": 1 } },
+        { "update": { "sessionUpdate": "agent_message_chunk", "content": { "type": "image", "data": "", "mimeType": "image/png" } } },
+        { "chunk": ", world" },
+        { "update": { "sessionUpdate": "session_info_update", "title": "Greeting" } },
+        { "update": { "sessionUpdate": "usage_update", "used": 1200, "size": 200000 } },
+        { "update": { "sessionUpdate": "tool_call_update", "toolCallId": "late", "status": "completed", "title": "Ran", "content": [{ "type": "mystery" }, { "type": "content", "content": { "type": "text", "text": "out" } }] } },
+        { "end": "end_turn", "usage": { "inputTokens": 10, "outputTokens": 5, "totalTokens": 15 } }
+    ]));
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let turn = rig.send("hi").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let t = rig.turn(&turn).await;
+    assert_eq!(markdown(&t), "Hello, world");
+    assert!(t.response_parts.iter().any(|p| matches!(p, ResponsePart::Reasoning(r) if r.content == "thinking more")));
+    assert_eq!(t.usage.as_ref().and_then(|u| u.output_tokens), Some(5));
+    let late = tool_calls(&t).into_iter().find(|c| tool_status(c).1 == "late").expect("created on first sight");
+    let ToolCallState::Completed(late) = late else { panic!() };
+    assert!(late.success);
+    assert_eq!(rig.session_state().await.title, "Greeting");
+}
+
+#[tokio::test]
+async fn open_tool_calls_are_closed_when_the_prompt_returns() {
+    let script = script_turn(json!([
+        { "update": { "sessionUpdate": "tool_call", "toolCallId": "a", "title": "Streaming", "kind": "read", "status": "pending" } },
+        { "update": { "sessionUpdate": "tool_call", "toolCallId": "b", "title": "Running", "kind": "execute", "status": "in_progress" } },
+        { "end": "end_turn" }
+    ]));
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let turn = rig.send("go").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let t = rig.turn(&turn).await;
+    for c in tool_calls(&t) {
+        let ToolCallState::Completed(c) = c else { panic!("left open: {c:?}") };
+        assert!(!c.success);
+    }
+}
+
+#[tokio::test]
+async fn refusal_and_failed_prompt_become_errors() {
+    let script = json!({ "turns": [[{ "chunk": "no" }, { "end": "refusal" }], [{ "endRaw": null }]] });
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let turn = rig.send("x").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/error");
+    assert!(error_message(&rig.turn(&turn).await).unwrap().contains("refused"));
+}
+
+#[tokio::test]
+async fn crash_mid_turn_is_an_error_and_the_next_turn_starts_a_fresh_agent() {
+    let script = json!({ "turns": [
+        [{ "chunk": "working" }, { "crash": { "code": 7, "stderr": "boom: the model exploded" } }],
+        [{ "echo": true }]
+    ]});
+    // A restarted fake starts over at turn 0, so the second prompt must
+    // reach a fresh process: it crashes again unless the script differs.
+    let dir = tempfile::tempdir().unwrap();
+    let counter = dir.path().join("count");
+    let wrapper = dir.path().join("agent.sh");
+    let fake = hangar_e2e::acp::fake_agent_bin();
+    let crash = dir.path().join("crash.json");
+    let ok = dir.path().join("ok.json");
+    std::fs::write(&crash, script.to_string()).unwrap();
+    std::fs::write(&ok, json!({ "turns": [[{ "echo": true }]] }).to_string()).unwrap();
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nif [ -e {c} ]; then exec {f} --script {ok}; fi\ntouch {c}\nexec {f} --script {crash}\n",
+            c = counter.display(),
+            f = fake.display(),
+            ok = ok.display(),
+            crash = crash.display()
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&wrapper).status().unwrap();
+    let mut rig = Rig::start(AgentCmd::Command(wrapper.display().to_string()), &[]).await;
+    let turn = rig.send("first").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/error");
+    let t = rig.turn(&turn).await;
+    let msg = error_message(&t).unwrap();
+    assert!(msg.contains("boom: the model exploded"), "{msg}");
+    assert!(markdown(&t).contains("working"));
+    let second = rig.send("second").await;
+    assert_eq!(rig.wait_end(&second).await, "chat/turnComplete");
+    let t2 = rig.turn(&second).await;
+    assert!(markdown(&t2).contains("echo: second"), "{t2:?}");
+    // The fresh agent could not load the old session: the user is told.
+    assert!(t2.response_parts.iter().any(|p| matches!(p, ResponsePart::SystemNotification(_))));
+}
+
+#[tokio::test]
+async fn hung_agent_is_stopped_and_reported() {
+    let script = json!({ "turns": [[{ "chunk": "start" }, { "hang": true }]] });
+    let mut rig = Rig::start(AgentCmd::Script(script.clone()), &[("HANGAR_ACP_IDLE_TIMEOUT", "1.5")]).await;
+    let turn = rig.send("x").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/error");
+    assert!(error_message(&rig.turn(&turn).await).unwrap().contains("stopped responding"));
+    // The session stays usable (the fresh agent hangs again, which is fine:
+    // it must have been started, i.e. the turn began streaming).
+    let second = rig.send("y").await;
+    rig.wait(|e| action_type(e) == "chat/responsePart").await;
+    assert_eq!(rig.wait_end(&second).await, "chat/error");
+}
+
+#[tokio::test]
+async fn agent_that_cannot_start_fails_creation_with_its_reason() {
+    let script = json!({ "failStart": "error: no API key configured" });
+    let rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    assert_eq!(rig.created, "session/creationFailed");
+    let s = rig.session_state().await;
+    assert_eq!(s.lifecycle, SessionLifecycle::Failed);
+    assert!(s.creation_error.unwrap().message.contains("no API key configured"));
+    let missing = Rig::start(AgentCmd::Command("/nonexistent/agent --acp".into()), &[]).await;
+    assert_eq!(missing.created, "session/creationFailed");
+}
+
+#[tokio::test]
+async fn queued_message_starts_after_the_turn() {
+    let script = json!({ "turns": [[{ "sleep": 600 }, { "echo": true }]] });
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let first = rig.send("first").await;
+    rig.pending(PendingMessageKind::Queued, "q1", "second").await;
+    assert_eq!(rig.wait_end(&first).await, "chat/turnComplete");
+    let started = rig.wait_type("chat/turnStarted").await;
+    let v = serde_json::to_value(&started.action).unwrap();
+    assert_eq!(v["queuedMessageId"], "q1");
+    let second = v["turnId"].as_str().unwrap().to_owned();
+    assert_eq!(rig.wait_end(&second).await, "chat/turnComplete");
+    assert!(markdown(&rig.turn(&second).await).contains("echo: second"));
+}
+
+#[tokio::test]
+async fn steering_is_sent_as_the_next_prompt_of_the_same_turn() {
+    let script = json!({ "turns": [[{ "chunk": "part one" }, { "sleep": 800 }], [{ "echo": true }]] });
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let turn = rig.send("first").await;
+    rig.wait(|e| action_type(e) == "chat/responsePart").await;
+    rig.pending(PendingMessageKind::Steering, "s1", "focus on tests").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let t = rig.turn(&turn).await;
+    let text = markdown(&t);
+    assert!(text.contains("part one") && text.contains("echo: focus on tests"), "{text}");
+    assert!(rig.chat_state().await.steering_message.is_none());
+}
+
+#[tokio::test]
+async fn fs_outside_the_workspace_is_refused() {
+    let script = script_turn(json!([
+        { "request": { "method": "fs/read_text_file", "params": { "path": "/etc/hostname" } }, "then": { "error": [{ "chunk": "refused" }], "*": [{ "chunk": "LEAKED" }] } },
+        { "request": { "method": "fs/write_text_file", "params": { "path": "$CWD/../escape.txt", "content": "x" } }, "then": { "error": [{ "chunk": " refused" }], "*": [{ "chunk": " LEAKED" }] } },
+        { "request": { "method": "fs/read_text_file", "params": { "path": "$CWD/hello.txt", "line": 1, "limit": 1 } }, "then": { "ok": [{ "chunk": " read ok" }], "*": [{ "chunk": " READ FAILED" }] } }
+    ]));
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let turn = rig.send("x").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    assert_eq!(markdown(&rig.turn(&turn).await), "refused refused read ok");
+    assert!(!rig.workspace.parent().unwrap().join("escape.txt").exists());
+}
+
+#[tokio::test]
+async fn models_are_published_and_selected_per_message() {
+    let script = json!({
+        "newSession": { "configOptions": [{ "id": "model", "name": "Model", "category": "model", "type": "select", "currentValue": "m1",
+            "options": [{ "value": "m1", "name": "Model One" }, { "value": "m2", "name": "Model Two" }] }] },
+        "turns": [[{ "echo": true }]]
+    });
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let (c, init) = hangar_e2e::initialized(&rig.host, "models").await;
+    let root = init.snapshots.into_iter().next().unwrap();
+    let root = serde_json::to_value(&root.state).unwrap();
+    let models: Vec<&str> = root["agents"][0]["models"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    assert_eq!(models, vec!["m1", "m2"]);
+    let config: Value = c.request("resolveSessionConfig", json!({ "channel": "ahp-root://", "provider": "agent" })).await.unwrap();
+    assert_eq!(config["values"]["model"], "m1");
+    let mut msg = hangar_e2e::actions::user_message("hi");
+    msg.model = Some(ahp_types::state::ModelSelection { id: "m2".into(), config: None });
+    let turn = "model-turn";
+    rig.dispatch(ahp_types::StateAction::ChatTurnStarted(ahp_types::actions::ChatTurnStartedAction {
+        turn_id: turn.into(),
+        started_at: hangar_e2e::actions::now(),
+        message: msg,
+        queued_message_id: None,
+        meta: None,
+    }))
+    .await;
+    assert_eq!(rig.wait_end(turn).await, "chat/turnComplete");
+    assert!(markdown(&rig.turn(turn).await).contains("[model=m2]"));
+}
+
+#[tokio::test]
+async fn restart_loads_the_acp_session_and_shutdown_ends_the_agent() {
+    let script = json!({ "capabilities": { "loadSession": true }, "turns": [[{ "echo": true }]] });
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let script_path = tmp.path().join("restart-script.json");
+    std::fs::write(&script_path, script.to_string()).unwrap();
+    let cmd = format!("{} --script {}", hangar_e2e::acp::fake_agent_bin().display(), script_path.display());
+    let needle = script_path.display().to_string();
+    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd.clone()), &[], Some(&data)).await;
+    let first = rig.send("one").await;
+    assert_eq!(rig.wait_end(&first).await, "chat/turnComplete");
+    assert_eq!(processes_with(&needle).len(), 1, "one agent process");
+    let meta = rig.session_state().await.meta.unwrap();
+    let sid = meta["hangar.acp"]["sessionId"].as_str().unwrap().to_owned();
+    let (session, chat) = (rig.session.clone(), rig.chat.clone());
+    let status = rig.host.sigterm();
+    assert!(status.success());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(processes_with(&needle).is_empty(), "agent left running after shutdown");
+
+    let spec = format!("agent={cmd}");
+    let host = hangar_e2e::HostProcess::start_in(&data, &["--agent", &spec]);
+    let (client, _) = hangar_e2e::initialized(&host, "after-restart").await;
+    let (_, mut chat_sub) = client.subscribe(chat.clone()).await.unwrap();
+    client.dispatch(chat.clone(), hangar_e2e::actions::turn_started("after", "two")).await.unwrap();
+    hangar_e2e::wait_for_action(&mut chat_sub, |e| action_type(e) == "chat/turnComplete").await;
+    let state = hangar_e2e::acp::chat_state(&host, &chat).await;
+    let t = state.turns.iter().find(|t| t.id == "after").unwrap();
+    let text = markdown(t);
+    assert_eq!(text, "echo: two", "replayed history must not leak into the turn");
+    assert!(!t.response_parts.iter().any(|p| matches!(p, ResponsePart::SystemNotification(_))), "session/load worked: no reset notice");
+    let meta = hangar_e2e::acp::session_state(&host, &session).await.meta.unwrap();
+    assert_eq!(meta["hangar.acp"]["sessionId"], sid.as_str());
+    // Dispose ends the agent.
+    let _: Value = client.request("disposeSession", json!({ "channel": session })).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    assert!(processes_with(&needle).is_empty(), "agent left running after dispose");
+}

@@ -1,0 +1,189 @@
+//! The file-system surface over a real socket with the official client:
+//! every operation, every error code, escape attempts refused while the
+//! connection keeps working, grants, watches and `@` completions.
+
+use ahp::{Client, ClientError, SubscriptionEvent};
+use hangar_e2e::{HostProcess, WAIT};
+use serde_json::{json, Value};
+use std::path::Path;
+
+const ROOT: &str = "ahp-root://";
+
+struct Fixture {
+    _home: tempfile::TempDir,
+    home: std::path::PathBuf,
+    proj: std::path::PathBuf,
+    host: HostProcess,
+    client: Client,
+    chat: String,
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+async fn setup() -> Fixture {
+    let home_dir = tempfile::tempdir().unwrap();
+    let home = home_dir.path().canonicalize().unwrap();
+    let proj = home.join("proj");
+    std::fs::create_dir_all(proj.join("src")).unwrap();
+    std::fs::write(proj.join("hello.txt"), "hello world\n").unwrap();
+    std::fs::write(proj.join("src/main.rs"), "fn main() {}\n").unwrap();
+    std::fs::write(proj.join("logo.bin"), [0u8, 159, 146, 150, 255]).unwrap();
+    std::fs::write(proj.join(".gitignore"), "target/\n").unwrap();
+    std::fs::create_dir_all(proj.join("target")).unwrap();
+    std::fs::write(proj.join("target/main.o"), "obj").unwrap();
+    std::os::unix::fs::symlink("/etc", proj.join("etc-link")).unwrap();
+    std::fs::create_dir_all(home.join("elsewhere")).unwrap();
+    std::fs::write(home.join("elsewhere/notes.md"), "# notes\n").unwrap();
+    let data = home.join(".hangar-data");
+    let host = HostProcess::try_start_in(&data, &[], &[("HOME", home.to_str().unwrap())]).unwrap();
+    let (client, init) = hangar_e2e::initialized(&host, "files").await;
+    assert_eq!(init.completion_trigger_characters, Some(vec!["@".to_owned()]));
+    assert_eq!(init.default_directory, Some(uri(&home)));
+    let _: Value = client
+        .request("createSession", json!({"channel": "ahp-session:/files", "workingDirectories": [uri(&proj)]}))
+        .await
+        .unwrap();
+    let snap: Value = client.request("subscribe", json!({"channel": "ahp-session:/files"})).await.unwrap();
+    let chat = snap["snapshot"]["state"]["defaultChat"].as_str().unwrap().to_owned();
+    Fixture { _home: home_dir, home, proj, host, client, chat }
+}
+
+async fn call(c: &Client, method: &str, params: Value) -> Result<Value, (i32, Value)> {
+    let mut params = params;
+    params["channel"] = json!(ROOT);
+    match c.request::<_, Value>(method, params).await {
+        Ok(v) => Ok(v),
+        Err(ClientError::Rpc(e)) => Err((e.code, e.data.unwrap_or(Value::Null))),
+        Err(other) => panic!("transport failure: {other}"),
+    }
+}
+
+fn code(r: Result<Value, (i32, Value)>) -> i32 {
+    match r {
+        Ok(v) => panic!("expected an error, got {v}"),
+        Err((code, _)) => code,
+    }
+}
+
+#[tokio::test]
+async fn every_operation_and_error_code() {
+    let f = setup().await;
+    let c = &f.client;
+    let hello = uri(&f.proj.join("hello.txt"));
+
+    let read = call(c, "resourceRead", json!({"uri": hello})).await.unwrap();
+    assert_eq!(read["data"], "hello world\n");
+    assert_eq!(read["encoding"], "utf-8");
+    let bin = call(c, "resourceRead", json!({"uri": uri(&f.proj.join("logo.bin")), "encoding": "base64"})).await.unwrap();
+    assert_eq!(bin["data"], "AJ+Slv8=");
+
+    let stat = call(c, "resourceResolve", json!({"uri": hello})).await.unwrap();
+    let etag = stat["etag"].as_str().unwrap().to_owned();
+    assert_eq!(stat["size"], 12);
+    call(c, "resourceWrite", json!({"uri": hello, "data": "hello ACP\n", "encoding": "utf-8", "ifMatch": etag})).await.unwrap();
+    assert_eq!(std::fs::read_to_string(f.proj.join("hello.txt")).unwrap(), "hello ACP\n");
+    assert_eq!(code(call(c, "resourceWrite", json!({"uri": hello, "data": "x", "encoding": "utf-8", "ifMatch": etag})).await), -32011);
+    call(c, "resourceWrite", json!({"uri": hello, "data": "more\n", "encoding": "utf-8", "mode": "append"})).await.unwrap();
+    call(c, "resourceWrite", json!({"uri": hello, "data": ">> ", "encoding": "utf-8", "mode": "insert", "position": 0})).await.unwrap();
+    assert_eq!(std::fs::read_to_string(f.proj.join("hello.txt")).unwrap(), ">> hello ACP\nmore\n");
+    assert_eq!(code(call(c, "resourceWrite", json!({"uri": hello, "data": "x", "encoding": "utf-8", "createOnly": true})).await), -32010);
+
+    let listed = call(c, "resourceList", json!({"uri": uri(&f.proj)})).await.unwrap();
+    let names: Vec<&str> = listed["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"hello.txt") && names.contains(&"src"), "{names:?}");
+    assert!(call(c, "resourceList", json!({"uri": hello})).await.is_err(), "listing a file is an error");
+    assert_eq!(code(call(c, "resourceList", json!({"uri": uri(&f.proj.join("nope"))})).await), -32008);
+
+    call(c, "resourceMkdir", json!({"uri": uri(&f.proj.join("a/b/c"))})).await.unwrap();
+    assert!(f.proj.join("a/b/c").is_dir());
+    let copy = uri(&f.proj.join("a/copy.txt"));
+    call(c, "resourceCopy", json!({"source": hello, "destination": copy})).await.unwrap();
+    assert_eq!(code(call(c, "resourceCopy", json!({"source": hello, "destination": copy, "failIfExists": true})).await), -32010);
+    let moved = uri(&f.proj.join("a/b/moved.txt"));
+    call(c, "resourceMove", json!({"source": copy, "destination": moved})).await.unwrap();
+    assert!(f.proj.join("a/b/moved.txt").exists() && !f.proj.join("a/copy.txt").exists());
+    assert_eq!(code(call(c, "resourceMove", json!({"source": moved, "destination": hello, "failIfExists": true})).await), -32010);
+    assert_eq!(code(call(c, "resourceDelete", json!({"uri": uri(&f.proj.join("a"))})).await), -32602);
+    call(c, "resourceDelete", json!({"uri": uri(&f.proj.join("a")), "recursive": true})).await.unwrap();
+    assert!(!f.proj.join("a").exists());
+    assert_eq!(code(call(c, "resourceResolve", json!({"uri": uri(&f.proj.join("a"))})).await), -32008);
+
+    // Folder picking: listing works anywhere under home, reading outside the
+    // working directories needs a grant.
+    call(c, "resourceList", json!({"uri": uri(&f.home)})).await.unwrap();
+    let notes = uri(&f.home.join("elsewhere/notes.md"));
+    let denied = call(c, "resourceRead", json!({"uri": notes})).await.unwrap_err();
+    assert_eq!(denied.0, -32009);
+    assert_eq!(denied.1["request"]["uri"], notes.as_str(), "data.request names the grant that would allow it");
+    call(c, "resourceRequest", json!({"uri": uri(&f.home.join("elsewhere")), "read": true})).await.unwrap();
+    assert_eq!(call(c, "resourceRead", json!({"uri": notes})).await.unwrap()["data"], "# notes\n");
+    let grants = call(c, "x-hangar/listGrants", json!({})).await.unwrap();
+    assert_eq!(grants["items"].as_array().unwrap().len(), 1);
+    call(c, "x-hangar/revokeGrant", json!({"uri": uri(&f.home.join("elsewhere"))})).await.unwrap();
+    assert_eq!(code(call(c, "resourceRead", json!({"uri": notes})).await), -32009, "revoked grants stop working");
+    assert_eq!(code(call(c, "resourceRequest", json!({"uri": "file:///etc", "read": true})).await), -32009);
+}
+
+#[tokio::test]
+async fn escape_attempts_are_refused_and_the_connection_keeps_working() {
+    let f = setup().await;
+    let c = &f.client;
+    let p = f.proj.display().to_string();
+    let attempts = [
+        format!("file://{p}/etc-link/passwd"),
+        format!("file://{p}/../../../../etc/passwd"),
+        format!("file://{p}/..%2F..%2F..%2Fetc%2Fpasswd"),
+        format!("file://{p}/%2e%2e/%2e%2e/etc/passwd"),
+        "file:///etc/passwd".to_owned(),
+        "file:///dev/zero".to_owned(),
+        "http://example.com/etc/passwd".to_owned(),
+        "ahp-session:/files".to_owned(),
+        "file://evil-host/etc/passwd".to_owned(),
+    ];
+    for attempt in &attempts {
+        let outcome = call(c, "resourceRead", json!({"uri": attempt})).await;
+        let (code, _) = outcome.expect_err(attempt);
+        assert!(code == -32009 || code == -32602, "{attempt}: {code}");
+        let write = call(c, "resourceWrite", json!({"uri": attempt, "data": "pwned", "encoding": "utf-8"})).await;
+        assert!(write.is_err(), "{attempt}");
+    }
+    assert_eq!(code(call(c, "resourceList", json!({"uri": format!("file://{p}/etc-link")})).await), -32009);
+    c.ping().await.unwrap();
+    assert!(!std::fs::read_to_string("/etc/passwd").unwrap_or_default().contains("pwned"));
+}
+
+#[tokio::test]
+async fn watches_deliver_batched_changes_and_completions_rank_mentions() {
+    let f = setup().await;
+    let c = &f.client;
+    let created = call(c, "createResourceWatch", json!({"uri": uri(&f.proj), "recursive": true})).await.unwrap();
+    let channel = created["channel"].as_str().unwrap().to_owned();
+    assert!(channel.starts_with("ahp-resource-watch:/"));
+    let (snap, mut sub) = c.subscribe(channel.clone()).await.unwrap();
+    assert!(snap.snapshot.is_some());
+    std::fs::write(f.proj.join("src/new_module.rs"), "pub fn x() {}\n").unwrap();
+    let changed = tokio::time::timeout(WAIT, async {
+        loop {
+            if let Some(SubscriptionEvent::Action(env)) = sub.recv().await {
+                let v = serde_json::to_value(&env.action).unwrap();
+                if v["type"] == "resourceWatch/changed" && v.to_string().contains("new_module.rs") {
+                    return v;
+                }
+            }
+        }
+    })
+    .await
+    .expect("a resourceWatch/changed batch");
+    assert!(!changed["changes"].to_string().is_empty());
+
+    let items: Value = c
+        .request("completions", json!({"channel": f.chat, "kind": "userMessage", "text": "look at @mai", "offset": 12}))
+        .await
+        .unwrap();
+    let first = &items["items"][0];
+    assert!(first["attachment"].to_string().contains("src/main.rs"), "{items}");
+    assert!(!items.to_string().contains("main.o"), ".gitignore is respected");
+    drop(f.host);
+}

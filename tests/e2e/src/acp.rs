@@ -83,7 +83,12 @@ impl Rig {
         let data_dir = data.map(Path::to_path_buf).unwrap_or_else(|| tmp.path().join("data"));
         let spec = format!("agent={command}");
         let host = HostProcess::try_start_in(&data_dir, &["--agent", &spec], env).unwrap();
-        let (client, _) = initialized(&host, "acp-tests").await;
+        // A deep subscription buffer: a streaming turn must not lag the
+        // client's broadcast ring (the default 256 drops envelopes).
+        let transport = ahp_ws::WebSocketTransport::connect(&host.authed_url()).await.unwrap();
+        let config = ahp::ClientConfig { subscription_buffer: 1 << 17, ..Default::default() };
+        let client = Client::connect(transport, config).await.unwrap();
+        client.initialize("acp-tests".to_owned(), vec!["1.0.0".into()], vec![ahp_types::ROOT_RESOURCE_URI.into()]).await.unwrap();
         let session = format!("ahp-session:/{}", std::process::id() as u64 * 1000 + rand_suffix());
         let params = CreateSessionParams {
             channel: session.clone(),

@@ -41,11 +41,13 @@ pub fn hangar_bin() -> PathBuf {
         return PathBuf::from(bin);
     }
     let exe = std::env::current_exe().unwrap();
-    // target/<profile>/deps/<test>-<hash> → target/<profile>/hangar
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap();
-    let bin = profile_dir.join("hangar");
-    assert!(bin.exists(), "{} is missing: run `cargo build -p hangar-cli` first (or set HANGAR_BIN)", bin.display());
-    bin
+    // Tests run from target/<profile>/deps/, bench binaries from target/<profile>/.
+    let dir = exe.parent().unwrap();
+    let candidates = [dir.join("hangar"), dir.parent().unwrap().join("hangar")];
+    let found = candidates.iter().find(|p| p.exists());
+    found.cloned().unwrap_or_else(|| {
+        panic!("{} is missing: run `cargo build -p hangar-cli` first (or set HANGAR_BIN)", candidates[1].display())
+    })
 }
 
 /// A running `hangar serve`.

@@ -156,7 +156,10 @@ impl SessionTask {
     pub async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Command>) {
         loop {
             let deadline = self.deadline();
+            // Biased: the agent's messages are handled before the prompt's
+            // answer that followed them on the wire.
             let event = tokio::select! {
+                biased;
                 c = commands.recv() => Event::Command(c),
                 m = next_inbound(&mut self.live) => Event::Inbound(m),
                 r = next_answer(&mut self.prompt) => Event::Prompt(r),

@@ -1,0 +1,175 @@
+//! Real ACP agents from npm (codex, claude, qwen) behind `hangar serve`,
+//! their model API pointed at the mock model server (`tests/interop`).
+//! Each agent: approve (file edited), reject (unchanged), cancel
+//! (unchanged), and a queued message started after a turn.
+//!
+//! Needs `npm ci` in `tests/interop/agents` and node on PATH. Skipped with a
+//! message when `node_modules` is missing, unless `HANGAR_REQUIRE_INTEROP`
+//! is set (then it fails).
+
+#![allow(clippy::unwrap_used)]
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+use ahp_types::state::PendingMessageKind;
+use hangar_e2e::acp::{markdown, processes_with, AgentCmd, Rig};
+use serde_json::Value;
+
+const PROMPT: &str = "In hello.txt, replace the word world with ACP.";
+const REPLY: &str = "Done: replaced 'world' with 'ACP' in hello.txt.";
+
+fn interop_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../interop").canonicalize().unwrap()
+}
+
+fn available() -> bool {
+    if interop_dir().join("agents/node_modules").is_dir() {
+        return true;
+    }
+    if std::env::var_os("HANGAR_REQUIRE_INTEROP").is_some() {
+        panic!("HANGAR_REQUIRE_INTEROP is set but tests/interop/agents/node_modules is missing: run `npm ci` there");
+    }
+    eprintln!("SKIPPED: tests/interop/agents/node_modules is missing (run `cd tests/interop/agents && npm ci --no-audit --no-fund`)");
+    false
+}
+
+struct Mock {
+    child: Child,
+    port: u16,
+}
+
+impl Mock {
+    fn start() -> Self {
+        let mut child = Command::new("node")
+            .arg(interop_dir().join("mock-model-server/server.mjs"))
+            .args(["--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("node on PATH");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let v: Value = serde_json::from_str(line.trim()).unwrap();
+        Mock { child, port: v["port"].as_u64().unwrap() as u16 }
+    }
+}
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn rig(agent: &str, mock: &Mock) -> (Rig, tempfile::TempDir) {
+    let home = tempfile::tempdir().unwrap();
+    let cmd = format!("{} {agent}", interop_dir().join("agents/run-agent.sh").display());
+    let port = mock.port.to_string();
+    let home_s = home.path().display().to_string();
+    let rig = Rig::start(AgentCmd::Command(cmd), &[("MOCK_PORT", &port), ("AGENT_HOME", &home_s)]).await;
+    assert_eq!(rig.created, "session/ready", "{agent} did not start: {:?}", rig.session_state().await.creation_error);
+    (rig, home)
+}
+
+fn file(rig: &Rig) -> String {
+    std::fs::read_to_string(rig.workspace.join("hello.txt")).unwrap()
+}
+
+async fn approve(agent: &str, mock: &Mock) {
+    let (mut rig, _home) = rig(agent, mock).await;
+    let turn = rig.send(PROMPT).await;
+    let ready = rig.wait_confirmation().await;
+    assert!(ready["options"].as_array().is_some_and(|o| !o.is_empty()), "{ready}");
+    // Queue a message while the first turn runs: it starts right after.
+    rig.pending(PendingMessageKind::Queued, "q1", "Thanks. Anything else?").await;
+    rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), true, None).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete", "{agent} approve");
+    assert_eq!(file(&rig), "hello ACP\n", "{agent} wrote the approved edit");
+    let t = rig.turn(&turn).await;
+    assert!(markdown(&t).contains(REPLY), "{agent}: {}", markdown(&t));
+    let started = rig.wait_type("chat/turnStarted").await;
+    let v = serde_json::to_value(&started.action).unwrap();
+    assert_eq!(v["queuedMessageId"], "q1");
+    let second = v["turnId"].as_str().unwrap().to_owned();
+    assert_eq!(rig.wait_end(&second).await, "chat/turnComplete", "{agent} queued turn");
+    assert!(!markdown(&rig.turn(&second).await).is_empty());
+    assert!(rig.host.sigterm().success());
+}
+
+async fn reject(agent: &str, mock: &Mock) {
+    let (mut rig, _home) = rig(agent, mock).await;
+    let turn = rig.send(PROMPT).await;
+    let ready = rig.wait_confirmation().await;
+    rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), false, None).await;
+    let end = rig.wait_end(&turn).await;
+    // codex ends a rejected turn `cancelled`; the others go on to end_turn.
+    assert!(end == "chat/turnComplete" || (agent == "codex" && end == "chat/turnCancelled"), "{agent} reject: {end}");
+    assert_eq!(file(&rig), "hello world\n", "{agent} must not write a rejected edit");
+    assert!(rig.host.sigterm().success());
+}
+
+async fn cancel(agent: &str, mock: &Mock) {
+    let (mut rig, _home) = rig(agent, mock).await;
+    let turn = rig.send(PROMPT).await;
+    rig.wait_confirmation().await;
+    rig.dispatch(hangar_e2e::actions::turn_cancelled(&turn)).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnCancelled");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(file(&rig), "hello world\n", "{agent} must not write after a cancel");
+    // The session still works: the next turn completes.
+    let next = rig.send("Say something.").await;
+    loop {
+        let end = rig
+            .wait(|e| {
+                let v = serde_json::to_value(&e.action).unwrap();
+                matches!(v["type"].as_str(), Some("chat/turnComplete" | "chat/turnCancelled" | "chat/error" | "chat/toolCallReady"))
+            })
+            .await;
+        let v = serde_json::to_value(&end.action).unwrap();
+        if v["type"] == "chat/toolCallReady" {
+            if v.get("confirmed").is_none() {
+                rig.confirm(&next, v["toolCallId"].as_str().unwrap(), true, None).await;
+            }
+            continue;
+        }
+        assert_eq!(v["type"], "chat/turnComplete", "{agent} after cancel: {v}");
+        break;
+    }
+    assert!(rig.host.sigterm().success());
+}
+
+async fn all(agent: &str) {
+    if !available() {
+        return;
+    }
+    let mock = Mock::start();
+    approve(agent, &mock).await;
+    reject(agent, &mock).await;
+    cancel(agent, &mock).await;
+    // Every agent process group ended with its host.
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    let needle = match agent {
+        "codex" => "codex-acp",
+        "claude" => "claude-agent",
+        _ => "qwen-code",
+    };
+    let left = processes_with(needle);
+    assert!(left.is_empty(), "{agent} processes left: {left:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_real_agent() {
+    all("codex").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_real_agent() {
+    all("claude").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn qwen_real_agent() {
+    all("qwen").await;
+}

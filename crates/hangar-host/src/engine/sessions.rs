@@ -92,18 +92,7 @@ impl Engine {
             draft: None,
             meta: None,
         };
-        let chat_summary = ChatSummary {
-            resource: chat_uri.clone(),
-            title: chat.title.clone(),
-            status: chat.status,
-            activity: None,
-            modified_at: created_at.clone(),
-            changes: None,
-            origin: None,
-            movable: Some(false),
-            interactivity: None,
-            working_directories: None,
-        };
+        let chat_summary = summary_of_chat(&chat);
         let mut session_entry = SessionEntry {
             state,
             created_at: created_at.clone(),
@@ -248,6 +237,22 @@ impl Engine {
             };
             let _ = self.emit_server(&chat, StateAction::ChatError(ChatErrorAction { turn_id, duration, part, meta: None }));
         }
+    }
+}
+
+/// The catalogue entry of a chat: the `ChatSummary` fields `ChatState` inlines.
+fn summary_of_chat(chat: &ChatState) -> ChatSummary {
+    ChatSummary {
+        resource: chat.resource.clone(),
+        title: chat.title.clone(),
+        status: chat.status,
+        activity: chat.activity.clone(),
+        modified_at: chat.modified_at.clone(),
+        changes: chat.changes.clone(),
+        origin: chat.origin.clone(),
+        movable: chat.movable,
+        interactivity: chat.interactivity,
+        working_directories: chat.working_directories.clone(),
     }
 }
 

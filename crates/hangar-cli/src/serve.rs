@@ -11,7 +11,7 @@ use hangar_host::agents::AgentSpec;
 use hangar_host::config::HostConfig;
 use hangar_host::host::Host;
 
-use crate::token_file;
+use crate::{discovery, token_file};
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -28,6 +28,13 @@ pub struct ServeArgs {
     /// Register an ACP agent: ID=COMMAND (COMMAND is split like a shell would).
     #[arg(long = "agent", value_name = "ID=COMMAND")]
     agents: Vec<String>,
+    /// Also look for the well-known ACP agents in this npm prefix (its `bin`
+    /// and `node_modules/.bin`), besides `PATH`.
+    #[arg(long = "npm-prefix", value_name = "DIR")]
+    npm_prefixes: Vec<PathBuf>,
+    /// Do not register agents found on PATH or in npm prefixes.
+    #[arg(long)]
+    no_discover: bool,
     /// Also accept WebSocket upgrades from this Origin.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
@@ -68,7 +75,16 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     let data_dir = data_dir.canonicalize().map_err(|e| format!("{}: {e}", data_dir.display()))?;
     let token_path = args.token_file.unwrap_or_else(|| data_dir.join("token"));
     let token = token_file::read_or_create(&token_path)?;
-    let agents = args.agents.iter().map(|a| AgentSpec::parse(a).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
+    let mut agents =
+        args.agents.iter().map(|a| AgentSpec::parse(a).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
+    if !args.no_discover {
+        let taken: Vec<String> = agents.iter().map(|a| a.id.clone()).collect();
+        let found = discovery::discover(std::env::var_os("PATH").as_deref(), &args.npm_prefixes, &taken);
+        for agent in &found {
+            tracing::info!("found agent {} ({})", agent.id, agent.command.join(" "));
+        }
+        agents.extend(found);
+    }
     if !args.listen.ip().is_loopback() {
         tracing::warn!(
             "listening on {} — reachable from the network; clients still need the token, and traffic is not encrypted",

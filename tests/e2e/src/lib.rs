@@ -83,6 +83,11 @@ impl HostProcess {
     pub fn try_start_in(data_dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Result<Self, String> {
         let mut cmd = Command::new(hangar_bin());
         cmd.arg("serve").arg("--listen").arg("127.0.0.1:0").arg("--data-dir").arg(data_dir).args(extra);
+        // Tests register their agents explicitly, unless they test discovery
+        // (with an `--npm-prefix` of their own).
+        if !extra.contains(&"--npm-prefix") {
+            cmd.arg("--no-discover");
+        }
         for (k, v) in env {
             cmd.env(k, v);
         }

@@ -1,0 +1,110 @@
+//! Finding the well-known ACP agents on `PATH` or in an npm prefix, so a user
+//! who installed `codex-acp` or `@google/gemini-cli` gets them without
+//! `--agent` flags (as Zed's agent panel lists installed agents).
+
+use std::path::{Path, PathBuf};
+
+use hangar_host::agents::AgentSpec;
+
+/// A known agent: its id, the executables that provide it (first found
+/// wins) and the arguments that put it in ACP stdio mode.
+struct Known {
+    id: &'static str,
+    executables: &'static [&'static str],
+    args: &'static [&'static str],
+}
+
+const KNOWN: &[Known] = &[
+    Known { id: "claude", executables: &["claude-agent-acp", "claude-code-acp"], args: &[] },
+    Known { id: "codex", executables: &["codex-acp"], args: &[] },
+    Known { id: "gemini", executables: &["gemini"], args: &["--acp"] },
+    Known { id: "copilot", executables: &["copilot"], args: &["--acp", "--stdio"] },
+    Known { id: "opencode", executables: &["opencode"], args: &["acp"] },
+    Known { id: "qwen", executables: &["qwen"], args: &["--acp"] },
+];
+
+/// The folders searched: each `npm_prefix`'s `bin` and `node_modules/.bin`,
+/// then `PATH`.
+fn search_dirs(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf]) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = npm_prefixes
+        .iter()
+        .flat_map(|p| [p.join("bin"), p.join("node_modules/.bin")])
+        .collect();
+    if let Some(path) = path_var {
+        dirs.extend(std::env::split_paths(path));
+    }
+    dirs
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Agents found, skipping ids in `taken` (explicit `--agent` wins).
+pub fn discover(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf], taken: &[String]) -> Vec<AgentSpec> {
+    let dirs = search_dirs(path_var, npm_prefixes);
+    let mut found = Vec::new();
+    for known in KNOWN {
+        if taken.iter().any(|t| t == known.id) {
+            continue;
+        }
+        let program = known
+            .executables
+            .iter()
+            .flat_map(|exe| dirs.iter().map(move |d| d.join(exe)))
+            .find(|candidate| is_executable(candidate));
+        if let Some(program) = program {
+            let mut spec_line = format!("{}={}", known.id, shlex::try_quote(&program.to_string_lossy()).unwrap_or_default());
+            for arg in known.args {
+                spec_line.push(' ');
+                spec_line.push_str(arg);
+            }
+            if let Ok(spec) = AgentSpec::parse(&spec_line) {
+                found.push(spec);
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn exe(dir: &Path, name: &str) {
+        let p = dir.join(name);
+        std::fs::write(&p, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn finds_known_agents_on_path_and_in_npm_prefixes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let on_path = tmp.path().join("path");
+        let prefix = tmp.path().join("prefix");
+        std::fs::create_dir_all(&on_path).unwrap();
+        std::fs::create_dir_all(prefix.join("node_modules/.bin")).unwrap();
+        exe(&on_path, "codex-acp");
+        exe(&on_path, "gemini");
+        exe(&prefix.join("node_modules/.bin"), "claude-code-acp");
+        std::fs::write(on_path.join("qwen"), "not executable").unwrap();
+        let path = std::env::join_paths([&on_path]).unwrap();
+        let found = discover(Some(&path), &[prefix.clone()], &["gemini".to_owned()]);
+        let ids: Vec<&str> = found.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(ids, ["claude", "codex"], "gemini was given explicitly; qwen is not executable");
+        assert_eq!(found[0].command, vec![prefix.join("node_modules/.bin/claude-code-acp").to_string_lossy().into_owned()]);
+        assert_eq!(found[0].display_name, "Claude Agent");
+    }
+
+    #[test]
+    fn adds_the_acp_arguments() {
+        let tmp = tempfile::tempdir().unwrap();
+        exe(tmp.path(), "copilot");
+        let path = std::env::join_paths([tmp.path()]).unwrap();
+        let found = discover(Some(&path), &[], &[]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&found[0].command[1..], ["--acp", "--stdio"]);
+    }
+}

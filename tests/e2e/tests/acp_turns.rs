@@ -6,7 +6,7 @@
 
 use ahp_types::state::{PendingMessageKind, ResponsePart, SessionLifecycle, ToolCallState, ToolResultContent};
 use hangar_e2e::acp::{error_message, markdown, processes_with, tool_calls, tool_status, AgentCmd, Rig};
-use hangar_e2e::action_type;
+use hangar_e2e::{action_type, wait_for_action};
 use serde_json::{json, Value};
 
 fn data_uri_text(uri: &str) -> String {
@@ -364,6 +364,27 @@ async fn models_are_published_and_selected_per_message() {
     .await;
     assert_eq!(rig.wait_end(turn).await, "chat/turnComplete");
     assert!(markdown(&rig.turn(turn).await).contains("[model=m2]"));
+}
+
+#[tokio::test]
+async fn the_session_config_model_applies_to_later_turns() {
+    let script = json!({
+        "newSession": { "configOptions": [{ "id": "model", "name": "Model", "category": "model", "type": "select", "currentValue": "m1",
+            "options": [{ "value": "m1", "name": "Model One" }, { "value": "m2", "name": "Model Two" }] }] },
+        "turns": [[{ "echo": true }]]
+    });
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    assert!(rig.session_state().await.config.is_some(), "sessions carry a config");
+    let mut config = serde_json::Map::new();
+    config.insert("model".into(), json!("m2"));
+    rig.client
+        .dispatch(rig.session.clone(), ahp_types::StateAction::SessionConfigChanged(ahp_types::actions::SessionConfigChangedAction { config, replace: None }))
+        .await
+        .unwrap();
+    wait_for_action(&mut rig.session_sub, |e| action_type(e) == "session/configChanged").await;
+    let turn = rig.send("which model?").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    assert!(markdown(&rig.turn(&turn).await).contains("[model=m2]"), "the configured model was selected");
 }
 
 #[tokio::test]

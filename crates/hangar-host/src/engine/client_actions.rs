@@ -128,6 +128,15 @@ impl Engine {
             StateAction::SessionActiveClientRemoved(a) if a.client_id != client_id => {
                 return Err("a client can only remove itself".to_owned());
             }
+            StateAction::SessionConfigChanged(a) => {
+                let config = self.session_state(channel).and_then(|s| s.config.as_ref()).ok_or("this session has no configuration")?;
+                for (key, value) in &a.config {
+                    let allowed = config.schema.properties.get(key).and_then(|p| p.r#enum.as_ref());
+                    if allowed.is_some_and(|values| !values.contains(value)) {
+                        return Err(format!("{value} is not a valid {key}"));
+                    }
+                }
+            }
             StateAction::ChatToolCallComplete(_)
             | StateAction::ChatToolCallContentChanged(_)
             | StateAction::ChatToolCallResultConfirmed(_) => {

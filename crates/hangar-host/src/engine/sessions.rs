@@ -7,8 +7,8 @@ use ahp_types::actions::{
     SessionDefaultChatChangedAction,
 };
 use ahp_types::state::{
-    ChatState, ChatSummary, ErrorInfo, ErrorResponsePart, SessionActiveClient, SessionLifecycle, SessionState,
-    SessionStatus, SessionSummary,
+    ChatState, ChatSummary, ErrorInfo, ErrorResponsePart, SessionActiveClient, SessionConfigState, SessionLifecycle,
+    SessionState, SessionStatus, SessionSummary,
 };
 use ahp_types::{StateAction, ROOT_RESOURCE_URI};
 use serde_json::json;
@@ -29,6 +29,8 @@ pub struct CreateSession {
     pub working_directories: Option<Vec<String>>,
     /// The client to register as active, if any.
     pub active_client: Option<SessionActiveClient>,
+    /// The session's configuration schema and values.
+    pub config: Option<SessionConfigState>,
 }
 
 /// One page of `listSessions`.
@@ -64,7 +66,7 @@ impl Engine {
             active_clients: Vec::new(),
             chats: Vec::new(),
             default_chat: None,
-            config: None,
+            config: req.config.clone(),
             customizations: None,
             changesets: None,
             input_needed: None,

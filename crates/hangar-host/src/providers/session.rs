@@ -277,13 +277,24 @@ impl SessionTask {
                 "The agent could not restore this conversation, so it starts with no memory of the earlier turns.",
             );
         }
-        if let Some(model) = &message.model {
-            if let Err(e) = self.select_model(&model.id).await {
-                turn.notify(&self.host, &format!("Model {} could not be selected: {e}", model.id));
+        // The message's model, else the session's configured one
+        // (`createSession.config` / `session/configChanged`).
+        let model = message.model.as_ref().map(|m| m.id.clone()).or_else(|| self.configured_model());
+        if let Some(model) = model {
+            if let Err(e) = self.select_model(&model).await {
+                turn.notify(&self.host, &format!("Model {model} could not be selected: {e}"));
             }
         }
         self.turn = Some(turn);
         self.send_prompt(prompt_blocks(&message));
+    }
+
+    /// The `model` value of the session's config, if set.
+    fn configured_model(&self) -> Option<String> {
+        self.host.with_engine_locked(|e| {
+            let config = e.session_state(&self.setup.session)?.config.as_ref()?;
+            config.values.get("model")?.as_str().map(str::to_owned)
+        })
     }
 
     fn send_prompt(&mut self, blocks: Vec<Value>) {

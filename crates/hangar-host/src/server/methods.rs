@@ -241,12 +241,14 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) ->
             return Err(RpcError::invalid_params("activeClient", "a client can only register itself"));
         }
     }
+    let config = session_config(host, &provider, p.config);
     host.with_engine(|e| {
         e.create_session(CreateSession {
             uri,
             provider,
             working_directories: p.working_directories,
             active_client: p.active_client,
+            config,
         })
     })?;
     Ok(Reply::Result(Value::Null))
@@ -254,6 +256,19 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) ->
 
 /// `fetchTurns`: read the older page, apply `chat/turnsLoaded`, and answer
 /// only after that action reached the subscribers.
+/// The session's config: the schema `resolveSessionConfig` gives for the
+/// agent, with the client's values over the resolved defaults.
+fn session_config(
+    host: &Arc<Host>,
+    provider: &str,
+    requested: Option<serde_json::Map<String, Value>>,
+) -> Option<ahp_types::state::SessionConfigState> {
+    let resolved = crate::providers::resolve_session_config(host, &json!({ "provider": provider, "config": requested }));
+    let mut config: ahp_types::state::SessionConfigState = serde_json::from_value(resolved).ok()?;
+    config.values.extend(requested.unwrap_or_default());
+    Some(config)
+}
+
 fn fetch_turns(host: &Arc<Host>, conn: &ConnState, id: &Value, p: FetchTurnsParams) -> Result<Reply, RpcError> {
     let current = host.with_engine_locked(|engine| match engine.channel(&p.channel) {
         Some(ChannelRef::Chat { .. }) => Ok(engine.chat_state(&p.channel).and_then(|c| c.turns_next_cursor.clone())),

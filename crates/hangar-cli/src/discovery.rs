@@ -91,7 +91,7 @@ mod tests {
         exe(&prefix.join("node_modules/.bin"), "claude-code-acp");
         std::fs::write(on_path.join("qwen"), "not executable").unwrap();
         let path = std::env::join_paths([&on_path]).unwrap();
-        let found = discover(Some(&path), &[prefix.clone()], &["gemini".to_owned()]);
+        let found = discover(Some(&path), std::slice::from_ref(&prefix), &["gemini".to_owned()]);
         let ids: Vec<&str> = found.iter().map(|a| a.id.as_str()).collect();
         assert_eq!(ids, ["claude", "codex"], "gemini was given explicitly; qwen is not executable");
         assert_eq!(found[0].command, vec![prefix.join("node_modules/.bin/claude-code-acp").to_string_lossy().into_owned()]);

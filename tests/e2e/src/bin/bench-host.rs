@@ -205,6 +205,7 @@ async fn bench_baseline(actions: usize, window: usize, subs: usize) -> Figures {
             let subs = subs_for_server.clone();
             tokio::spawn(async move {
                 let mut path = String::new();
+                #[allow(clippy::result_large_err)] // the callback signature tungstenite requires
                 let ws = tokio_tungstenite::accept_hdr_async(tcp, |req: &tokio_tungstenite::tungstenite::handshake::server::Request, resp| {
                     path = req.uri().path().to_owned();
                     Ok(resp)

@@ -15,6 +15,7 @@
 //! - `models.rs`    — models the agents report; `resolveSessionConfig`.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
+//! - `coalesce.rs`  — merging a burst of queued text chunks into one delta.
 //! - `transport.rs` — child process (cwd, own process group, stderr tail) or TCP.
 //!
 //! Why our own NDJSON loop: the official `agent-client-protocol` crate (5.x)
@@ -30,6 +31,7 @@
 //! prompt before the agent counts as hung, default 600),
 //! `HANGAR_ACP_CANCEL_TIMEOUT` (time to end a cancelled prompt, default 15).
 
+mod coalesce;
 mod fs;
 mod models;
 mod rpc;

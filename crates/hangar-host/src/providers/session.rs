@@ -28,6 +28,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::models::{AgentModels, ModelSource};
+use super::coalesce::coalesce;
 use super::rpc::{Connection, Inbound, RpcFailure};
 use super::transport::{self, AgentProcess};
 use super::turn::{prompt_blocks, prompt_usage, Ending, Turn};
@@ -62,6 +63,8 @@ pub struct Setup {
 struct Live {
     conn: Connection,
     inbound: mpsc::UnboundedReceiver<Inbound>,
+    /// A message read ahead by [`coalesce`], handled next.
+    stashed: Option<Inbound>,
     process: Option<AgentProcess>,
 }
 
@@ -97,9 +100,18 @@ pub struct SessionTask {
     models: AgentModels,
 }
 
+/// The agent's next message; a burst of text chunks comes merged into one.
 async fn next_inbound(live: &mut Option<Live>) -> Inbound {
     match live {
-        Some(l) => l.inbound.recv().await.unwrap_or(Inbound::Closed),
+        Some(l) => {
+            let first = match l.stashed.take() {
+                Some(msg) => msg,
+                None => l.inbound.recv().await.unwrap_or(Inbound::Closed),
+            };
+            let (msg, stashed) = coalesce(first, &mut l.inbound);
+            l.stashed = stashed;
+            msg
+        }
         None => std::future::pending().await,
     }
 }
@@ -521,7 +533,7 @@ impl SessionTask {
         if let Some(pgid) = process.as_ref().and_then(|p| p.pgid) {
             self.registry.insert(&self.setup.session, pgid);
         }
-        self.live = Some(Live { conn, inbound, process });
+        self.live = Some(Live { conn, inbound, stashed: None, process });
         match self.handshake().await {
             Ok(()) => Ok(()),
             Err(reason) => {

@@ -26,7 +26,10 @@ async fn main() {
     assert_eq!(rig.created, "session/ready");
     let started = Instant::now();
     let turn = rig.send("go").await;
-    let mut chunks = 0u64;
+    // Each chunk is one character; the host may merge a burst of chunks
+    // into one delta, so "has all of them" means all the text arrived.
+    let mut actions = 0u64;
+    let mut received = 0u64;
     let mut first = None;
     let mut all_at = None;
     loop {
@@ -34,9 +37,10 @@ async fn main() {
         let kind = action_type(&env);
         match kind.as_str() {
             "chat/responsePart" | "chat/delta" => {
-                chunks += 1;
+                actions += 1;
+                received += text_of(&env);
                 first.get_or_insert_with(Instant::now);
-                if chunks == count {
+                if received >= count && all_at.is_none() {
                     all_at = Some(Instant::now());
                 }
             }
@@ -50,9 +54,17 @@ async fn main() {
     let text_len = hangar_e2e::acp::markdown(&t).len() as u64;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     println!("chunks emitted by the agent:           {count}");
-    println!("chunks received by the AHP client:     {chunks} (text length in state: {text_len})");
+    println!("text received by the AHP client:       {received} chars in {actions} actions (text length in state: {text_len})");
     println!("agent emit time (first→last write):    {emit_ms:.1} ms");
     println!("client: turnStarted → all chunks:       {:.1} ms", ms(all_at - started));
     println!("client: first chunk → all chunks:       {:.1} ms", ms(all_at - first.unwrap_or(started)));
-    println!("throughput at the client:              {:.0} chunks/s", chunks as f64 / (all_at - first.unwrap_or(started)).as_secs_f64());
+    println!("throughput at the client:              {:.0} chunks/s", received as f64 / (all_at - first.unwrap_or(started)).as_secs_f64());
+    println!("overhead (turnStarted → all, vs emit):  {:.0}%", (ms(all_at - started) / emit_ms - 1.0) * 100.0);
+}
+
+/// Characters of text a markdown part or delta carries.
+fn text_of(env: &ahp_types::ActionEnvelope) -> u64 {
+    let v = serde_json::to_value(&env.action).unwrap();
+    let text = v["content"].as_str().or_else(|| v["part"]["content"].as_str()).unwrap_or_default();
+    text.chars().count() as u64
 }

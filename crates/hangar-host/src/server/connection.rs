@@ -14,6 +14,7 @@ use super::frames::{error_frame, nesting_exceeds, parse, Incoming};
 use super::methods::{answer, handle_notification, handle_request, ConnState};
 use super::upgrade::UpgradePolicy;
 use crate::host::Host;
+use crate::hub::OutFrame;
 use crate::protocol::versions::ProtocolGeneration;
 use crate::RpcError;
 
@@ -42,7 +43,7 @@ pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy
         loop {
             tokio::select! {
                 frame = rx.recv() => match frame {
-                    Some(frame) => if sink.send(Message::Text(frame)).await.is_err() { break },
+                    Some(frame) => if write_burst(&mut sink, &mut rx, frame).await.is_err() { break },
                     None => break,
                 },
                 close = close_rx.recv() => {
@@ -88,6 +89,22 @@ pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy
     }
     drop(close_tx);
     let _ = writer.await;
+}
+
+/// Write `first` and whatever else is already queued (up to a bound), then
+/// flush once: one syscall per burst instead of one per frame.
+async fn write_burst<S>(sink: &mut S, rx: &mut mpsc::Receiver<OutFrame>, first: OutFrame) -> Result<(), S::Error>
+where
+    S: futures_util::Sink<Message> + Unpin,
+{
+    sink.feed(Message::Text(first)).await?;
+    for _ in 0..255 {
+        match rx.try_recv() {
+            Ok(frame) => sink.feed(Message::Text(frame)).await?,
+            Err(_) => break,
+        }
+    }
+    sink.flush().await
 }
 
 fn handle_frame(host: &Arc<Host>, conn: &mut ConnState, text: &str) {

@@ -121,6 +121,12 @@ async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
     let chat = new_session(&mut raw, 2, "ahp-session:/long").await;
     raw.request(json!(3), "subscribe", json!({"channel": chat})).await;
     completed_turns(&mut raw, &chat, "p", 120).await;
+    // Live, too, a snapshot is a bounded tail with a cursor.
+    let live = raw.request(json!(4), "subscribe", json!({"channel": chat})).await["result"]["snapshot"]["state"].clone();
+    assert_eq!(live["turns"].as_array().unwrap().len(), 50);
+    assert!(live["turnsNextCursor"].is_string());
+    let small = raw.request(json!(5), "subscribe", json!({"channel": chat, "view": {"turns": 5}})).await;
+    assert_eq!(small["result"]["snapshot"]["state"]["turns"].as_array().unwrap().len(), 5, "view.turns sets the tail");
     let status = host.sigterm();
     assert!(status.success());
 
@@ -156,7 +162,8 @@ async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
         }
     }
     assert_eq!(loaded, 120);
-    let full = raw.request(json!(99), "subscribe", json!({"channel": chat})).await["result"]["snapshot"]["state"].clone();
+    // Everything paged in is now in the host's state; a large view shows it all.
+    let full = raw.request(json!(99), "subscribe", json!({"channel": chat, "view": {"turns": 1000}})).await["result"]["snapshot"]["state"].clone();
     let ids: Vec<String> = full["turns"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_owned()).collect();
     let expected: Vec<String> = (0..120).map(|i| format!("p-{i}")).collect();
     assert_eq!(ids, expected);

@@ -6,7 +6,7 @@ use ahp_types::state::{ChatState, ResourceWatchState, SessionState, SessionSumma
 use ahp_types::ROOT_RESOURCE_URI;
 
 use super::Engine;
-use crate::store::{ChannelKind, StoreOp};
+use crate::store::{ChannelKind, StoreOp, TurnCursor};
 
 /// A session and what the host derives for it.
 pub(crate) struct SessionEntry {
@@ -52,6 +52,45 @@ impl ChatEntry {
     }
 }
 
+/// `state` with only its newest `tail` completed turns, and a cursor for the
+/// rest when any were left out.
+fn chat_tail(state: &ChatState, tail: usize) -> ChatState {
+    let Some(cut) = state.turns.len().checked_sub(tail).filter(|cut| *cut > 0) else {
+        return state.clone();
+    };
+    let mut view = clone_without_turns(state);
+    view.turns = state.turns[cut..].to_vec();
+    view.turns_next_cursor = Some(TurnCursor::before(&state.turns[cut].id).encode());
+    view
+}
+
+/// A chat's state without copying its (possibly long) turn list.
+fn clone_without_turns(state: &ChatState) -> ChatState {
+    let s = state;
+    ChatState {
+        resource: s.resource.clone(),
+        title: s.title.clone(),
+        status: s.status,
+        activity: s.activity.clone(),
+        modified_at: s.modified_at.clone(),
+        changes: s.changes.clone(),
+        origin: s.origin.clone(),
+        movable: s.movable,
+        interactivity: s.interactivity,
+        working_directories: s.working_directories.clone(),
+        changesets: s.changesets.clone(),
+        background_work: s.background_work.clone(),
+        canvases: s.canvases.clone(),
+        turns: Vec::new(),
+        turns_next_cursor: s.turns_next_cursor.clone(),
+        active_turn: s.active_turn.clone(),
+        steering_message: s.steering_message.clone(),
+        queued_messages: s.queued_messages.clone(),
+        draft: s.draft.clone(),
+        meta: s.meta.clone(),
+    }
+}
+
 /// What kind of channel a URI names on this host.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChannelRef {
@@ -84,12 +123,20 @@ impl Engine {
         }
     }
 
-    /// A snapshot of `uri` at the current seq.
+    /// A snapshot of `uri` at the current seq; a chat shows at most
+    /// `turn_tail` completed turns.
     pub fn snapshot(&self, uri: &str) -> Option<Snapshot> {
+        self.snapshot_with_tail(uri, None)
+    }
+
+    /// A snapshot whose chat turns are a tail of at most `tail` (default
+    /// [`Engine::turn_tail`]) with a cursor for the older ones, so a
+    /// 10,000-turn chat never produces a 10,000-turn snapshot.
+    pub fn snapshot_with_tail(&self, uri: &str, tail: Option<usize>) -> Option<Snapshot> {
         let state = if uri == ROOT_RESOURCE_URI {
             SnapshotState::Root(Box::new(self.root.clone()))
         } else if let Some(chat) = self.chats.get(uri) {
-            SnapshotState::Chat(Box::new(chat.state.clone()))
+            SnapshotState::Chat(Box::new(chat_tail(&chat.state, tail.unwrap_or(self.turn_tail).max(1))))
         } else if let Some(session) = self.sessions.get(uri) {
             SnapshotState::Session(Box::new(session.state.clone()))
         } else if let Some(watch) = self.watches.get(uri) {

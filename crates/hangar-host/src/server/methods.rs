@@ -192,7 +192,10 @@ fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectPar
 
 fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribeParams) -> Result<Reply, RpcError> {
     host.with_engine_locked(|engine| {
-        let snapshot = engine.snapshot(&p.channel).ok_or_else(|| RpcError::not_found(format!("no such channel: {}", p.channel)))?;
+        let tail = p.view.as_ref().and_then(|v| v.turns).and_then(|n| usize::try_from(n).ok());
+        let snapshot = engine
+            .snapshot_with_tail(&p.channel, tail)
+            .ok_or_else(|| RpcError::not_found(format!("no such channel: {}", p.channel)))?;
         let subs = [(p.channel.clone(), engine.seq())];
         let frame = result_frame(id, &SubscribeResult { snapshot: Some(snapshot) });
         host.hub.subscribe_and_send(conn.id, &subs, frame.into());
@@ -274,20 +277,21 @@ fn fetch_turns(host: &Arc<Host>, conn: &ConnState, id: &Value, p: FetchTurnsPara
         Some(ChannelRef::Chat { .. }) => Ok(engine.chat_state(&p.channel).and_then(|c| c.turns_next_cursor.clone())),
         _ => Err(RpcError::not_found(format!("no such chat: {}", p.channel))),
     })?;
+    let unknown = || RpcError::invalid_params("cursor", "unknown cursor");
     let requested = match &p.cursor {
-        Some(raw) => Some(TurnCursor::decode(raw).ok_or_else(|| RpcError::invalid_params("cursor", "unknown cursor"))?),
+        Some(raw) => Some(TurnCursor::decode(raw).ok_or_else(unknown)?),
         None => current.as_deref().and_then(TurnCursor::decode),
     };
-    let page = match requested {
+    let page = match &requested {
         Some(cursor) => host
             .turn_pages
             .page(&p.channel, Some(cursor), host.config.turn_tail)
-            .map_err(|e| RpcError::internal(format!("reading turns: {e}")))?,
+            .map_err(|e| RpcError::internal(format!("reading turns: {e}")))?
+            .ok_or_else(unknown)?,
         None => Default::default(),
     };
-    let is_current = requested.map(TurnCursor::encode) == current;
     host.with_engine(|engine| {
-        let next = if is_current { page.next.map(TurnCursor::encode) } else { current.clone() };
+        let next = page.next.as_ref().map(TurnCursor::encode);
         let action = StateAction::ChatTurnsLoaded(ChatTurnsLoadedAction { turns: page.turns, turns_next_cursor: next });
         let _ = engine.emit_server(&p.channel, action);
         engine.publish_reply(conn.id, result_frame(id, &json!({})));

@@ -109,9 +109,9 @@ pub fn load(conn: &Connection, tail: usize) -> Result<LoadedState, StoreError> {
         if !sessions.contains_key(&session) {
             continue;
         }
-        let page = read_page(conn, &uri, None, tail)?;
+        let page = read_page(conn, &uri, None, tail)?.unwrap_or_default();
         state.turns = page.turns;
-        state.turns_next_cursor = page.next.map(TurnCursor::encode);
+        state.turns_next_cursor = page.next.as_ref().map(TurnCursor::encode);
         loaded_chats.push(LoadedChat { uri, session, state });
     }
 

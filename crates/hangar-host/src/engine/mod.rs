@@ -38,7 +38,7 @@ use ahp_types::state::{ResourceWatchState, RootState};
 use ahp_types::{ActionEnvelope, ActionOrigin, StateAction, ROOT_RESOURCE_URI};
 
 use crate::hub::Publication;
-use crate::protocol::action_type;
+use crate::protocol::type_of_action_json;
 use crate::store::{StoreOp, StoreWriter};
 use channels::{ChatEntry, SessionEntry};
 
@@ -127,17 +127,25 @@ impl Engine {
         }
         self.seq += 1;
         let seq = self.seq;
-        let kind: Arc<str> = action_type(&action).unwrap_or_default().into();
-        let envelope = ActionEnvelope { channel: channel.to_owned(), action, server_seq: seq, origin, rejection_reason: None };
-        let envelope_json: Arc<str> = match serde_json::to_string(&envelope) {
-            Ok(json) => json.into(),
-            Err(e) => {
-                tracing::error!("cannot encode an envelope: {e}");
-                return Ok(seq);
-            }
+        // The action is serialized once; the envelope and the notification
+        // frame are assembled around it.
+        let action_json = serde_json::to_string(&action).unwrap_or_else(|e| {
+            tracing::error!("cannot encode an action: {e}");
+            "{}".to_owned()
+        });
+        let kind: Arc<str> = match &action {
+            StateAction::Unknown(raw) => raw.get("type").and_then(|t| t.as_str()).unwrap_or_default().into(),
+            _ => type_of_action_json(&action_json).unwrap_or_default().into(),
         };
+        let envelope_json: Arc<str> = envelope_json(channel, &action_json, seq, origin.as_ref()).into();
+        let envelope = ActionEnvelope { channel: channel.to_owned(), action, server_seq: seq, origin, rejection_reason: None };
         let channel_arc: Arc<str> = channel.into();
         let ops = self.persistence_ops(&channel_arc, &envelope, &envelope_json);
+        debug_assert_eq!(
+            serde_json::to_string(&envelope).ok().as_deref(),
+            Some(&*envelope_json),
+            "the assembled envelope is what serde would write"
+        );
         self.writer.write(ops);
         let frame = format!(r#"{{"jsonrpc":"2.0","method":"action","params":{envelope_json}}}"#).into();
         self.writer.publish(Publication::Envelope {
@@ -240,6 +248,20 @@ impl Engine {
             ops.extend(entry.checkpoint(&Arc::from(uri.as_str()), seq));
         }
         self.writer.write(ops);
+    }
+}
+
+/// `ActionEnvelope` JSON around an already serialized action (field order
+/// and names as `ahp-types` writes them).
+fn envelope_json(channel: &str, action_json: &str, seq: u64, origin: Option<&ActionOrigin>) -> String {
+    let channel = serde_json::Value::from(channel);
+    match origin {
+        Some(o) => format!(
+            r#"{{"channel":{channel},"action":{action_json},"serverSeq":{seq},"origin":{{"clientId":{},"clientSeq":{}}}}}"#,
+            serde_json::Value::from(o.client_id.as_str()),
+            o.client_seq
+        ),
+        None => format!(r#"{{"channel":{channel},"action":{action_json},"serverSeq":{seq}}}"#),
     }
 }
 

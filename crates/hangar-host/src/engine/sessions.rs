@@ -14,7 +14,7 @@ use ahp_types::{StateAction, ROOT_RESOURCE_URI};
 use serde_json::json;
 
 use super::channels::{ChatEntry, SessionEntry};
-use super::clock::{millis_since, new_id, now};
+use super::clock::{instant, millis_since, new_id, now};
 use super::{Engine, SideEffect};
 use crate::store::{LoadedState, StoreOp};
 use crate::RpcError;
@@ -179,14 +179,18 @@ impl Engine {
             None => None,
             Some(raw) => Some(decode_cursor(raw).ok_or_else(|| RpcError::invalid_params("cursor", "unknown cursor"))?),
         };
-        let mut all: Vec<&SessionSummary> = self.sessions.values().map(|e| &e.summary).collect();
-        all.sort_by(|a, b| (Reverse(&a.modified_at), &a.resource).cmp(&(Reverse(&b.modified_at), &b.resource)));
+        // Most recently modified first (as instants, not strings), then by URI.
+        let key = |s: &SessionSummary| (Reverse(instant(&s.modified_at)), s.resource.clone());
+        let mut all: Vec<(_, &SessionSummary)> = self.sessions.values().map(|e| (key(&e.summary), &e.summary)).collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
         let start = match &after {
             None => 0,
-            Some((modified_at, uri)) => all.partition_point(|s| {
-                (Reverse(&s.modified_at), &s.resource) <= (Reverse(modified_at), uri)
-            }),
+            Some((modified_at, uri)) => {
+                let cursor = (Reverse(instant(modified_at)), uri.clone());
+                all.partition_point(|(k, _)| *k <= cursor)
+            }
         };
+        let all: Vec<&SessionSummary> = all.into_iter().map(|(_, s)| s).collect();
         let items: Vec<SessionSummary> = all.iter().skip(start).take(limit).map(|s| (*s).clone()).collect();
         let next_cursor = if start + items.len() < all.len() {
             items.last().map(|s| encode_cursor(&s.modified_at, &s.resource))

@@ -7,8 +7,11 @@ use std::sync::Arc;
 use ahp_types::actions::{PartialChatSummary, SessionChatUpdatedAction, SessionIsReadChangedAction};
 use ahp_types::state::{SessionChatSummary, SessionStatus, SessionSummary};
 use ahp_types::{StateAction, ROOT_RESOURCE_URI};
-use serde_json::{json, Map, Value};
+use ahp_types::notifications::{PartialSessionSummary, SessionSummaryChangedParams};
+use serde::Serialize;
+use serde_json::Value;
 
+use super::clock::instant;
 use super::Engine;
 use crate::hub::Publication;
 use crate::protocol::versions::downgrade_summary;
@@ -76,7 +79,7 @@ impl Engine {
             .iter()
             .map(|c| c.modified_at.as_str())
             .chain(std::iter::once(entry.created_at.as_str()))
-            .max()
+            .max_by_key(|t| instant(t))
             .unwrap_or_default()
             .to_owned();
         Some(SessionSummary {
@@ -123,19 +126,18 @@ impl Engine {
         if entry.summary == summary {
             return;
         }
-        let (Ok(old), Ok(new)) = (serde_json::to_value(&entry.summary), serde_json::to_value(&summary)) else {
-            return;
-        };
-        let changes = changed_fields(&old, &new);
+        let changes = changed_fields(&entry.summary, &summary);
         entry.summary = summary;
         self.index_session(uri);
-        if !changes.is_empty() {
-            self.notify_root(
-                "root/sessionSummaryChanged",
-                json!({ "channel": ROOT_RESOURCE_URI, "session": uri, "changes": Value::Object(changes) }),
-                "changes",
-            );
-        }
+        let mut old_changes = changes.clone();
+        old_changes.chats = None;
+        old_changes.default_chat = None;
+        let params = |changes: &PartialSessionSummary| SessionSummaryChangedParams {
+            channel: ROOT_RESOURCE_URI.to_owned(),
+            session: uri.to_owned(),
+            changes: changes.clone(),
+        };
+        self.publish_root_notification("root/sessionSummaryChanged", &params(&changes), &params(&old_changes));
     }
 
     /// Queue the index row of a session.
@@ -158,28 +160,57 @@ impl Engine {
     /// `summary_field` names the params field holding a (partial) summary,
     /// which 0.9 clients get without the 1.0-only fields.
     pub(super) fn notify_root(&mut self, method: &str, params: Value, summary_field: &str) {
-        let frame = json!({ "jsonrpc": "2.0", "method": method, "params": params });
-        let mut old = frame.clone();
-        if let Some(summary) = old.pointer_mut(&format!("/params/{summary_field}")) {
+        let mut old = params.clone();
+        if let Some(summary) = old.get_mut(summary_field) {
             downgrade_summary(summary);
         }
+        self.publish_root_notification(method, &params, &old);
+    }
+
+    /// Publish `method` to root subscribers: `params` for 1.x clients,
+    /// `params_v0_9` for 0.9 ones.
+    pub(super) fn publish_root_notification(&mut self, method: &str, params: &impl Serialize, params_v0_9: &impl Serialize) {
         self.writer.publish(Publication::Notification {
             channel: Arc::from(ROOT_RESOURCE_URI),
-            frame: frame.to_string().into(),
-            frame_v0_9: old.to_string().into(),
+            frame: notification_frame(method, params).into(),
+            frame_v0_9: notification_frame(method, params_v0_9).into(),
         });
     }
 }
 
-/// The top-level fields of `new` that differ from `old`.
-fn changed_fields(old: &Value, new: &Value) -> Map<String, Value> {
-    let mut changes = Map::new();
-    if let (Some(old), Some(new)) = (old.as_object(), new.as_object()) {
-        for (key, value) in new {
-            if old.get(key) != Some(value) {
-                changes.insert(key.clone(), value.clone());
-            }
+/// A JSON-RPC notification frame.
+fn notification_frame(method: &str, params: &impl Serialize) -> String {
+    let params = serde_json::to_string(params).unwrap_or_else(|_| "{}".to_owned());
+    format!(r#"{{"jsonrpc":"2.0","method":{},"params":{params}}}"#, Value::from(method))
+}
+
+/// The fields of `new` that differ from `old`, as a partial summary.
+fn changed_fields(old: &SessionSummary, new: &SessionSummary) -> PartialSessionSummary {
+    fn diff<T: PartialEq + Clone>(old: &T, new: &T) -> Option<T> {
+        (old != new).then(|| new.clone())
+    }
+    fn diff_opt<T: PartialEq + Clone>(old: &Option<T>, new: &Option<T>) -> Option<T> {
+        if old != new {
+            new.clone()
+        } else {
+            None
         }
     }
-    changes
+    PartialSessionSummary {
+        provider: diff(&old.provider, &new.provider),
+        title: diff(&old.title, &new.title),
+        status: diff(&old.status, &new.status),
+        activity: diff_opt(&old.activity, &new.activity),
+        origin: diff_opt(&old.origin, &new.origin),
+        project: diff_opt(&old.project, &new.project),
+        working_directories: diff_opt(&old.working_directories, &new.working_directories),
+        annotations: diff_opt(&old.annotations, &new.annotations),
+        resource: None,
+        created_at: diff(&old.created_at, &new.created_at),
+        modified_at: diff(&old.modified_at, &new.modified_at),
+        changes: diff_opt(&old.changes, &new.changes),
+        meta: diff_opt(&old.meta, &new.meta),
+        chats: diff_opt(&old.chats, &new.chats),
+        default_chat: diff_opt(&old.default_chat, &new.default_chat),
+    }
 }

@@ -426,3 +426,34 @@ async fn restart_loads_the_acp_session_and_shutdown_ends_the_agent() {
     tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
     assert!(processes_with(&needle).is_empty(), "agent left running after dispose");
 }
+
+/// An agent serving ACP over TCP (like `copilot --acp --port N`), registered
+/// by address: the fake agent behind a loopback listener.
+#[tokio::test]
+async fn an_agent_registered_by_tcp_address_runs_turns() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let script = json!({ "turns": [[{ "chunk": "over tcp" }, { "end": "end_turn" }]] });
+    tokio::spawn(async move {
+        let (socket, _) = listener.accept().await.unwrap();
+        let mut agent = tokio::process::Command::new(hangar_e2e::acp::fake_agent_bin())
+            .env("FAKE_ACP_SCRIPT", script.to_string())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let (mut from_host, mut to_host) = socket.into_split();
+        let mut stdin = agent.stdin.take().unwrap();
+        let mut stdout = agent.stdout.take().unwrap();
+        let up = tokio::spawn(async move { tokio::io::copy(&mut from_host, &mut stdin).await });
+        let down = tokio::spawn(async move { tokio::io::copy(&mut stdout, &mut to_host).await });
+        let _ = tokio::join!(up, down);
+        let _ = agent.wait().await;
+    });
+    let mut rig = Rig::start(AgentCmd::Command(format!("tcp://127.0.0.1:{port}")), &[]).await;
+    assert_eq!(rig.created, "session/ready");
+    let turn = rig.send("hello").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    assert!(markdown(&rig.turn(&turn).await).contains("over tcp"));
+}

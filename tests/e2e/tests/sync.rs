@@ -79,6 +79,9 @@ async fn two_clients_stay_in_sync_and_snapshots_equal_reduced_state() {
 
     // More traffic on both channels, from both clients.
     a.dispatch(chat.clone(), turn_started("t1", "hello")).await.unwrap();
+    // B queues only once t1 runs (from another connection it could arrive
+    // first, and a message queued on an idle chat starts at once).
+    wait_for_action(&mut wait_chat, |e| action_type(e) == "chat/turnStarted").await;
     b.dispatch(chat.clone(), queue("q1", "and then this")).await.unwrap();
     a.dispatch(chat.clone(), turn_cancelled("t1")).await.unwrap();
     b.dispatch(session.into(), is_read(true)).await.unwrap();

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::clock::instant;
 use super::Engine;
-use crate::hub::Publication;
+use crate::hub::{OutFrame, Publication};
 use crate::protocol::versions::downgrade_summary;
 use crate::store::StoreOp;
 
@@ -129,15 +129,19 @@ impl Engine {
         let changes = changed_fields(&entry.summary, &summary);
         entry.summary = summary;
         self.index_session(uri);
-        let mut old_changes = changes.clone();
-        old_changes.chats = None;
-        old_changes.default_chat = None;
-        let params = |changes: &PartialSessionSummary| SessionSummaryChangedParams {
-            channel: ROOT_RESOURCE_URI.to_owned(),
-            session: uri.to_owned(),
-            changes: changes.clone(),
+        let only_1_0 = changes.chats.is_some() || changes.default_chat.is_some();
+        let mut params =
+            SessionSummaryChangedParams { channel: ROOT_RESOURCE_URI.to_owned(), session: uri.to_owned(), changes };
+        let frame: OutFrame = notification_frame("root/sessionSummaryChanged", &params).into();
+        // 0.9 clients get the same frame unless 1.0-only fields changed.
+        let frame_v0_9 = if only_1_0 {
+            params.changes.chats = None;
+            params.changes.default_chat = None;
+            notification_frame("root/sessionSummaryChanged", &params).into()
+        } else {
+            frame.clone()
         };
-        self.publish_root_notification("root/sessionSummaryChanged", &params(&changes), &params(&old_changes));
+        self.writer.publish(Publication::Notification { channel: Arc::from(ROOT_RESOURCE_URI), frame, frame_v0_9 });
     }
 
     /// Queue the index row of a session.

@@ -5,11 +5,16 @@
 //! So frames are read as raw JSON first, the id is kept as the client sent it
 //! (number or string), and only `params` are decoded into the crate's types.
 
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+use serde_json::error::Category;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 use crate::RpcError;
 
-/// One decoded incoming frame.
+/// One decoded incoming frame. `params` stay raw JSON until the handler
+/// decodes them into the crate's typed params (no intermediate JSON tree).
 #[derive(Debug)]
 pub enum Incoming {
     /// A request to answer.
@@ -19,14 +24,14 @@ pub enum Incoming {
         /// Method name.
         method: String,
         /// Params (`null` when absent).
-        params: Value,
+        params: Box<RawValue>,
     },
     /// A notification.
     Notification {
         /// Method name.
         method: String,
         /// Params (`null` when absent).
-        params: Value,
+        params: Box<RawValue>,
     },
     /// A response to a request the host sent (none are sent yet): ignored.
     Response,
@@ -37,6 +42,17 @@ pub enum Incoming {
         /// What was wrong.
         error: RpcError,
     },
+}
+
+/// The JSON-RPC fields the host reads; anything else is ignored.
+#[derive(Deserialize)]
+struct Message {
+    jsonrpc: Option<Value>,
+    id: Option<Value>,
+    method: Option<Value>,
+    params: Option<Box<RawValue>>,
+    result: Option<IgnoredAny>,
+    error: Option<IgnoredAny>,
 }
 
 /// Whether `text` nests arrays/objects deeper than `max` (strings skipped).
@@ -71,32 +87,33 @@ pub fn nesting_exceeds(text: &str, max: usize) -> bool {
 
 /// Decode one text frame.
 pub fn parse(text: &str) -> Incoming {
-    let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => return Incoming::Invalid { id: Value::Null, error: RpcError::parse_error(format!("parse error: {e}")) },
+    let msg: Message = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) if matches!(e.classify(), Category::Syntax | Category::Eof) => {
+            return Incoming::Invalid { id: Value::Null, error: RpcError::parse_error(format!("parse error: {e}")) }
+        }
+        Err(_) => {
+            return Incoming::Invalid { id: Value::Null, error: RpcError::invalid_request("a message must be a JSON-RPC 2.0 object") }
+        }
     };
-    let Some(obj) = value.as_object() else {
-        return Incoming::Invalid { id: Value::Null, error: RpcError::invalid_request("a message must be a JSON object") };
-    };
-    let id = obj.get("id").cloned();
-    let id_ok = match &id {
-        None | Some(Value::Null) => true,
-        Some(Value::String(_)) => true,
+    let id_ok = match &msg.id {
+        None | Some(Value::Null) | Some(Value::String(_)) => true,
         Some(Value::Number(n)) => n.is_i64() || n.is_u64(),
         Some(_) => false,
     };
     if !id_ok {
         return Incoming::Invalid { id: Value::Null, error: RpcError::invalid_request("id must be an integer or a string") };
     }
-    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("jsonrpc must be \"2.0\"") };
+    if msg.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
+        return Incoming::Invalid { id: msg.id.unwrap_or(Value::Null), error: RpcError::invalid_request("jsonrpc must be \"2.0\"") };
     }
-    let params = obj.get("params").cloned().unwrap_or(Value::Null);
-    match (obj.get("method"), id) {
-        (Some(Value::String(method)), Some(id)) => Incoming::Request { id, method: method.clone(), params },
-        (Some(Value::String(method)), None) => Incoming::Notification { method: method.clone(), params },
+    // Absent params read as `null`.
+    let params = msg.params.unwrap_or_default();
+    match (msg.method, msg.id) {
+        (Some(Value::String(method)), Some(id)) => Incoming::Request { id, method, params },
+        (Some(Value::String(method)), None) => Incoming::Notification { method, params },
         (Some(_), id) => Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("method must be a string") },
-        (None, _) if obj.contains_key("result") || obj.contains_key("error") => Incoming::Response,
+        (None, _) if msg.result.is_some() || msg.error.is_some() => Incoming::Response,
         (None, id) => Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("missing method") },
     }
 }

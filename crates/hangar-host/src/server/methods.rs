@@ -11,6 +11,7 @@ use ahp_types::commands::{
 use ahp_types::actions::ChatTurnsLoadedAction;
 use ahp_types::{negotiate_protocol_version, StateAction, SUPPORTED_PROTOCOL_VERSIONS};
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 use super::frames::{error_frame, result_frame};
@@ -45,9 +46,10 @@ pub enum Reply {
     Sent,
 }
 
-/// Decode params, naming the offending field on failure (`-32602`).
-fn decode<T: DeserializeOwned>(params: Value) -> Result<T, RpcError> {
-    serde_path_to_error::deserialize(params).map_err(|e| {
+/// Decode raw params, naming the offending field on failure (`-32602`).
+fn decode<T: DeserializeOwned>(params: Box<RawValue>) -> Result<T, RpcError> {
+    let mut json = serde_json::Deserializer::from_str(params.get());
+    serde_path_to_error::deserialize(&mut json).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." { "params".to_owned() } else { path };
         RpcError::invalid_params(&field, e.inner().to_string())
@@ -55,7 +57,13 @@ fn decode<T: DeserializeOwned>(params: Value) -> Result<T, RpcError> {
 }
 
 /// Answer a request.
-pub fn handle_request(host: &Arc<Host>, conn: &mut ConnState, id: &Value, method: &str, params: Value) -> Result<Reply, RpcError> {
+pub fn handle_request(
+    host: &Arc<Host>,
+    conn: &mut ConnState,
+    id: &Value,
+    method: &str,
+    params: Box<RawValue>,
+) -> Result<Reply, RpcError> {
     if conn.client_id.is_none() && !BEFORE_INITIALIZE.contains(&method) {
         return Err(RpcError::method_not_found(method).with_data(json!({ "reason": "initialize first" })));
     }
@@ -81,17 +89,19 @@ pub fn handle_request(host: &Arc<Host>, conn: &mut ConnState, id: &Value, method
             Ok(Reply::Sent)
         }
         m if ResourceService::serves(m) => {
-            resource_methods::resource_request(host, conn.id, id.clone(), m.to_owned(), params);
+            resource_methods::resource_request(host, conn.id, id.clone(), m.to_owned(), decode(params)?);
             Ok(Reply::Sent)
         }
-        "resolveSessionConfig" => Ok(Reply::Result(crate::providers::resolve_session_config(host, &params))),
-        "sessionConfigCompletions" => Ok(Reply::Result(crate::providers::session_config_completions(host, &params))),
+        "resolveSessionConfig" => Ok(Reply::Result(crate::providers::resolve_session_config(host, &decode(params)?))),
+        "sessionConfigCompletions" => {
+            Ok(Reply::Result(crate::providers::session_config_completions(host, &decode(params)?)))
+        }
         other => Err(RpcError::method_not_found(other)),
     }
 }
 
 /// Handle a notification (no answer is possible).
-pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str, params: Value) {
+pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str, params: Box<RawValue>) {
     let Some(client_id) = conn.client_id.clone() else {
         return;
     };

@@ -130,7 +130,20 @@ fn commit(conn: &mut Connection, ops: &[StoreOp], max_seq: Option<u64>) -> Resul
         return Ok(());
     }
     let tx = conn.transaction()?;
-    for op in ops {
+    // Under load a batch holds many index rows for the same session; only
+    // the last one of each needs writing.
+    let mut last_index_row: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, op) in ops.iter().enumerate() {
+        if let StoreOp::IndexSession { uri, .. } = op {
+            last_index_row.insert(uri, i);
+        }
+    }
+    for (i, op) in ops.iter().enumerate() {
+        if let StoreOp::IndexSession { uri, .. } = op {
+            if last_index_row.get(&**uri) != Some(&i) {
+                continue;
+            }
+        }
         apply(&tx, op)?;
     }
     if let Some(seq) = max_seq {

@@ -47,7 +47,7 @@ pub enum Reply {
 }
 
 /// Decode raw params, naming the offending field on failure (`-32602`).
-fn decode<T: DeserializeOwned>(params: Box<RawValue>) -> Result<T, RpcError> {
+fn decode<T: DeserializeOwned>(params: &RawValue) -> Result<T, RpcError> {
     let mut json = serde_json::Deserializer::from_str(params.get());
     serde_path_to_error::deserialize(&mut json).map_err(|e| {
         let path = e.path().to_string();
@@ -69,32 +69,32 @@ pub fn handle_request(
     }
     match method {
         "ping" => Ok(Reply::Result(Value::Null)),
-        "initialize" => initialize(host, conn, id, decode(params)?),
-        "reconnect" => reconnect(host, conn, id, decode(params)?),
-        "subscribe" => subscribe(host, conn, id, decode(params)?),
-        "listSessions" => list_sessions(host, conn, decode(params)?),
-        "createSession" => create_session(host, conn, decode(params)?),
+        "initialize" => initialize(host, conn, id, decode(&params)?),
+        "reconnect" => reconnect(host, conn, id, decode(&params)?),
+        "subscribe" => subscribe(host, conn, id, decode(&params)?),
+        "listSessions" => list_sessions(host, conn, decode(&params)?),
+        "createSession" => create_session(host, conn, decode(&params)?),
         "disposeSession" => {
-            let p: DisposeSessionParams = decode(params)?;
+            let p: DisposeSessionParams = decode(&params)?;
             host.with_engine(|e| e.dispose_session(&p.channel))?;
             Ok(Reply::Result(Value::Null))
         }
-        "fetchTurns" => fetch_turns(host, conn, id, decode(params)?),
+        "fetchTurns" => fetch_turns(host, conn, id, decode(&params)?),
         "completions" => {
-            resource_methods::completions(host, conn.id, id.clone(), decode(params)?)?;
+            resource_methods::completions(host, conn.id, id.clone(), decode(&params)?)?;
             Ok(Reply::Sent)
         }
         "createResourceWatch" => {
-            resource_methods::create_resource_watch(host, conn.id, id.clone(), decode(params)?);
+            resource_methods::create_resource_watch(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
         m if ResourceService::serves(m) => {
-            resource_methods::resource_request(host, conn.id, id.clone(), m.to_owned(), decode(params)?);
+            resource_methods::resource_request(host, conn.id, id.clone(), m.to_owned(), decode(&params)?);
             Ok(Reply::Sent)
         }
-        "resolveSessionConfig" => Ok(Reply::Result(crate::providers::resolve_session_config(host, &decode(params)?))),
+        "resolveSessionConfig" => Ok(Reply::Result(crate::providers::resolve_session_config(host, &decode(&params)?))),
         "sessionConfigCompletions" => {
-            Ok(Reply::Result(crate::providers::session_config_completions(host, &decode(params)?)))
+            Ok(Reply::Result(crate::providers::session_config_completions(host, &decode(&params)?)))
         }
         other => Err(RpcError::method_not_found(other)),
     }
@@ -106,7 +106,7 @@ pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str,
         return;
     };
     match method {
-        "dispatchAction" => match decode::<DispatchActionParams>(params) {
+        "dispatchAction" => match decode::<DispatchActionParams>(&params) {
             Ok(p) => {
                 let outcome = host.with_engine(|e| e.dispatch_client(&client_id, &p.channel, p.client_seq, p.action));
                 if let Err(rejection) = outcome {
@@ -117,7 +117,7 @@ pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str,
             Err(e) => tracing::debug!("ignored a malformed dispatchAction: {e}"),
         },
         "unsubscribe" => {
-            if let Ok(p) = decode::<UnsubscribeParams>(params) {
+            if let Ok(p) = decode::<UnsubscribeParams>(&params) {
                 if host.hub.unsubscribe(conn.id, &p.channel) {
                     host.release_watch_if_unwatched(&p.channel);
                 }

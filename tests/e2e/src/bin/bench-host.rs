@@ -216,8 +216,17 @@ async fn bench_baseline(actions: usize, window: usize, subs: usize) -> Figures {
                 if path == "/sub" {
                     let (tx, mut rx) = mpsc::unbounded_channel();
                     subs.lock().await.push(tx);
-                    while let Some(m) = rx.recv().await {
-                        if sink.send(m).await.is_err() {
+                    // Bursts with one flush each, as the host writes.
+                    'conn: while let Some(m) = rx.recv().await {
+                        if sink.feed(m).await.is_err() {
+                            break;
+                        }
+                        while let Ok(m) = rx.try_recv() {
+                            if sink.feed(m).await.is_err() {
+                                break 'conn;
+                            }
+                        }
+                        if sink.flush().await.is_err() {
                             break;
                         }
                     }

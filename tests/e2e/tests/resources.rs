@@ -178,6 +178,12 @@ async fn watches_deliver_batched_changes_and_completions_rank_mentions() {
     .expect("a resourceWatch/changed batch");
     assert!(!changed["changes"].to_string().is_empty());
 
+    // The last unsubscribe releases the watch: its channel is gone.
+    c.unsubscribe(channel.clone()).await.unwrap();
+    c.ping().await.unwrap();
+    let gone = c.request::<_, Value>("subscribe", json!({"channel": channel})).await;
+    assert!(matches!(gone, Err(ClientError::Rpc(e)) if e.code == -32008), "the watch was released");
+
     let items: Value = c
         .request("completions", json!({"channel": f.chat, "kind": "userMessage", "text": "look at @mai", "offset": 12}))
         .await

@@ -9,11 +9,18 @@ command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
+# The desktop app (Tauri 2: WebKitGTK) and its UI tests (headless Chromium,
+# Xvfb and WebKitWebDriver for the real window). One package each is enough;
+# --no-install-recommends keeps the install small (see docs/desktop.md).
+dpkg -s libwebkit2gtk-4.1-dev >/dev/null 2>&1 || need_apt+=(libwebkit2gtk-4.1-dev)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v xvfb-run >/dev/null 2>&1 || need_apt+=(xvfb xauth)
+command -v WebKitWebDriver >/dev/null 2>&1 || need_apt+=(webkit2gtk-driver)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} with apt-get" >&2
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up and run every test: unit tests, end-to-end suites against the real
 # binary, and interop tests with real ACP agents from npm against a mock model
-# server on 127.0.0.1. Then clippy with the workspace lints.
+# server on 127.0.0.1; the desktop UI's vitest suite and its Chromium UI
+# tests (src-tauri/tests/ui_chromium.rs). Then clippy with the workspace lints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,6 +10,13 @@ bash scripts/setup.sh
 echo "== npm: pinned ACP agents for the interop tests"
 (cd tests/interop/agents && npm ci --no-audit --no-fund --loglevel=error)
 export HANGAR_REQUIRE_INTEROP=1
+
+echo "== ui: install, unit tests (vitest), build (ui/dist is embedded in the desktop binary)"
+# npm install, not npm ci: npm 11 here leaves the other platforms' optional
+# binaries (@tauri-apps/cli-*, @rollup/*) out of the lock file and npm ci then
+# refuses it; install keeps the locked versions and does not rewrite the lock.
+(cd ui && npm install --no-audit --no-fund --loglevel=error && npx vitest run && npm run build)
+export HANGAR_REQUIRE_UI=1
 
 echo "== build"
 cargo build --workspace --all-targets

@@ -1,0 +1,93 @@
+//! The loopback WebSocket bridge: serves `ui/dist` over HTTP and answers
+//! the same command table as the Tauri app on `/ipc`, so the real UI runs
+//! in a plain browser (headless Chromium in the UI tests).
+//!
+//! Frames: request `{id, cmd, args, stream}` → reply `{id, ok}` or
+//! `{id, err}`; a command opened with `stream: true` also sends
+//! `{stream: id, event}` frames. Binds loopback only; a development and
+//! test tool, not part of the installed app.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use crate::commands;
+use crate::core::{Core, Sink};
+
+async fn ipc(State(core): State<Arc<Core>>, ws: WebSocketUpgrade) -> Response {
+    ws.max_message_size(8 << 20).on_upgrade(move |socket| connection(core, socket))
+}
+
+async fn connection(core: Arc<Core>, socket: WebSocket) {
+    let (mut tx, mut rx) = socket.split();
+    let (out, mut outq) = mpsc::unbounded_channel::<Value>();
+    let writer = tokio::spawn(async move {
+        while let Some(v) = outq.recv().await {
+            if tx.send(Message::Text(v.to_string().into())).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut streams: Vec<u64> = Vec::new();
+    let (opened_tx, mut opened_rx) = mpsc::unbounded_channel::<u64>();
+    while let Some(Ok(msg)) = rx.next().await {
+        let Message::Text(text) = msg else { continue };
+        let req: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let id = req["id"].clone();
+        let cmd = req["cmd"].as_str().unwrap_or_default().to_owned();
+        let args = req.get("args").cloned().unwrap_or(Value::Null);
+        let sink: Option<Sink> = if req["stream"].as_bool() == Some(true) {
+            let out = out.clone();
+            let sid = id.clone();
+            Some(Arc::new(move |event: Value| out.send(json!({ "stream": sid, "event": event })).is_ok()))
+        } else {
+            None
+        };
+        let core = core.clone();
+        let out = out.clone();
+        let opened_tx = opened_tx.clone();
+        tokio::spawn(async move {
+            let reply = match commands::call(&core, &cmd, args, sink).await {
+                Ok(v) => {
+                    if let Some(s) = v.get("streamId").and_then(Value::as_u64) {
+                        let _ = opened_tx.send(s);
+                    }
+                    json!({ "id": id, "ok": v })
+                }
+                Err(e) => json!({ "id": id, "err": e.to_string() }),
+            };
+            let _ = out.send(reply);
+        });
+        while let Ok(s) = opened_rx.try_recv() {
+            streams.push(s);
+        }
+    }
+    while let Ok(s) = opened_rx.try_recv() {
+        streams.push(s);
+    }
+    for s in streams {
+        core.close_stream(s);
+    }
+    writer.abort();
+}
+
+/// Serve `ui_dir` and `/ipc` on `addr`; returns the bound address and the
+/// server future.
+pub async fn serve(core: Arc<Core>, ui_dir: PathBuf, addr: SocketAddr) -> std::io::Result<(SocketAddr, impl std::future::Future<Output = std::io::Result<()>>)> {
+    let app = Router::new()
+        .route("/ipc", get(ipc))
+        .fallback_service(tower_http::services::ServeDir::new(ui_dir))
+        .with_state(core);
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    Ok((bound, async move { axum::serve(listener, app).await }))
+}

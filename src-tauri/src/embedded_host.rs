@@ -1,0 +1,90 @@
+//! The host the app carries inside itself: `hangar_host` on
+//! `127.0.0.1:0` with a fresh random token each launch and its data under
+//! the platform data dir (`~/.local/share/hangar-desktop` on Linux).
+//! The app then connects to it like to any other host.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use hangar_host::agents::AgentSpec;
+use hangar_host::config::HostConfig;
+use hangar_host::host::Host;
+use rand::Rng;
+use tokio::sync::oneshot;
+
+use crate::error::CoreError;
+
+/// A running embedded host.
+pub struct EmbeddedHost {
+    /// `ws://127.0.0.1:PORT/?tkn=TOKEN`.
+    pub url: String,
+    /// The data directory.
+    pub data_dir: PathBuf,
+    host: Arc<Host>,
+    stop: Option<oneshot::Sender<()>>,
+}
+
+/// The default data directory.
+pub fn default_data_dir() -> Result<PathBuf, CoreError> {
+    dirs::data_dir()
+        .map(|d| d.join("hangar-desktop"))
+        .ok_or_else(|| CoreError::EmbeddedHost("no platform data directory; set HANGAR_DESKTOP_DATA_DIR".into()))
+}
+
+/// Agents from `ID=COMMAND` strings: command-line `--agent` flags, then the
+/// `HANGAR_AGENTS` environment variable (entries separated by `;`), the
+/// same `ID=COMMAND` form `hangar serve --agent` takes.
+pub fn agent_specs(args: &[String]) -> Result<Vec<AgentSpec>, CoreError> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let spec = if a == "--agent" { it.next().cloned() } else { a.strip_prefix("--agent=").map(str::to_owned) };
+        if let Some(spec) = spec {
+            out.push(AgentSpec::parse(&spec).map_err(|e| CoreError::EmbeddedHost(e.to_string()))?);
+        }
+    }
+    if let Ok(env) = std::env::var("HANGAR_AGENTS") {
+        for spec in env.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            out.push(AgentSpec::parse(spec).map_err(|e| CoreError::EmbeddedHost(e.to_string()))?);
+        }
+    }
+    Ok(out)
+}
+
+fn random_token() -> String {
+    let mut rng = rand::thread_rng();
+    (0..32).map(|_| format!("{:02x}", rng.gen::<u8>())).collect()
+}
+
+impl EmbeddedHost {
+    /// Open the host on `data_dir` and serve it on a free loopback port.
+    pub async fn start(data_dir: PathBuf, agents: Vec<AgentSpec>) -> Result<Self, CoreError> {
+        std::fs::create_dir_all(&data_dir).map_err(|e| CoreError::EmbeddedHost(format!("{}: {e}", data_dir.display())))?;
+        let token = random_token();
+        let mut config = HostConfig::new(data_dir.clone(), token.clone());
+        config.agents = agents;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| CoreError::EmbeddedHost(e.to_string()))?;
+        let addr = listener.local_addr().map_err(|e| CoreError::EmbeddedHost(e.to_string()))?;
+        config.listen = addr;
+        let host = Host::open(config).map_err(|e| CoreError::EmbeddedHost(e.to_string()))?;
+        let (stop, stopped) = oneshot::channel::<()>();
+        tokio::spawn(hangar_host::server::serve(host.clone(), listener, async move {
+            let _ = stopped.await;
+        }));
+        Ok(Self { url: format!("ws://{addr}/?tkn={token}"), data_dir, host, stop: Some(stop) })
+    }
+
+    /// Stop listening and shut the host down.
+    pub fn shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+            self.host.shutdown();
+        }
+    }
+}
+
+impl Drop for EmbeddedHost {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}

@@ -1,0 +1,63 @@
+//! Folder-picker listings from `resourceList`: folders first, sorted by
+//! name, with their URIs and the parent folder's URI.
+
+use serde_json::{json, Value};
+
+/// The parent of a `file://` URI, if it has one.
+pub fn parent_uri(uri: &str) -> Option<String> {
+    let path = uri.strip_prefix("file://")?;
+    let trimmed = path.trim_end_matches('/');
+    let cut = trimmed.rfind('/')?;
+    let parent = if cut == 0 { "/" } else { &trimmed[..cut] };
+    (parent != trimmed).then(|| format!("file://{parent}"))
+}
+
+/// A child's URI.
+pub fn child_uri(uri: &str, name: &str) -> String {
+    let encoded: String = percent_encoding::utf8_percent_encode(name, percent_encoding::NON_ALPHANUMERIC)
+        .to_string()
+        .replace("%2E", ".")
+        .replace("%2D", "-")
+        .replace("%5F", "_");
+    format!("{}/{}", uri.trim_end_matches('/'), encoded)
+}
+
+/// The picker's view of a `resourceList` result.
+pub fn listing(uri: &str, result: &Value) -> Value {
+    let mut entries: Vec<(bool, String)> = result["entries"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|e| Some((e["type"].as_str()? == "directory", e["name"].as_str()?.to_owned())))
+                .collect()
+        })
+        .unwrap_or_default();
+    entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.to_lowercase().cmp(&b.1.to_lowercase())));
+    let entries: Vec<Value> =
+        entries.into_iter().map(|(dir, name)| json!({ "name": name, "dir": dir, "uri": child_uri(uri, &name) })).collect();
+    json!({ "uri": uri, "parent": parent_uri(uri), "entries": entries })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parents_and_children() {
+        assert_eq!(parent_uri("file:///home/u/src").as_deref(), Some("file:///home/u"));
+        assert_eq!(parent_uri("file:///home").as_deref(), Some("file:///"));
+        assert_eq!(parent_uri("file:///"), None);
+        assert_eq!(child_uri("file:///home/u/", "my dir"), "file:///home/u/my%20dir");
+        assert_eq!(child_uri("file:///home/u", "a.b-c_d"), "file:///home/u/a.b-c_d");
+    }
+
+    #[test]
+    fn folders_first_then_by_name() {
+        let v = listing("file:///h", &json!({"entries": [
+            {"name": "b.txt", "type": "file"}, {"name": "Zed", "type": "directory"}, {"name": "app", "type": "directory"}
+        ]}));
+        let names: Vec<&str> = v["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["app", "Zed", "b.txt"]);
+        assert_eq!(v["parent"], "file:///");
+    }
+}

@@ -1,0 +1,41 @@
+//! # hangar-desktop — the Hangar desktop app's Rust core
+//!
+//! Map of the crate:
+//! - [`startup`]       — start-up shared by the app and the bridge: the
+//!   embedded host, the core, the local host registered like any remote.
+//! - [`embedded_host`] — `hangar_host` on 127.0.0.1:0 with a per-launch
+//!   token, data under the platform data dir; agents from `--agent` /
+//!   `HANGAR_AGENTS`.
+//! - [`core`]          — [`core::Core`]: `ahp::hosts::MultiHostClient`, the
+//!   `MultiHostStateMirror` (official reducers), subscriptions, the event
+//!   pump, the approval inbox, needs-input notifications.
+//! - [`chat_view`]     — reduced chat state → view JSON and incremental ops
+//!   (snapshot, part, turnDone, older, meta).
+//! - [`session_rows`]  — session summaries → sidebar rows.
+//! - [`markdown`]      — pulldown-cmark + ammonia: sanitized HTML.
+//! - [`file_diff`]     — file-edit diffs (data: URIs → unified lines).
+//! - [`folders`]       — folder-picker listings from `resourceList`.
+//! - [`commands`]      — the one command table the UI calls.
+//! - [`tauri_app`]     — the Tauri shell: `core_call` / `core_stream`
+//!   (a `tauri::ipc::Channel` per stream), notifications.
+//! - [`bridge`]        — the same table over a loopback WebSocket, serving
+//!   `ui/dist`, for UI tests in headless Chromium.
+//! - [`error`]         — [`error::CoreError`].
+//!
+//! Data flow: host envelope → `MultiHostClient::events` → [`core::Core`]
+//! pump → mirror (reducers) → [`chat_view::ChatProjection`] → a stream's
+//! sink → the UI. UI commands → [`commands::call`] → `dispatchAction` or a
+//! request on the host → the echo comes back the same way.
+
+pub mod bridge;
+pub mod chat_view;
+pub mod commands;
+pub mod core;
+pub mod embedded_host;
+pub mod error;
+pub mod file_diff;
+pub mod folders;
+pub mod markdown;
+pub mod session_rows;
+pub mod startup;
+pub mod tauri_app;

@@ -1,0 +1,68 @@
+//! The Tauri shell: two IPC commands over the one command table
+//! ([`crate::commands::call`]) — `core_call` for request/answer and
+//! `core_stream` for commands that push events through a
+//! `tauri::ipc::Channel` — plus desktop notifications when a session needs
+//! input while the window is not focused.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Manager};
+use tauri_plugin_notification::NotificationExt;
+
+use crate::commands;
+use crate::core::{Core, Notifier, Sink};
+use crate::error::CoreError;
+
+struct AppCore(Arc<Core>);
+
+#[tauri::command]
+async fn core_call(state: tauri::State<'_, AppCore>, cmd: String, args: Value) -> Result<Value, CoreError> {
+    commands::call(&state.0, &cmd, args, None).await
+}
+
+#[tauri::command]
+async fn core_stream(state: tauri::State<'_, AppCore>, cmd: String, args: Value, on_event: Channel<Value>) -> Result<Value, CoreError> {
+    let sink: Sink = Arc::new(move |event: Value| on_event.send(event).is_ok());
+    commands::call(&state.0, &cmd, args, Some(sink)).await
+}
+
+struct WindowNotifier(AppHandle);
+
+impl Notifier for WindowNotifier {
+    fn needs_input(&self, session_title: &str, host_label: &str) {
+        let focused = self.0.get_webview_window("main").and_then(|w| w.is_focused().ok()).unwrap_or(false);
+        if focused {
+            return;
+        }
+        let shown = self
+            .0
+            .notification()
+            .builder()
+            .title("Hangar: input needed")
+            .body(format!("{session_title} ({host_label}) is waiting for you"))
+            .show();
+        if let Err(e) = shown {
+            tracing::warn!("notification: {e}");
+        }
+    }
+}
+
+/// Run the app (blocks until the window closes).
+pub fn run() -> Result<(), CoreError> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let started = tauri::async_runtime::block_on(crate::startup::start(&args))?;
+    let core = started.core.clone();
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_notification::init())
+        .manage(AppCore(core.clone()))
+        .setup(move |app| {
+            core.set_notifier(Arc::new(WindowNotifier(app.handle().clone())));
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![core_call, core_stream])
+        .run(tauri::generate_context!());
+    drop(started);
+    result.map_err(|e| CoreError::Unexpected(format!("the window: {e}")))
+}

@@ -1,0 +1,40 @@
+//! Runs the UI tests (`ui/tests/ui/run.mjs`): the built UI in headless
+//! Chromium against `hangar-desktop-bridge` (built by cargo for this test)
+//! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
+//! (`cd ui && npm ci && npm run build`) and Debian's `chromium`. Skipped
+//! when those are missing unless `HANGAR_REQUIRE_UI=1` (CI sets it).
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[test]
+fn ui_in_headless_chromium() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let bridge = PathBuf::from(env!("CARGO_BIN_EXE_hangar-desktop-bridge"));
+    let fake = bridge.with_file_name("hangar-fake-agent");
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let missing: Vec<String> = [
+        (root.join("ui/dist/index.html"), "ui/dist (npm run build)"),
+        (root.join("ui/node_modules/playwright-core"), "ui/node_modules (npm ci)"),
+        (PathBuf::from(&chromium), "chromium"),
+        (fake.clone(), "hangar-fake-agent (cargo build -p hangar-fake-agent)"),
+    ]
+    .into_iter()
+    .filter(|(p, _)| !p.exists())
+    .map(|(_, what)| what.to_owned())
+    .collect();
+    if !missing.is_empty() {
+        assert!(std::env::var_os("HANGAR_REQUIRE_UI").is_none(), "UI tests required but missing: {missing:?}");
+        eprintln!("skipped: missing {missing:?}");
+        return;
+    }
+    let mut cmd = Command::new("node");
+    cmd.arg(root.join("ui/tests/ui/run.mjs")).env("BRIDGE_BIN", &bridge).env("FAKE_AGENT_BIN", &fake).env("CHROMIUM", &chromium);
+    if let Some(dir) = std::env::var_os("SCREENSHOT_DIR") {
+        cmd.env("SCREENSHOT_DIR", dir);
+    }
+    let status = cmd.status().unwrap();
+    assert!(status.success(), "UI tests failed (see the lines above)");
+}

@@ -1,0 +1,110 @@
+// An open session: header (rename, archive, dispose), the windowed
+// transcript (older turns paged in with fetchTurns), the composer, and
+// confirmation shortcuts.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { call, stream } from '../ipc';
+import { allTurns, applyChatOp, ChatView, emptyChat, visibleTurns } from '../state/chat-store';
+import { optionForKey, confirmationOptions } from '../state/composer';
+import { SessionRow, statusLabel, AgentInfo, folderName } from '../state/app-store';
+import { Turn, TurnActions } from './Turn';
+import { Composer } from './Composer';
+
+const PAGE = 30;
+
+export function ChatPane({ row, agent, onClosed }: { row: SessionRow; agent?: AgentInfo; onClosed: () => void }) {
+  const [view, setView] = useState<ChatView>(emptyChat);
+  const [chat, setChat] = useState('');
+  const [limit, setLimit] = useState(PAGE);
+  const [renaming, setRenaming] = useState(false);
+  const [error, setError] = useState('');
+  const scroller = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const host = row.host;
+
+  useEffect(() => {
+    let streamId: number | null = null;
+    let alive = true;
+    setView(emptyChat());
+    setLimit(PAGE);
+    stick.current = true;
+    stream('chat.open', { host, session: row.uri }, (op) => alive && setView((v) => applyChatOp(v, op)))
+      .then((r) => { streamId = r.streamId; setChat(r.chat); if (!alive) call('stream.close', { streamId }); })
+      .catch((e) => setError(String(e.message ?? e)));
+    return () => { alive = false; if (streamId != null) call('stream.close', { streamId }).catch(() => {}); };
+  }, [host, row.uri]);
+
+  // The open session is read: clear the marker whenever new activity sets it.
+  useEffect(() => {
+    if (row.unread && document.visibilityState === 'visible') call('session.markRead', { host, session: row.uri, read: true }).catch(() => {});
+  }, [row.unread, row.uri]);
+
+  const actions: TurnActions = useMemo(() => ({
+    confirm: (turnId, tc, o) => call('chat.confirm', { host, chat, turnId, toolCallId: tc.toolCallId, approved: o.kind !== 'deny', optionId: o.id || null }).catch((e) => setError(String(e.message ?? e))),
+    inputDraft: (requestId, questionId, answer) => call('chat.inputAnswer', { host, chat, requestId, questionId, answer }).catch(() => {}),
+    inputComplete: (requestId, response, answers) => call('chat.inputComplete', { host, chat, requestId, response, answers: answers ?? null }).catch((e) => setError(String(e.message ?? e))),
+    retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(String(e.message ?? e))),
+  }), [host, chat]);
+
+  // Keyboard: answer the first pending confirmation.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t && (t.tagName === 'TEXTAREA' || t.tagName === 'INPUT' || t.tagName === 'SELECT')) return;
+      const part = view.active?.parts.find((p) => p?.kind === 'toolCall' && p.toolCall.status === 'pending-confirmation');
+      if (!part) return;
+      const o = optionForKey(e.key, confirmationOptions(part.toolCall));
+      if (o) { e.preventDefault(); actions.confirm(view.active!.id, part.toolCall, o); }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [view.active, actions]);
+
+  const turns = allTurns(view);
+  const { hidden, shown } = visibleTurns(turns, limit);
+
+  // Follow the bottom while streaming unless the user scrolled up.
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  });
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    if (el.scrollTop < 80) {
+      if (hidden > 0) setLimit((l) => l + PAGE);
+      else if (view.meta?.olderCursor) call('chat.fetchOlder', { host, chat }).catch(() => {});
+    }
+  }, [hidden, view.meta?.olderCursor, host, chat]);
+
+  const rename = async (e: Event) => {
+    e.preventDefault();
+    const title = (new FormData(e.target as HTMLFormElement).get('title') as string) ?? '';
+    setRenaming(false);
+    await call('session.rename', { host, session: row.uri, title }).catch((err) => setError(String(err.message ?? err)));
+  };
+  return (
+    <section class="chat" aria-label="Chat">
+      <header class="chat-head">
+        {renaming ? (
+          <form onSubmit={rename} class="rename"><input name="title" data-testid="rename-input" value={row.title} autoFocus onBlur={() => setRenaming(false)} /></form>
+        ) : (
+          <h1 data-testid="chat-title" onDblClick={() => setRenaming(true)} title="Double-click to rename">{row.title || 'Untitled session'}</h1>
+        )}
+        <span class={`status-pill ${row.status}`} data-testid="chat-status">{statusLabel[row.status]}</span>
+        <span class="muted small">{folderName(row.folder)} · {row.provider}</span>
+        <span class="spacer" />
+        <button onClick={() => setRenaming(true)}>Rename</button>
+        <button data-testid="archive" onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}>{row.archived ? 'Unarchive' : 'Archive'}</button>
+        <button class="danger" onClick={() => { if (confirm('Dispose this session? Its history is deleted on the host.')) call('session.dispose', { host, session: row.uri }).then(onClosed); }}>Dispose</button>
+      </header>
+      {error && <p class="error banner" role="alert" onClick={() => setError('')}>{error}</p>}
+      <div class="transcript" ref={scroller} onScroll={onScroll} data-testid="transcript">
+        {(hidden > 0 || view.meta?.olderCursor) && <p class="muted small center">Scroll up for older turns</p>}
+        {shown.map((t) => <Turn key={t.id} turn={t} actions={actions} />)}
+        {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
+      </div>
+      {chat && <Composer host={host} chat={chat} view={view} agent={agent} />}
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+// The composer: send, or while a turn runs queue / steer; cancel; model
+// choice; `@` mentions through the host's `completions`; the draft synced
+// with chat/draftChanged so it survives switching sessions.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call } from '../ipc';
+import { applyCompletion, mentionAt, moveInOrder } from '../state/composer';
+import { ChatView } from '../state/chat-store';
+import { AgentInfo } from '../state/app-store';
+
+export function Composer({ host, chat, view, agent }: { host: string; chat: string; view: ChatView; agent?: AgentInfo }) {
+  const [text, setText] = useState(view.meta?.draft ?? '');
+  const [model, setModel] = useState('');
+  const [items, setItems] = useState<any[]>([]);
+  const [error, setError] = useState('');
+  const area = useRef<HTMLTextAreaElement>(null);
+  const draftTimer = useRef<number | undefined>(undefined);
+  const running = !!view.active;
+  const queued = view.meta?.queued ?? [];
+
+  // A draft changed by another client (or loaded with the chat) shows up here.
+  useEffect(() => {
+    const d = view.meta?.draft ?? '';
+    if (document.activeElement !== area.current) setText(d);
+  }, [view.meta?.draft, chat]);
+
+  const syncDraft = (t: string) => {
+    window.clearTimeout(draftTimer.current);
+    draftTimer.current = window.setTimeout(() => call('chat.draft', { host, chat, text: t }).catch(() => {}), 400);
+  };
+  const run = async (cmd: string, args: any) => {
+    setError('');
+    try { await call(cmd, { host, chat, ...args }); } catch (e: any) { setError(String(e.message ?? e)); }
+  };
+  const submit = async (kind: 'send' | 'queued' | 'steering') => {
+    const t = text.trim();
+    if (!t) return;
+    setText('');
+    setItems([]);
+    window.clearTimeout(draftTimer.current);
+    if (kind === 'send') await run('chat.send', { text: t, model: model || null });
+    else await run('chat.queue', { text: t, kind, model: model || null });
+    call('chat.draft', { host, chat, text: null }).catch(() => {});
+  };
+  const onInput = async (e: Event) => {
+    const el = e.target as HTMLTextAreaElement;
+    setText(el.value);
+    syncDraft(el.value);
+    const m = mentionAt(el.value, el.selectionStart ?? el.value.length);
+    if (!m) { setItems([]); return; }
+    try {
+      const r = await call('chat.completions', { host, chat, text: el.value, offset: el.selectionStart ?? el.value.length });
+      setItems((r.items ?? []).slice(0, 8));
+    } catch { setItems([]); }
+  };
+  const pick = (item: any) => {
+    const el = area.current;
+    const caret = el?.selectionStart ?? text.length;
+    const next = applyCompletion(text, caret, item);
+    setText(next.text);
+    setItems([]);
+    syncDraft(next.text);
+    requestAnimationFrame(() => { el?.focus(); el?.setSelectionRange(next.caret, next.caret); });
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      if (items.length) pick(items[0]);
+      else submit(running ? 'queued' : 'send');
+    }
+    if (e.key === 'Escape' && items.length) setItems([]);
+  };
+  const order = queued.map((q) => q.id);
+  return (
+    <div class="composer">
+      {(queued.length > 0 || view.meta?.steering) && (
+        <ul class="queue" data-testid="queue">
+          {view.meta?.steering && <li class="steer">Steering: {view.meta.steering.text}</li>}
+          {queued.map((q, i) => (
+            <li key={q.id} data-testid="queued-message">
+              <span class="q-text">{q.text}</span>
+              <button title="Move up" disabled={i === 0} onClick={() => run('chat.reorderQueued', { order: moveInOrder(order, q.id, -1) })}>↑</button>
+              <button title="Move down" disabled={i === queued.length - 1} onClick={() => run('chat.reorderQueued', { order: moveInOrder(order, q.id, 1) })}>↓</button>
+              <button title="Remove" onClick={() => run('chat.removeQueued', { id: q.id, kind: 'queued' })}>✕</button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {items.length > 0 && (
+        <ul class="mentions" role="listbox" data-testid="mentions">
+          {items.map((it) => <li><button onClick={() => pick(it)}>{it.insertText}</button></li>)}
+        </ul>
+      )}
+      <textarea ref={area} data-testid="composer-input" rows={3} value={text} onInput={onInput} onKeyDown={onKey}
+        placeholder={running ? 'Queue a follow-up (Enter) or steer the running turn…' : 'Message the agent (Enter to send, @ to mention a file)'} />
+      <div class="composer-actions">
+        {agent && agent.models.length > 0 && (
+          <select value={model} onChange={(e) => setModel((e.target as HTMLSelectElement).value)} title="Model" data-testid="model-select">
+            <option value="">Default model</option>
+            {agent.models.map((m) => <option value={m.id}>{m.name || m.id}</option>)}
+          </select>
+        )}
+        <span class="spacer" />
+        {error && <span class="error small" role="alert">{error}</span>}
+        {running ? (
+          <>
+            <button data-testid="steer" onClick={() => submit('steering')}>Steer</button>
+            <button class="primary" data-testid="queue-button" onClick={() => submit('queued')}>Queue</button>
+            <button class="danger" data-testid="cancel-turn" onClick={() => run('chat.cancel', {})}>Cancel turn</button>
+          </>
+        ) : (
+          <button class="primary" data-testid="send" onClick={() => submit('send')}>Send</button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+// An input request: one field per question, defaults, validation, drafts
+// synced with chat/inputAnswerChanged, and submit / skip / decline.
+import { useEffect, useState } from 'preact/hooks';
+import { AnswerValue, formErrors, initialValue, parseNumber, submittedAnswers, toggleMany } from '../state/input-form';
+
+export function InputRequestForm({ part, onDraft, onComplete }: {
+  part: any;
+  onDraft: (requestId: string, questionId: string, answer: any) => void;
+  onComplete: (requestId: string, response: 'accept' | 'decline' | 'cancel', answers?: any) => void;
+}) {
+  const req = part.request;
+  const questions: any[] = req.questions ?? [];
+  const done = part.response != null;
+  const [values, setValues] = useState<Record<string, AnswerValue | undefined>>(() =>
+    Object.fromEntries(questions.map((q) => [q.id, initialValue(q, req.answers)])));
+  const [touched, setTouched] = useState(false);
+  // Drafts answered elsewhere flow in.
+  useEffect(() => {
+    setValues((cur) => {
+      const next = { ...cur };
+      for (const q of questions) {
+        const a = req.answers?.[q.id];
+        if (a?.value && JSON.stringify(a.value) !== JSON.stringify(cur[q.id])) next[q.id] = a.value;
+      }
+      return next;
+    });
+  }, [JSON.stringify(req.answers ?? {})]);
+  const set = (q: any, v: AnswerValue | undefined) => {
+    setValues((cur) => ({ ...cur, [q.id]: v }));
+    onDraft(req.id, q.id, v === undefined ? null : { state: 'draft', value: v });
+  };
+  const errors = formErrors(questions, values);
+  const submit = () => {
+    setTouched(true);
+    if (Object.keys(errors).length) return;
+    onComplete(req.id, 'accept', submittedAnswers(questions, values));
+  };
+  if (done) {
+    return <div class="input-request done" data-testid="input-request" data-response={part.response}>
+      <p>{req.message ?? 'Input request'} — <strong>{part.response === 'accept' ? 'answered' : part.response}</strong></p>
+    </div>;
+  }
+  return (
+    <form class="input-request" data-testid="input-request" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+      {req.message && <p class="ir-message">{req.message}</p>}
+      {questions.map((q) => {
+        const v = values[q.id];
+        const err = touched ? errors[q.id] : undefined;
+        return (
+          <fieldset class="question" data-question={q.id}>
+            <legend>{q.title ?? q.message}{q.required ? ' *' : ''}</legend>
+            {q.title && <p class="small">{q.message}</p>}
+            {q.kind === 'text' && <input type="text" value={v?.kind === 'text' ? v.value : ''} onInput={(e) => set(q, { kind: 'text', value: (e.target as HTMLInputElement).value })} />}
+            {(q.kind === 'number' || q.kind === 'integer') && <input type="number" step={q.kind === 'integer' ? 1 : 'any'} min={q.min} max={q.max}
+              value={v?.kind === 'number' ? String(v.value) : ''} onInput={(e) => set(q, parseNumber((e.target as HTMLInputElement).value))} />}
+            {q.kind === 'boolean' && <label><input type="checkbox" checked={v?.kind === 'boolean' && v.value} onChange={(e) => set(q, { kind: 'boolean', value: (e.target as HTMLInputElement).checked })} /> Yes</label>}
+            {q.kind === 'single-select' && <div class="options">
+              {q.options.map((o: any) => <label><input type="radio" name={`${req.id}-${q.id}`} checked={v?.kind === 'selected' && v.value === o.id}
+                onChange={() => set(q, { kind: 'selected', value: o.id })} /> {o.label}{o.recommended ? ' (recommended)' : ''}</label>)}
+              {q.allowFreeformInput && <input type="text" placeholder="Other…" onInput={(e) => set(q, { kind: 'selected', value: (e.target as HTMLInputElement).value })} />}
+            </div>}
+            {q.kind === 'multi-select' && <div class="options">
+              {q.options.map((o: any) => <label><input type="checkbox" checked={v?.kind === 'selected-many' && v.value.includes(o.id)}
+                onChange={() => set(q, toggleMany(v, o.id))} /> {o.label}</label>)}
+              {q.allowFreeformInput && <input type="text" placeholder="Other (comma separated)…" onInput={(e) => {
+                const free = (e.target as HTMLInputElement).value.split(',').map((s) => s.trim()).filter(Boolean);
+                set(q, { kind: 'selected-many', value: v?.kind === 'selected-many' ? v.value : [], freeformValues: free });
+              }} />}
+            </div>}
+            {err && <p class="error small" role="alert">{err}</p>}
+          </fieldset>
+        );
+      })}
+      <div class="ir-actions">
+        <button type="submit" class="primary" data-testid="input-submit">Submit</button>
+        <button type="button" data-testid="input-skip" onClick={() => onComplete(req.id, 'accept', Object.fromEntries(questions.map((q) => [q.id, { state: 'skipped' }])))}>Skip</button>
+        <button type="button" class="danger" onClick={() => onComplete(req.id, 'decline')}>Decline</button>
+      </div>
+    </form>
+  );
+}

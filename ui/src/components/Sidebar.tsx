@@ -1,0 +1,54 @@
+// Sessions grouped by host with live status, unread marker and title.
+import { AppState, groupSessions, folderName, rowKey, statusLabel } from '../state/app-store';
+
+export function Sidebar(props: {
+  app: AppState; selected: string | null; showArchived: boolean; inboxOpen: boolean;
+  onSelect: (host: string, uri: string) => void; onNew: () => void; onInbox: () => void; onToggleArchived: () => void;
+}) {
+  const groups = groupSessions(props.app, props.showArchived);
+  return (
+    <nav class="sidebar" aria-label="Sessions">
+      <div class="sidebar-head">
+        <span class="brand">Hangar</span>
+        <button class="primary" data-testid="new-session" onClick={props.onNew}>New session</button>
+      </div>
+      <button class={`inbox-button ${props.inboxOpen ? 'on' : ''}`} data-testid="inbox-button" onClick={props.onInbox}>
+        Approvals <span class={`count ${props.app.inbox.length ? 'hot' : ''}`}>{props.app.inbox.length}</span>
+      </button>
+      <div class="groups">
+        {groups.map((g) => (
+          <section class="host-group" key={g.host.id}>
+            <h2 title={g.host.error ?? g.host.state}>
+              <span class={`conn ${g.host.connected ? 'up' : 'down'}`} /> {g.host.label}
+            </h2>
+            {g.rows.length === 0 && <p class="muted small">{props.showArchived ? 'No archived sessions' : 'No sessions yet'}</p>}
+            <ul>
+              {g.rows.map((r) => {
+                const k = rowKey(r.host, r.uri);
+                return (
+                  <li key={k}>
+                    <button
+                      class={`session-row ${props.selected === k ? 'selected' : ''}`}
+                      data-testid="session-row" data-status={r.status}
+                      onClick={() => props.onSelect(r.host, r.uri)}
+                    >
+                      <span class={`status-dot ${r.status}`} title={statusLabel[r.status]} aria-label={statusLabel[r.status]} />
+                      <span class="row-main">
+                        <span class={`row-title ${r.unread ? 'unread' : ''}`}>{r.title || 'Untitled session'}</span>
+                        <span class="row-sub">{statusLabel[r.status]} · {folderName(r.folder)} · {r.provider}</span>
+                      </span>
+                      {r.unread && <span class="unread-dot" aria-label="unread" />}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        ))}
+      </div>
+      <label class="archived-toggle small">
+        <input type="checkbox" checked={props.showArchived} onChange={props.onToggleArchived} /> Show archived
+      </label>
+    </nav>
+  );
+}

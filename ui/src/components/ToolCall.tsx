@@ -1,0 +1,57 @@
+// A tool call: status, the full input, file-edit diffs, the result, and
+// the inline confirmation card with the options the host sent.
+import { confirmationOptions, OptionView } from '../state/composer';
+import { plain, toolInputText, toolResultText } from '../state/chat-store';
+
+export function Diff({ d }: { d: any }) {
+  return (
+    <div class="diff" data-testid="diff">
+      <div class="diff-head"><code>{decodeURIComponent(String(d.path).replace(/^file:\/\//, ''))}</code>
+        <span class="add">+{d.added ?? 0}</span> <span class="del">−{d.removed ?? 0}</span></div>
+      <pre>{d.lines.map((l: [string, string]) => <div class={`dl ${l[0] === '+' ? 'add' : l[0] === '-' ? 'del' : ''}`}>{l[0]} {l[1]}</div>)}</pre>
+      {d.truncated && <p class="muted small">Diff cut at 2,000 lines.</p>}
+    </div>
+  );
+}
+
+export function ToolCall({ part, onConfirm }: { part: any; onConfirm?: (tc: any, o: OptionView) => void }) {
+  const tc = part.toolCall;
+  const status: string = tc.status;
+  const input = toolInputText(tc);
+  const result = toolResultText(tc);
+  const pending = status === 'pending-confirmation';
+  const name = tc.displayName || tc.toolName;
+  const distinct = (t: string) => (t && t !== name ? t : '');
+  const message = distinct(plain(tc.invocationMessage) || tc.intention || '');
+  const confirmTitle = distinct(plain(tc.confirmationTitle));
+  const past = distinct(plain(tc.pastTenseMessage));
+  return (
+    <div class={`tool-call ${status}`} data-testid="tool-call" data-status={status}>
+      <div class="tool-head">
+        <span class="tool-name">{name}</span>
+        <span class={`badge ${status}`}>{status === 'completed' ? (tc.success ? 'done' : 'failed') : status}</span>
+      </div>
+      {message && <p class="tool-msg">{message}</p>}
+      {pending && confirmTitle && <p class="confirm-title">{confirmTitle}</p>}
+      {input && <details open={pending} class="tool-input"><summary>Input</summary><pre data-testid="tool-input">{input}</pre></details>}
+      {part.diffs?.map((d: any) => <Diff d={d} />)}
+      {pending && onConfirm && (
+        <div class="confirm-card" data-testid="confirmation">
+          {confirmationOptions(tc).map((o, i) => (
+            <button class={o.kind === 'approve' ? 'primary' : o.kind === 'deny' ? 'danger' : ''} data-testid={`confirm-${o.kind}`} onClick={() => onConfirm(tc, o)}>
+              {o.label} <kbd>{i + 1}</kbd>
+            </button>
+          ))}
+          <span class="muted small">y approve · n deny</span>
+        </div>
+      )}
+      {status === 'completed' && (
+        <div class="tool-result" data-testid="tool-result">
+          {past && <p class="small">{past}</p>}
+          {result && <pre>{result}</pre>}
+        </div>
+      )}
+      {status === 'cancelled' && <p class="muted small">Cancelled{tc.reason ? `: ${tc.reason}` : ''}</p>}
+    </div>
+  );
+}

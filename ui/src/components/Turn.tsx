@@ -1,0 +1,56 @@
+// One turn: the user's message, then each response part. memo() keeps a
+// finished turn from re-rendering while another one streams.
+import { memo } from 'preact/compat';
+import { Markdown } from './Markdown';
+import { ToolCall } from './ToolCall';
+import { InputRequestForm } from './InputRequestForm';
+import { TurnView, usageText } from '../state/chat-store';
+import { OptionView } from '../state/composer';
+
+export interface TurnActions {
+  confirm: (turnId: string, tc: any, o: OptionView) => void;
+  inputDraft: (requestId: string, questionId: string, answer: any) => void;
+  inputComplete: (requestId: string, response: 'accept' | 'decline' | 'cancel', answers?: any) => void;
+  retry: (turnId: string) => void;
+}
+
+function Part({ part, turnId, actions }: { part: any; turnId: string; actions: TurnActions }) {
+  if (!part) return null;
+  switch (part.kind) {
+    case 'markdown':
+      return <Markdown html={part.html} className="assistant" />;
+    case 'reasoning':
+      return <details class="reasoning"><summary>Thinking</summary><Markdown html={part.html} /></details>;
+    case 'toolCall':
+      return <ToolCall part={part} onConfirm={(tc, o) => actions.confirm(turnId, tc, o)} />;
+    case 'inputRequest':
+      return <InputRequestForm part={part} onDraft={actions.inputDraft} onComplete={actions.inputComplete} />;
+    case 'error':
+      return <div class="turn-error" role="alert" data-testid="turn-error">
+        <strong>{part.error?.errorType ?? 'Error'}</strong>: {part.error?.message}
+        {part.resumable && <button onClick={() => actions.retry(turnId)}>Retry</button>}
+      </div>;
+    case 'systemNotification':
+      return <p class="muted small">{typeof part.content === 'string' ? part.content : part.content?.markdown ?? ''}</p>;
+    case 'contentRef':
+      return <p class="small">📎 <code>{part.uri ?? part.content?.uri ?? ''}</code></p>;
+    default:
+      return null;
+  }
+}
+
+export const Turn = memo(function Turn({ turn, actions }: { turn: TurnView; actions: TurnActions }) {
+  return (
+    <article class={`turn ${turn.active ? 'active' : ''} ${turn.state ?? ''}`} data-testid="turn" data-turn={turn.id}>
+      <div class="user-msg">{turn.message.text}</div>
+      <div class="response">
+        {turn.parts.map((p, i) => <Part key={p?.id ?? p?.toolCall?.toolCallId ?? i} part={p} turnId={turn.id} actions={actions} />)}
+        {turn.active && turn.parts.length === 0 && <p class="muted small typing">Working…</p>}
+      </div>
+      <footer class="turn-foot small muted">
+        {turn.state && turn.state !== 'complete' && <span class={`badge ${turn.state}`}>{turn.state}</span>}
+        {usageText(turn.usage)}
+      </footer>
+    </article>
+  );
+});

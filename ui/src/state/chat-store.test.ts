@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { allTurns, applyChatOp, emptyChat, plain, toolInputText, toolResultText, usageText, visibleTurns } from './chat-store';
+
+const turn = (id: string, extra: any = {}) => ({ id, active: false, message: { text: id }, parts: [], state: 'complete', ...extra });
+const meta = { resource: 'c', title: '', status: 1, queued: [] };
+
+describe('chat store', () => {
+  it('streams parts into the active turn without touching finished turns', () => {
+    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [turn('t1')], active: null });
+    const finished = s.turns;
+    s = applyChatOp(s, { op: 'batch', ops: [{ op: 'active', turn: { ...turn('t2'), active: true, state: null } }] });
+    s = applyChatOp(s, { op: 'part', turnId: 't2', index: 0, part: { kind: 'markdown', id: 'p', html: '<p>He</p>' } });
+    s = applyChatOp(s, { op: 'part', turnId: 't2', index: 0, part: { kind: 'markdown', id: 'p', html: '<p>Hello</p>' } });
+    expect(s.turns).toBe(finished);
+    expect(s.active?.parts[0].html).toBe('<p>Hello</p>');
+    s = applyChatOp(s, { op: 'part', turnId: 'other', index: 0, part: {} });
+    expect(s.active?.parts).toHaveLength(1);
+    s = applyChatOp(s, { op: 'batch', ops: [{ op: 'turnDone', turn: turn('t2', { parts: [{ kind: 'markdown', html: 'x' }] }) }, { op: 'active', turn: null }] });
+    expect(s.active).toBeNull();
+    expect(s.turns.map((t) => t.id)).toEqual(['t1', 't2']);
+  });
+
+  it('prepends older turns and windows the transcript', () => {
+    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [turn('t3')], active: turn('t4', { active: true }) });
+    s = applyChatOp(s, { op: 'older', turns: [turn('t1'), turn('t2')] });
+    expect(allTurns(s).map((t) => t.id)).toEqual(['t1', 't2', 't3', 't4']);
+    const { hidden, shown } = visibleTurns(allTurns(s), 2);
+    expect(hidden).toBe(2);
+    expect(shown.map((t) => t.id)).toEqual(['t3', 't4']);
+  });
+
+  it('turnDone for a turn already listed replaces it', () => {
+    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [turn('t1')], active: null });
+    s = applyChatOp(s, { op: 'turnDone', turn: turn('t1', { state: 'error' }) });
+    expect(s.turns).toHaveLength(1);
+    expect(s.turns[0].state).toBe('error');
+  });
+
+  it('formats tool input, results and usage', () => {
+    expect(toolInputText({ toolInput: '{"command":"ls -la"}' })).toContain('"command": "ls -la"');
+    expect(toolInputText({ toolInput: 'rm -rf build' })).toBe('rm -rf build');
+    expect(toolResultText({ content: [{ type: 'text', text: 'ok' }] })).toBe('ok');
+    expect(toolResultText({ error: 'boom' })).toBe('boom');
+    expect(usageText({ inputTokens: 10, outputTokens: 2, model: 'm' })).toBe('10 in · 2 out · m');
+    expect(plain({ markdown: '**x**' })).toBe('**x**');
+  });
+});

@@ -1,0 +1,107 @@
+// The open chat as the UI holds it, updated by the core's chat-stream ops
+// (snapshot, batch, meta, active, part, turnMeta, turnDone, older). These
+// are view patches computed in Rust from reduced AHP state; no AHP reducer
+// runs here. A streamed token replaces one part of the active turn and
+// leaves every other turn object untouched.
+
+export interface MessageView { text: string; model?: string | null }
+export interface TurnView { id: string; active: boolean; startedAt?: string | null; duration?: number | null; message: MessageView; parts: any[]; usage?: any; state?: string | null }
+export interface PendingView { id: string; text: string }
+export interface ChatMeta {
+  resource: string; title: string; status: number; activity?: string | null; queued: PendingView[]; steering?: PendingView | null;
+  draft?: string | null; olderCursor?: string | null; activeTurnId?: string | null;
+}
+export interface ChatView { meta: ChatMeta | null; turns: TurnView[]; active: TurnView | null; version: number }
+
+export const emptyChat = (): ChatView => ({ meta: null, turns: [], active: null, version: 0 });
+
+function applyOne(s: ChatView, op: any): ChatView {
+  switch (op.op) {
+    case 'snapshot':
+      return { meta: op.meta, turns: op.turns, active: op.active ?? null, version: s.version + 1 };
+    case 'batch':
+      return op.ops.reduce(applyOne, s);
+    case 'meta':
+      return { ...s, meta: op.meta };
+    case 'active':
+      return { ...s, active: op.turn ?? null };
+    case 'part': {
+      if (!s.active || s.active.id !== op.turnId) return s;
+      const parts = s.active.parts.slice();
+      parts[op.index] = op.part;
+      return { ...s, active: { ...s.active, parts } };
+    }
+    case 'turnMeta':
+      if (!s.active || s.active.id !== op.turnId) return s;
+      return { ...s, active: { ...s.active, usage: op.usage } };
+    case 'turnDone': {
+      const turns = s.turns.filter((t) => t.id !== op.turn.id);
+      turns.push(op.turn);
+      const active = s.active?.id === op.turn.id ? null : s.active;
+      return { ...s, turns, active };
+    }
+    case 'older':
+      return { ...s, turns: [...op.turns, ...s.turns] };
+    default:
+      return s;
+  }
+}
+
+export const applyChatOp = applyOne;
+
+/** Every turn in display order, the running one last. */
+export function allTurns(s: ChatView): TurnView[] {
+  return s.active ? [...s.turns, s.active] : s.turns;
+}
+
+/** Windowed rendering: how many of the newest turns to mount. */
+export function visibleTurns(turns: TurnView[], limit: number): { hidden: number; shown: TurnView[] } {
+  const hidden = Math.max(0, turns.length - limit);
+  return { hidden, shown: turns.slice(hidden) };
+}
+
+export const isRunning = (s: ChatView) => !!s.active;
+
+/** The tool call state inside a toolCall part. */
+export const toolCallOf = (part: any) => part?.toolCall ?? null;
+
+/** Plain text of a StringOrMarkdown. */
+export function plain(v: any): string {
+  if (v == null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object' && typeof v.markdown === 'string') return v.markdown;
+  return '';
+}
+
+/** The full input a tool call will run with, as text. */
+export function toolInputText(tc: any): string {
+  const input = tc?.toolInput ?? tc?.partialInput;
+  if (input == null) return '';
+  if (typeof input === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(input), null, 2);
+    } catch {
+      return input;
+    }
+  }
+  return input.uri ? `(input at ${input.uri})` : JSON.stringify(input, null, 2);
+}
+
+/** Result text of a completed tool call. */
+export function toolResultText(tc: any): string {
+  const content = Array.isArray(tc?.content) ? tc.content : [];
+  const texts = content.filter((c: any) => c?.type === 'text').map((c: any) => c.text);
+  if (texts.length) return texts.join('\n');
+  if (tc?.error != null) return typeof tc.error === 'string' ? tc.error : JSON.stringify(tc.error);
+  return '';
+}
+
+export function usageText(u: any): string {
+  if (!u) return '';
+  const parts = [] as string[];
+  if (u.inputTokens != null) parts.push(`${u.inputTokens} in`);
+  if (u.outputTokens != null) parts.push(`${u.outputTokens} out`);
+  if (u.cacheReadTokens) parts.push(`${u.cacheReadTokens} cached`);
+  if (u.model) parts.push(u.model);
+  return parts.join(' · ');
+}

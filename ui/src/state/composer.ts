@@ -1,0 +1,52 @@
+// Composer logic: `@` mention detection, completion insertion, and the
+// keyboard shortcuts for confirmations.
+
+/** The `@word` being typed at `caret`, if any. */
+export function mentionAt(text: string, caret: number): { start: number; query: string } | null {
+  const before = text.slice(0, caret);
+  const m = /(^|\s)@([^\s@]*)$/.exec(before);
+  if (!m) return null;
+  return { start: caret - m[2].length - 1, query: m[2] };
+}
+
+/** Insert a completion: replace [rangeStart, rangeEnd) or the `@word` at the caret. */
+export function applyCompletion(text: string, caret: number, item: { insertText: string; rangeStart?: number | null; rangeEnd?: number | null }): { text: string; caret: number } {
+  const m = mentionAt(text, caret);
+  const start = item.rangeStart ?? m?.start ?? caret;
+  const end = item.rangeEnd ?? caret;
+  const insert = item.insertText.endsWith(' ') ? item.insertText : item.insertText + ' ';
+  return { text: text.slice(0, start) + insert + text.slice(end), caret: start + insert.length };
+}
+
+export interface OptionView { id: string; label: string; kind: string }
+
+/**
+ * Confirmation shortcuts: `1`–`9` pick the Nth option, `y`/`Enter` the
+ * first approve option, `n`/`Escape` the first deny option.
+ */
+export function optionForKey(key: string, options: OptionView[]): OptionView | null {
+  if (/^[1-9]$/.test(key)) return options[Number(key) - 1] ?? null;
+  if (key === 'y' || key === 'Enter') return options.find((o) => o.kind === 'approve') ?? null;
+  if (key === 'n' || key === 'Escape') return options.find((o) => o.kind === 'deny') ?? null;
+  return null;
+}
+
+/** Options the host sent, or approve/deny when it sent none. */
+export function confirmationOptions(tc: any): OptionView[] {
+  const sent = Array.isArray(tc?.options) ? tc.options : [];
+  if (sent.length) return sent.map((o: any) => ({ id: o.id, label: o.label, kind: o.kind }));
+  return [
+    { id: '', label: 'Approve', kind: 'approve' },
+    { id: '', label: 'Deny', kind: 'deny' },
+  ];
+}
+
+/** Move a queued message one place up (-1) or down (+1). */
+export function moveInOrder(ids: string[], id: string, delta: number): string[] {
+  const i = ids.indexOf(id);
+  const j = i + delta;
+  if (i < 0 || j < 0 || j >= ids.length) return ids;
+  const out = ids.slice();
+  [out[i], out[j]] = [out[j], out[i]];
+  return out;
+}

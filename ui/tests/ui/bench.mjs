@@ -1,0 +1,139 @@
+// Benchmark: the real UI in headless Chromium against hangar-desktop-bridge
+// (embedded host + MultiHostClient + Rust view projection). Prints figures:
+//   1. idle RSS of the core process with 50 sessions;
+//   2. a session with 10,000 turns: time from click to first painted turn,
+//      JS heap, DOM size, core RSS;
+//   3. streaming at ~200 deltas/s: frame times while the answer grows.
+// Usage: node ui/tests/ui/bench.mjs (after cargo build -p hangar-desktop -p hangar-fake-agent
+// and npm run build). Env as run.mjs; TURNS (default 10000), SESSIONS (50).
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../../..');
+const bridgeBin = process.env.BRIDGE_BIN ?? join(root, 'target/debug/hangar-desktop-bridge');
+const fakeBin = process.env.FAKE_AGENT_BIN ?? join(root, 'target/debug/hangar-fake-agent');
+const TURNS = Number(process.env.TURNS ?? 10000);
+const SESSIONS = Number(process.env.SESSIONS ?? 50);
+const DELTAS = 1000;
+
+const home = mkdtempSync(join(tmpdir(), 'hangar-bench-home-'));
+mkdirSync(join(home, 'w'), { recursive: true });
+const steps = [];
+for (let i = 0; i < DELTAS; i++) {
+  steps.push({ chunk: i % 40 === 39 ? `word${i}\n\n` : i % 200 === 100 ? '\n```rust\nfn f() {}\n```\n' : `word${i} ` });
+  steps.push({ sleep: 4 });
+}
+steps.push({ end: 'end_turn' });
+const scriptPath = join(home, 'bench-agent.json');
+writeFileSync(scriptPath, JSON.stringify({ turns: [steps] }));
+
+const bridge = spawn(bridgeBin, ['--data-dir', join(home, 'data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`], {
+  env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise((res, rej) => {
+  bridge.on('exit', (c) => rej(new Error(`bridge exited ${c}`)));
+  createInterface({ input: bridge.stdout }).on('line', (l) => { const m = /^listening (\S+)/.exec(l); if (m) res(m[1]); });
+});
+const rssMiB = () => {
+  const s = readFileSync(`/proc/${bridge.pid}/status`, 'utf8');
+  return (Number(/VmRSS:\s+(\d+)/.exec(s)[1]) / 1024).toFixed(1);
+};
+const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'hangar-bench-chr-')), {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 800 },
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--enable-precise-memory-info'],
+});
+const page = await ctx.newPage();
+page.setDefaultTimeout(600000);
+await page.goto(url + '/');
+// A raw bridge client inside the page, for setup only.
+const injectRpc = () => page.evaluate(() => {
+  let seq = 0; const pending = new Map();
+  const ws = new WebSocket(`ws://${location.host}/ipc`);
+  window.__ready = new Promise((r) => (ws.onopen = r));
+  ws.onmessage = (e) => { const m = JSON.parse(e.data); if (m.id && pending.has(m.id)) { const p = pending.get(m.id); pending.delete(m.id); 'err' in m ? p[1](new Error(m.err)) : p[0](m.ok); } };
+  window.rpc = async (cmd, args, stream) => { await window.__ready; const id = ++seq; return new Promise((res, rej) => { pending.set(id, [res, rej]); ws.send(JSON.stringify({ id, cmd, args, stream: !!stream })); }); };
+});
+await injectRpc();
+const folder = `file://${join(home, 'w')}`;
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+
+// 1. Idle with SESSIONS sessions.
+const t0 = Date.now();
+for (let i = 0; i < SESSIONS; i++) await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: null, folder: f }), [folder]);
+await page.waitForFunction((n) => document.querySelectorAll('[data-testid=session-row]').length >= n, SESSIONS);
+await new Promise((r) => setTimeout(r, 3000));
+console.log(`idle: ${SESSIONS} sessions created in ${Date.now() - t0} ms; core process RSS ${rssMiB()} MiB`);
+
+// 2. A session with TURNS turns (client-started, client-cancelled: no agent).
+const { session } = await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: null, folder: f }), [folder]);
+const t1 = Date.now();
+await page.evaluate(async ([s, n]) => {
+  const { chat } = await window.rpc('chat.open', { host: 'local', session: s }, true);
+  for (let i = 0; i < n; i++) {
+    await window.rpc('chat.send', { host: 'local', chat, text: `turn ${i}: ` + 'lorem ipsum '.repeat(8) });
+    for (let k = 0; ; k++) { try { await window.rpc('chat.cancel', { host: 'local', chat }); break; } catch (e) { if (k > 200) throw e; await new Promise((r) => setTimeout(r, 1)); } }
+  }
+}, [session, TURNS]);
+console.log(`setup: ${TURNS} turns written in ${((Date.now() - t1) / 1000).toFixed(1)} s; core RSS ${rssMiB()} MiB`);
+await page.reload();
+await page.waitForSelector('[data-testid=session-row]');
+const rowSel = `[data-testid=session-row]`;
+const firstPaint = await page.evaluate(async (sel) => {
+  const rows = [...document.querySelectorAll(sel)];
+  const row = rows[0]; // newest first: the 10,000-turn session was modified last
+  const start = performance.now();
+  row.click();
+  await new Promise((r) => { const check = () => (document.querySelectorAll('[data-testid=turn]').length ? r() : requestAnimationFrame(check)); check(); });
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return performance.now() - start;
+}, rowSel);
+await new Promise((r) => setTimeout(r, 500));
+const mem = await page.evaluate(() => ({ heap: performance.memory.usedJSHeapSize / 1048576, nodes: document.getElementsByTagName('*').length, turns: document.querySelectorAll('[data-testid=turn]').length }));
+console.log(`open ${TURNS}-turn session: first turn painted ${fmt(firstPaint)} after the click; ${mem.turns} turns mounted, ${mem.nodes} DOM elements, JS heap ${mem.heap.toFixed(1)} MiB; core RSS ${rssMiB()} MiB`);
+// Paging: scroll to the top twice (older turns from the mirror / fetchTurns).
+const pageT = await page.evaluate(async () => {
+  const el = document.querySelector('[data-testid=transcript]');
+  const before = document.querySelectorAll('[data-testid=turn]').length;
+  const s = performance.now();
+  el.scrollTop = 0; el.dispatchEvent(new Event('scroll'));
+  await new Promise((r) => { const c = () => (document.querySelectorAll('[data-testid=turn]').length > before ? r() : requestAnimationFrame(c)); c(); });
+  return performance.now() - s;
+});
+console.log(`page in older turns (scroll to top): ${fmt(pageT)}`);
+await injectRpc();
+
+// 3. Streaming ~200 deltas/s into a fresh session with the fake agent.
+const s2 = await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: 'fake', folder: f }), [folder]);
+await page.waitForFunction((n) => document.querySelectorAll('[data-testid=session-row]').length >= n, SESSIONS + 2);
+await page.evaluate(() => document.querySelectorAll('[data-testid=session-row]')[0].click());
+await page.waitForSelector('[data-testid=composer-input]');
+await page.fill('[data-testid=composer-input]', 'stream please');
+const frames = page.evaluate(() => new Promise((resolve) => {
+  const gaps = []; let last = performance.now(); let started = 0; let mutations = 0;
+  const obs = new MutationObserver(() => { mutations++; if (!started) started = performance.now(); });
+  obs.observe(document.querySelector('[data-testid=transcript]'), { subtree: true, childList: true, characterData: true });
+  const tick = (t) => {
+    if (started) gaps.push(t - last);
+    last = t;
+    const done = started && !document.querySelector('.turn.active') && document.querySelector('.md.assistant');
+    if (done) { obs.disconnect(); resolve({ gaps, ms: performance.now() - started, mutations }); } else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}));
+await page.click('[data-testid=send]');
+const f = await frames;
+const sorted = f.gaps.slice().sort((a, b) => a - b);
+const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const text = await page.evaluate(() => document.querySelector('.turn:last-child .md.assistant')?.textContent.length ?? 0);
+console.log(`stream: ${DELTAS} deltas in ${(f.ms / 1000).toFixed(2)} s (${(DELTAS / (f.ms / 1000)).toFixed(0)} deltas/s), final answer ${text} chars;` +
+  ` frames ${f.gaps.length}: p50 ${fmt(q(0.5))}, p95 ${fmt(q(0.95))}, p99 ${fmt(q(0.99))}, max ${fmt(sorted[sorted.length - 1])}, >50 ms: ${f.gaps.filter((g) => g > 50).length}`);
+console.log(`after streaming: core RSS ${rssMiB()} MiB`);
+await ctx.close();
+bridge.kill('SIGTERM');
+rmSync(home, { recursive: true, force: true });

@@ -101,7 +101,15 @@ fn hash_of<T: serde::Serialize>(value: &T) -> u64 {
     h.finish()
 }
 
+/// Completed turns sent with a snapshot or one `older` page.
+pub const TURN_PAGE: usize = 50;
+
 /// What the UI has been sent for one chat.
+///
+/// The UI holds a contiguous window of completed turns, `first_turn ..=
+/// last_turn` (`turn_count` of them), ending at the newest. The mirror may
+/// hold more (a long live session, or pages loaded with `fetchTurns`); those
+/// are sent only when asked for, [`TURN_PAGE`] at a time.
 #[derive(Debug, Default)]
 pub struct ChatProjection {
     meta: u64,
@@ -111,16 +119,20 @@ pub struct ChatProjection {
     first_turn: Option<String>,
     last_turn: Option<String>,
     turn_count: usize,
+    /// An older page was asked for and is being fetched from the host.
+    want_older: bool,
 }
 
 impl ChatProjection {
-    /// A full snapshot op, remembering it as sent.
+    /// A full snapshot op (the newest [`TURN_PAGE`] turns), remembering it as sent.
     pub fn snapshot(&mut self, chat: &ChatState) -> Value {
         *self = Self::default();
+        let start = chat.turns.len().saturating_sub(TURN_PAGE);
+        let sent = &chat.turns[start..];
         self.meta = hash_of(&meta_view(chat));
-        self.first_turn = chat.turns.first().map(|t| t.id.clone());
-        self.last_turn = chat.turns.last().map(|t| t.id.clone());
-        self.turn_count = chat.turns.len();
+        self.first_turn = sent.first().map(|t| t.id.clone());
+        self.last_turn = sent.last().map(|t| t.id.clone());
+        self.turn_count = sent.len();
         if let Some(active) = &chat.active_turn {
             self.active_id = Some(active.id.clone());
             self.active_parts = active.response_parts.iter().map(hash_of).collect();
@@ -129,45 +141,77 @@ impl ChatProjection {
         json!({
             "op": "snapshot",
             "meta": meta_view(chat),
-            "turns": chat.turns.iter().map(turn_view).collect::<Vec<_>>(),
+            "turns": sent.iter().map(turn_view).collect::<Vec<_>>(),
             "active": chat.active_turn.as_ref().map(active_view),
         })
+    }
+
+    /// Index in `chat.turns` of the first turn the UI has.
+    fn sent_start(&self, chat: &ChatState) -> usize {
+        match &self.first_turn {
+            Some(id) => chat.turns.iter().position(|t| &t.id == id).unwrap_or(0),
+            None => chat.turns.len(),
+        }
+    }
+
+    /// Whether turns older than the UI's window are already in the mirror.
+    pub fn has_local_older(&self, chat: &ChatState) -> bool {
+        self.sent_start(chat) > 0
+    }
+
+    /// The next older page from the mirror as an `older` op, if any.
+    pub fn older(&mut self, chat: &ChatState) -> Option<Value> {
+        let end = self.sent_start(chat);
+        if end == 0 {
+            return None;
+        }
+        let start = end.saturating_sub(TURN_PAGE);
+        let page = &chat.turns[start..end];
+        self.first_turn = page.first().map(|t| t.id.clone());
+        self.turn_count += page.len();
+        if self.last_turn.is_none() {
+            self.last_turn = page.last().map(|t| t.id.clone());
+        }
+        Some(json!({ "op": "older", "turns": page.iter().map(turn_view).collect::<Vec<_>>(), "more": start > 0 || chat.turns_next_cursor.is_some() }))
+    }
+
+    /// Send the next older page once the host has loaded it.
+    pub fn want_older(&mut self) {
+        self.want_older = true;
     }
 
     /// The ops that take the UI from what it was sent to `chat`.
     pub fn update(&mut self, chat: &ChatState) -> Vec<Value> {
         let mut ops = Vec::new();
-        // Completed turns: appended at the end, prepended by fetchTurns,
-        // anything else (truncation) is a fresh snapshot.
-        let first = chat.turns.first().map(|t| t.id.clone());
-        let last = chat.turns.last().map(|t| t.id.clone());
-        if first != self.first_turn || last != self.last_turn || chat.turns.len() != self.turn_count {
-            let old_first = self.first_turn.as_deref().and_then(|id| chat.turns.iter().position(|t| t.id == id));
-            let old_last = self.last_turn.as_deref().and_then(|id| chat.turns.iter().position(|t| t.id == id));
-            let consistent = match (old_first, old_last) {
-                (Some(f), Some(l)) => l + 1 - f == self.turn_count,
-                _ => self.turn_count == 0,
-            };
-            if !consistent {
-                return vec![self.snapshot(chat)];
+        // Completed turns: appended at the end (sent), loaded before the
+        // window (sent only when asked), anything else (truncation) is a
+        // fresh snapshot.
+        let end = match (self.first_turn.as_deref(), self.last_turn.as_deref()) {
+            // Nothing sent yet: the newest page is new.
+            (None, None) => chat.turns.len().saturating_sub(TURN_PAGE),
+            (Some(f), Some(l)) => {
+                let fi = chat.turns.iter().position(|t| t.id == f);
+                let li = chat.turns.iter().position(|t| t.id == l);
+                match (fi, li) {
+                    (Some(fi), Some(li)) if li + 1 == fi + self.turn_count => li + 1,
+                    _ => return vec![self.snapshot(chat)],
+                }
             }
-            let (start, end) = match (old_first, old_last) {
-                (Some(f), Some(l)) => (f, l + 1),
-                _ => (chat.turns.len(), chat.turns.len()),
-            };
-            if start > 0 {
-                ops.push(json!({
-                    "op": "older",
-                    "turns": chat.turns[..start].iter().map(turn_view).collect::<Vec<_>>(),
-                }));
-            }
-            let fresh = if self.turn_count == 0 { &chat.turns[..] } else { &chat.turns[end..] };
-            for turn in fresh {
+            _ => return vec![self.snapshot(chat)],
+        };
+        if end < chat.turns.len() {
+            for turn in &chat.turns[end..] {
                 ops.push(json!({ "op": "turnDone", "turn": turn_view(turn) }));
+                self.turn_count += 1;
             }
-            self.first_turn = first;
-            self.last_turn = last;
-            self.turn_count = chat.turns.len();
+            if self.first_turn.is_none() {
+                self.first_turn = chat.turns.get(end).map(|t| t.id.clone());
+            }
+            self.last_turn = chat.turns.last().map(|t| t.id.clone());
+        }
+        if self.want_older && self.has_local_older(chat) {
+            self.want_older = false;
+            ops.extend(self.older(chat));
         }
         let active_id = chat.active_turn.as_ref().map(|t| t.id.clone());
         if active_id != self.active_id {
@@ -277,15 +321,36 @@ mod tests {
     }
 
     #[test]
+    fn snapshots_carry_only_the_newest_page() {
+        let mut p = ChatProjection::default();
+        let turns: Vec<Value> = (0..120).map(|i| turn(&format!("t{i}"))).collect();
+        let c = chat(json!({"turns": turns}));
+        let snap = p.snapshot(&c);
+        assert_eq!(snap["turns"].as_array().unwrap().len(), TURN_PAGE);
+        assert_eq!(snap["turns"][0]["id"], "t70");
+        assert_eq!(p.older(&c).unwrap()["turns"][0]["id"], "t20");
+        let last = p.older(&c).unwrap();
+        assert_eq!(last["turns"].as_array().unwrap().len(), 20);
+        assert_eq!(last["more"], false);
+        let mut more = turns.clone();
+        more.push(turn("t120"));
+        let ops = p.update(&chat(json!({"turns": more})));
+        assert_eq!(ops[0]["op"], "turnDone");
+        assert_eq!(ops[0]["turn"]["id"], "t120");
+    }
+
+    #[test]
     fn completion_older_pages_and_truncation() {
         let mut p = ChatProjection::default();
         p.snapshot(&chat(json!({"turns": [turn("t2")], "activeTurn": active("x")})));
         let ops = p.update(&chat(json!({"turns": [turn("t2"), turn("a")]})));
         let kinds: Vec<&str> = ops.iter().map(|o| o["op"].as_str().unwrap()).collect();
         assert_eq!(kinds, ["turnDone", "active", "meta"]);
-        let ops = p.update(&chat(json!({"turns": [turn("t0"), turn("t1"), turn("t2"), turn("a")]})));
-        assert_eq!(ops[0]["op"], "older");
-        assert_eq!(ops[0]["turns"].as_array().unwrap().len(), 2);
+        let loaded = chat(json!({"turns": [turn("t0"), turn("t1"), turn("t2"), turn("a")]}));
+        assert!(p.update(&loaded).is_empty(), "older turns wait until asked for");
+        let older = p.older(&loaded).unwrap();
+        assert_eq!(older["turns"].as_array().unwrap().len(), 2);
+        assert!(p.older(&loaded).is_none());
         let ops = p.update(&chat(json!({"turns": [turn("t0")]})));
         assert_eq!(ops[0]["op"], "snapshot", "truncation re-sends everything");
     }

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use ahp::hosts::HostId;
-use ahp_types::commands::{CompletionItemKind, CompletionsParams, CreateSessionParams, DisposeSessionParams, FetchTurnsParams, ResourceListParams};
+use ahp_types::commands::{CompletionItemKind, CompletionsParams, CreateSessionParams, DisposeSessionParams, ResourceListParams};
 use ahp_types::StateAction;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -247,13 +247,9 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
             dispatch(core, &host()?, &chat, action(c, json!({ "type": "chat/turnResume", "turnId": turn_id }))?).await
         }
         "chat.fetchOlder" => {
-            let host = host()?;
             let chat: String = arg(c, &args, "chat")?;
-            let state = core.chat_state(&host, &chat).ok_or_else(|| CoreError::NotFound(chat.clone()))?;
-            let Some(cursor) = state.turns_next_cursor else { return Ok(json!({ "more": false })) };
-            let params = FetchTurnsParams { channel: chat, meta: None, cursor: Some(cursor) };
-            let _: Value = request(core, &host, "fetchTurns", params).await?;
-            Ok(json!({ "more": true }))
+            let more = core.older_turns(&host()?, &chat).await?;
+            Ok(json!({ "more": more }))
         }
         "chat.completions" => {
             let chat: String = arg(c, &args, "chat")?;

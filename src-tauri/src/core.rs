@@ -171,6 +171,36 @@ impl Core {
         }
     }
 
+    /// Send the open chat's streams the next older page: from the mirror
+    /// when it holds one, else ask the host (`fetchTurns`); the page goes
+    /// out when `chat/turnsLoaded` arrives. Returns whether more may exist.
+    pub async fn older_turns(&self, host: &HostId, chat: &str) -> Result<bool, CoreError> {
+        let key = HostedResourceKey::new(host.clone(), chat);
+        let cursor = {
+            let mut st = lock(&self.state);
+            let CoreState { mirror, chats, .. } = &mut *st;
+            let state = mirror.chats().get(&key).ok_or_else(|| CoreError::NotFound(chat.to_owned()))?;
+            let watch = chats.get_mut(&key).ok_or_else(|| CoreError::NotFound(chat.to_owned()))?;
+            if let Some(op) = watch.projection.older(state) {
+                let more = op["more"].as_bool().unwrap_or(false);
+                let batch = json!({ "op": "batch", "ops": [op] });
+                watch.sinks.retain(|_, sink| sink(batch.clone()));
+                return Ok(more);
+            }
+            match state.turns_next_cursor.clone() {
+                Some(c) => {
+                    watch.projection.want_older();
+                    c
+                }
+                None => return Ok(false),
+            }
+        };
+        let params = ahp_types::commands::FetchTurnsParams { channel: chat.to_owned(), meta: None, cursor: Some(cursor) };
+        let client = self.multi.client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))?;
+        let _: Value = client.request("fetchTurns", params).await?;
+        Ok(true)
+    }
+
     /// A copy of a chat's reduced state, if subscribed.
     pub fn chat_state(&self, host: &HostId, chat: &str) -> Option<ChatState> {
         lock(&self.state).mirror.chats().get(&HostedResourceKey::new(host.clone(), chat)).cloned()

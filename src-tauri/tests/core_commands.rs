@@ -1,7 +1,8 @@
 //! The command table against a real embedded host with the scripted fake
 //! ACP agent, through the same `MultiHostClient` path the app uses:
 //! create a session, open its chat, stream a turn, approve a tool call,
-//! queue a message, rename, archive, dispose.
+//! queue a message, rename, archive, dispose — with a second, plain AHP
+//! client answering the confirmation and renaming, as another window would.
 
 #![allow(clippy::unwrap_used)]
 
@@ -32,6 +33,16 @@ impl Collected {
     fn text(&self) -> String {
         serde_json::to_string(&*self.0.lock().unwrap()).unwrap()
     }
+    async fn arrives(&self, needle: &str, ticks: usize) -> bool {
+        for _ in 0..ticks {
+            if self.text().contains(needle) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        false
+    }
+
     async fn wait_for(&self, what: &str, needle: &str) {
         for _ in 0..800 {
             if self.text().contains(needle) {
@@ -55,6 +66,7 @@ async fn a_session_from_creation_to_disposal() {
     std::fs::create_dir_all(&ws).unwrap();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/tests/ui/fake-agent-script.json");
     let args = vec![
+        "--no-discover".to_owned(),
         "--data-dir".to_owned(),
         tmp.path().join("data").display().to_string(),
         "--agent".to_owned(),
@@ -77,7 +89,15 @@ async fn a_session_from_creation_to_disposal() {
     let chat = opened["chat"].as_str().unwrap().to_owned();
     chat_events.wait_for("snapshot", "\"op\":\"snapshot\"").await;
 
-    call(&core, "chat.send", json!({"host": "local", "chat": chat, "text": "Plan the change"}), None).await.unwrap();
+    // The host refuses turns until the agent's session is ready (a
+    // rejection on the app stream): send again until one is accepted.
+    for attempt in 0.. {
+        call(&core, "chat.send", json!({"host": "local", "chat": chat, "text": "Plan the change"}), None).await.unwrap();
+        if chat_events.arrives("\"op\":\"active\"", 40).await {
+            break;
+        }
+        assert!(attempt < 20 && app.text().contains("rejected"), "no turn and no rejection: {}", app.text());
+    }
     chat_events.wait_for("streamed markdown", "language-rust").await;
     chat_events.wait_for("pending confirmation", "pending-confirmation").await;
     app.wait_for("inbox", "\"toolCallId\":\"edit-1\"").await;
@@ -86,10 +106,26 @@ async fn a_session_from_creation_to_disposal() {
 
     let state = core.chat_state(&ahp::hosts::HostId::new("local"), &chat).unwrap();
     let turn_id = state.active_turn.unwrap().id;
-    call(&core, "chat.confirm", json!({"host": "local", "chat": chat, "turnId": turn_id, "toolCallId": "edit-1", "approved": true, "optionId": "allow"}), None)
-        .await
-        .unwrap();
+    // Another client (a plain AHP client on the same host) answers; the
+    // card and the inbox follow.
+    let transport = ahp_ws::WebSocketTransport::connect(&started.host.url).await.unwrap();
+    let other = ahp::Client::connect(transport, ahp::ClientConfig::default()).await.unwrap();
+    other.initialize("other-client".into(), vec!["1.0.0".into()], vec![ahp_types::ROOT_RESOURCE_URI.into()]).await.unwrap();
+    let approve: ahp_types::StateAction = serde_json::from_value(json!({
+        "type": "chat/toolCallConfirmed", "turnId": turn_id, "toolCallId": "edit-1", "approved": true,
+        "confirmed": "user-action", "selectedOptionId": "allow"
+    }))
+    .unwrap();
+    other.dispatch(chat.clone(), approve).await.unwrap();
     chat_events.wait_for("tool result", "Wrote 1 line to hello.txt").await;
+    for i in 0.. {
+        let last_inbox = app.0.lock().unwrap().iter().rev().find(|v| v["op"] == "inbox").cloned().unwrap();
+        if last_inbox["items"].as_array().unwrap().is_empty() {
+            break;
+        }
+        assert!(i < 400, "the inbox kept {last_inbox}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
     chat_events.wait_for("turn done", "\"op\":\"turnDone\"").await;
 
     // Queue while the slow second turn runs; it becomes turn three.
@@ -101,6 +137,9 @@ async fn a_session_from_creation_to_disposal() {
 
     call(&core, "session.rename", json!({"host": "local", "session": session, "title": "Renamed"}), None).await.unwrap();
     app.wait_for("renamed row", "\"title\":\"Renamed\"").await;
+    let rename: ahp_types::StateAction = serde_json::from_value(json!({"type": "session/titleChanged", "title": "Renamed elsewhere"})).unwrap();
+    other.dispatch(session.clone(), rename).await.unwrap();
+    app.wait_for("row renamed by another client", "\"title\":\"Renamed elsewhere\"").await;
     call(&core, "session.archive", json!({"host": "local", "session": session, "archived": true}), None).await.unwrap();
     app.wait_for("archived row", "\"archived\":true").await;
 

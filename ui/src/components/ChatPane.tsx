@@ -19,6 +19,8 @@ export function ChatPane({ row, agent, onClosed }: { row: SessionRow; agent?: Ag
   const [error, setError] = useState('');
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  const [noMore, setNoMore] = useState(false);
+  const loadingOlder = useRef(false);
   const host = row.host;
 
   useEffect(() => {
@@ -26,6 +28,7 @@ export function ChatPane({ row, agent, onClosed }: { row: SessionRow; agent?: Ag
     let alive = true;
     setView(emptyChat());
     setLimit(PAGE);
+    setNoMore(false);
     stick.current = true;
     stream('chat.open', { host, session: row.uri }, (op) => alive && setView((v) => applyChatOp(v, op)))
       .then((r) => { streamId = r.streamId; setChat(r.chat); if (!alive) call('stream.close', { streamId }); })
@@ -73,9 +76,15 @@ export function ChatPane({ row, agent, onClosed }: { row: SessionRow; agent?: Ag
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     if (el.scrollTop < 80) {
       if (hidden > 0) setLimit((l) => l + PAGE);
-      else if (view.meta?.olderCursor) call('chat.fetchOlder', { host, chat }).catch(() => {});
+      else if (!noMore && !loadingOlder.current && chat) {
+        loadingOlder.current = true;
+        call('chat.fetchOlder', { host, chat })
+          .then((r) => { if (!r.more) setNoMore(true); setLimit((l) => l + PAGE); })
+          .catch(() => setNoMore(true))
+          .finally(() => { loadingOlder.current = false; });
+      }
     }
-  }, [hidden, view.meta?.olderCursor, host, chat]);
+  }, [hidden, noMore, host, chat]);
 
   const rename = async (e: Event) => {
     e.preventDefault();
@@ -100,7 +109,7 @@ export function ChatPane({ row, agent, onClosed }: { row: SessionRow; agent?: Ag
       </header>
       {error && <p class="error banner" role="alert" onClick={() => setError('')}>{error}</p>}
       <div class="transcript" ref={scroller} onScroll={onScroll} data-testid="transcript">
-        {(hidden > 0 || view.meta?.olderCursor) && <p class="muted small center">Scroll up for older turns</p>}
+        {(hidden > 0 || !noMore) && turns.length >= PAGE && <p class="muted small center">Scroll up for older turns</p>}
         {shown.map((t) => <Turn key={t.id} turn={t} actions={actions} />)}
         {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
       </div>

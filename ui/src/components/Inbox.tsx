@@ -13,7 +13,7 @@ export function Inbox({ app, onOpen }: { app: AppState; onOpen: (host: string, s
             <li key={`${i.host}${i.chat}${i.toolCallId}`} data-testid="inbox-item">
               <button onClick={() => onOpen(i.host, i.session)}>
                 <strong>{i.title}</strong>
-                <span class="small muted">{row?.title ?? i.chatTitle} · {row?.hostLabel ?? i.host}</span>
+                <span class="small muted">{row?.title || i.chatTitle || 'Untitled session'} · {row?.hostLabel ?? i.host}</span>
               </button>
             </li>
           );

@@ -33,13 +33,18 @@ steps.push({ end: 'end_turn' });
 const scriptPath = join(home, 'bench-agent.json');
 writeFileSync(scriptPath, JSON.stringify({ turns: [steps] }));
 
-const bridge = spawn(bridgeBin, ['--data-dir', join(home, 'data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`], {
-  env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'inherit'],
-});
-const url = await new Promise((res, rej) => {
-  bridge.on('exit', (c) => rej(new Error(`bridge exited ${c}`)));
-  createInterface({ input: bridge.stdout }).on('line', (l) => { const m = /^listening (\S+)/.exec(l); if (m) res(m[1]); });
-});
+let bridge;
+const startBridge = () => {
+  bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, 'data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`], {
+    env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const b = bridge;
+  return new Promise((res, rej) => {
+    b.on('exit', (c) => rej(new Error(`bridge exited ${c}`)));
+    createInterface({ input: b.stdout }).on('line', (l) => { const m = /^listening (\S+)/.exec(l); if (m) res(m[1]); });
+  });
+};
+let url = await startBridge();
 const rssMiB = () => {
   const s = readFileSync(`/proc/${bridge.pid}/status`, 'utf8');
   return (Number(/VmRSS:\s+(\d+)/.exec(s)[1]) / 1024).toFixed(1);
@@ -81,21 +86,32 @@ await page.evaluate(async ([s, n]) => {
   }
 }, [session, TURNS]);
 console.log(`setup: ${TURNS} turns written in ${((Date.now() - t1) / 1000).toFixed(1)} s; core RSS ${rssMiB()} MiB`);
+const openBig = async (label) => {
+  await page.waitForSelector('[data-testid=session-row]');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=session-row]').length >= n, SESSIONS + 1);
+  const firstPaint = await page.evaluate(async () => {
+    const row = document.querySelectorAll('[data-testid=session-row]')[0]; // newest first: the big session
+    const start = performance.now();
+    row.click();
+    await new Promise((r) => { const check = () => (document.querySelectorAll('[data-testid=turn]').length ? r() : requestAnimationFrame(check)); check(); });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return performance.now() - start;
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const mem = await page.evaluate(() => ({ heap: performance.memory.usedJSHeapSize / 1048576, nodes: document.getElementsByTagName('*').length, turns: document.querySelectorAll('[data-testid=turn]').length }));
+  console.log(`open ${TURNS}-turn session (${label}): first turn painted ${fmt(firstPaint)} after the click; ${mem.turns} turns mounted, ${mem.nodes} DOM elements, JS heap ${mem.heap.toFixed(1)} MiB; core RSS ${rssMiB()} MiB`);
+};
 await page.reload();
-await page.waitForSelector('[data-testid=session-row]');
-const rowSel = `[data-testid=session-row]`;
-const firstPaint = await page.evaluate(async (sel) => {
-  const rows = [...document.querySelectorAll(sel)];
-  const row = rows[0]; // newest first: the 10,000-turn session was modified last
-  const start = performance.now();
-  row.click();
-  await new Promise((r) => { const check = () => (document.querySelectorAll('[data-testid=turn]').length ? r() : requestAnimationFrame(check)); check(); });
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  return performance.now() - start;
-}, rowSel);
-await new Promise((r) => setTimeout(r, 500));
-const mem = await page.evaluate(() => ({ heap: performance.memory.usedJSHeapSize / 1048576, nodes: document.getElementsByTagName('*').length, turns: document.querySelectorAll('[data-testid=turn]').length }));
-console.log(`open ${TURNS}-turn session: first turn painted ${fmt(firstPaint)} after the click; ${mem.turns} turns mounted, ${mem.nodes} DOM elements, JS heap ${mem.heap.toFixed(1)} MiB; core RSS ${rssMiB()} MiB`);
+await openBig('live core that wrote every turn');
+// The app relaunched: a fresh core and host on the same data directory.
+await page.goto('about:blank');
+bridge.kill('SIGTERM');
+await new Promise((r) => bridge.on('exit', r));
+url = await startBridge();
+await new Promise((r) => setTimeout(r, 1000));
+console.log(`relaunch: core RSS before opening anything ${rssMiB()} MiB`);
+await page.goto(url + '/');
+await openBig('after relaunch');
 // Paging: scroll to the top twice (older turns from the mirror / fetchTurns).
 const pageT = await page.evaluate(async () => {
   const el = document.querySelector('[data-testid=transcript]');

@@ -29,7 +29,7 @@ writeFileSync(join(demo, 'main.rs'), 'fn main() {}\n');
 const scriptPath = join(home, 'fake-agent.json');
 writeFileSync(scriptPath, readFileSync(join(here, 'fake-agent-script.json')));
 
-const bridge = spawn(bridgeBin, ['--data-dir', join(home, '.hangar-data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`], {
+const bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, '.hangar-data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`], {
   env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -94,10 +94,22 @@ await test('create a session in a folder picked with resourceList', async () => 
 });
 
 await test('send a message and see streamed markdown with a highlighted code fence', async () => {
-  await page.fill('[data-testid=composer-input]', 'Plan the change');
-  await page.click('[data-testid=send]');
-  await page.waitForSelector('.turn.active');
+  // The host refuses a turn until the agent's session is ready; the UI shows
+  // the refusal as a notice, and the person sends again.
+  for (let attempt = 0; ; attempt++) {
+    await page.fill('[data-testid=composer-input]', 'Plan the change');
+    await page.click('[data-testid=send]');
+    const got = await Promise.race([
+      page.waitForSelector('[data-testid=turn]').then(() => 'turn'),
+      page.waitForSelector('.notice').then(() => 'refused'),
+    ]);
+    if (got === 'turn') break;
+    if (attempt > 20) throw new Error('every send was refused');
+    await page.evaluate(() => document.querySelector('.notice')?.remove());
+    await new Promise((r) => setTimeout(r, 200));
+  }
   await expectText('.md.assistant', 'Here is the plan');
+  await page.waitForSelector('.turn.active, [data-testid=confirmation]');
   await page.waitForSelector('.md.assistant pre code.language-rust');
   await expectText('.md.assistant pre code', 'println!');
   await page.waitForSelector('details.reasoning');

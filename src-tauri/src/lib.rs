@@ -5,9 +5,8 @@
 //!   embedded host, the core, the local host registered like any remote.
 //! - [`embedded_host`] — `hangar_host` on 127.0.0.1:0 with a per-launch
 //!   token, data under the platform data dir; agents from `--agent` /
-//!   `HANGAR_AGENTS`.
-//! - `agent_discovery` — the CLI's agent discovery (`crates/hangar-cli/src/discovery.rs`,
-//!   compiled in here by path so both find the same agents).
+//!   `HANGAR_AGENTS`, then `hangar_host::discovery` (the same agents
+//!   `hangar serve` finds).
 //! - [`core`]          — [`core::Core`]: `ahp::hosts::MultiHostClient`, the
 //!   `MultiHostStateMirror` (official reducers), subscriptions, the event
 //!   pump, the approval inbox, needs-input notifications.
@@ -29,9 +28,6 @@
 //! sink → the UI. UI commands → [`commands::call`] → `dispatchAction` or a
 //! request on the host → the echo comes back the same way.
 
-/// The CLI's discovery of well-known ACP agents, the very same file.
-#[path = "../../crates/hangar-cli/src/discovery.rs"]
-pub mod agent_discovery;
 pub mod bridge;
 pub mod chat_view;
 pub mod commands;

@@ -1,11 +1,10 @@
 //! # hangar — the command line
 //!
 //! Map: `main.rs` parses arguments and dispatches; `serve.rs` runs the
-//! headless host (`hangar serve`); `discovery.rs` finds well-known ACP agents
-//! on `PATH` / in npm prefixes; `token_file.rs` creates and reads the token
-//! file.
+//! headless host (`hangar serve`, with `hangar_host::discovery` finding
+//! well-known ACP agents on `PATH` / in npm prefixes); `token_file.rs`
+//! creates and reads the token file.
 
-mod discovery;
 mod serve;
 mod token_file;
 

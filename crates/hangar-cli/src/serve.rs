@@ -11,7 +11,7 @@ use hangar_host::agents::AgentSpec;
 use hangar_host::config::HostConfig;
 use hangar_host::host::Host;
 
-use crate::{discovery, token_file};
+use crate::token_file;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -79,7 +79,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         args.agents.iter().map(|a| AgentSpec::parse(a).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
     if !args.no_discover {
         let taken: Vec<String> = agents.iter().map(|a| a.id.clone()).collect();
-        let found = discovery::discover(std::env::var_os("PATH").as_deref(), &args.npm_prefixes, &taken);
+        let found = hangar_host::discovery::discover(std::env::var_os("PATH").as_deref(), &args.npm_prefixes, &taken);
         for agent in &found {
             tracing::info!("found agent {} ({})", agent.id, agent.command.join(" "));
         }

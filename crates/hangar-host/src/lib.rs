@@ -12,6 +12,8 @@
 //! - [`protocol`] — tables the official crates lack (dispatchable actions,
 //!   version filtering).
 //! - [`agents`]   — registered agents as `RootState.agents` shows them.
+//! - [`discovery`] — well-known ACP agents found on `PATH` / in npm prefixes
+//!   (used by `hangar serve` and the desktop app).
 //! - [`providers`] — the agent layer: runs agents for sessions and turns.
 //! - [`resources`] — the `resource*` file-system surface and its sandbox.
 //! - [`config`], [`rpc_error`] — configuration and JSON-RPC errors.
@@ -22,6 +24,7 @@
 
 pub mod agents;
 pub mod config;
+pub mod discovery;
 pub mod engine;
 pub mod host;
 pub mod hub;

@@ -1,10 +1,15 @@
-//! Finding the well-known ACP agents on `PATH` or in an npm prefix, so a user
-//! who installed `codex-acp` or `@google/gemini-cli` gets them without
-//! `--agent` flags (as Zed's agent panel lists installed agents).
+//! Agent discovery: finding the well-known ACP agents on `PATH` or in an npm
+//! prefix, so a user who installed `codex-acp` or `@google/gemini-cli` gets
+//! them without `--agent` flags (as Zed's agent panel lists installed agents).
+//!
+//! Map: `KNOWN` — the table of well-known agents (id, executables, ACP
+//! arguments); `search_dirs` — where to look; [`discover`] — the one entry
+//! point, used by `hangar serve` and by the desktop app's embedded host, so
+//! both list the same agents.
 
 use std::path::{Path, PathBuf};
 
-use hangar_host::agents::AgentSpec;
+use crate::agents::AgentSpec;
 
 /// A known agent: its id, the executables that provide it (first found
 /// wins) and the arguments that put it in ACP stdio mode.
@@ -41,7 +46,11 @@ fn is_executable(path: &Path) -> bool {
     path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// Agents found, skipping ids in `taken` (explicit `--agent` wins).
+/// The well-known agents found in each `npm_prefixes` entry's `bin` and
+/// `node_modules/.bin`, then on `path_var` (a `PATH`-style list), in the
+/// table's order, skipping ids in `taken` (explicit `--agent` wins). An
+/// agent is found when one of its executables exists there and is
+/// executable; the first match wins.
 pub fn discover(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf], taken: &[String]) -> Vec<AgentSpec> {
     let dirs = search_dirs(path_var, npm_prefixes);
     let mut found = Vec::new();

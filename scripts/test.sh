@@ -2,7 +2,9 @@
 # Set up and run every test: unit tests, end-to-end suites against the real
 # binary, and interop tests with real ACP agents from npm against a mock model
 # server on 127.0.0.1; the desktop UI's vitest suite and its Chromium UI
-# tests (src-tauri/tests/ui_chromium.rs). Then clippy with the workspace lints.
+# tests (src-tauri/tests/ui_chromium.rs) and the real app window driven
+# through WebKitWebDriver on Xvfb (src-tauri/tests/real_window.rs). Then
+# clippy with the workspace lints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -21,8 +23,9 @@ export HANGAR_REQUIRE_UI=1
 echo "== build"
 cargo build --workspace --all-targets
 
-echo "== tests"
-cargo test --workspace --no-fail-fast -- --test-threads=2
+echo "== tests (on a virtual X display: the real-window test opens the app's window)"
+export HANGAR_REQUIRE_WINDOW=1
+xvfb-run -a -s "-screen 0 1280x800x24" cargo test --workspace --no-fail-fast -- --test-threads=2
 
 echo "== node: mock model server self-test"
 node --test tests/interop/mock-model-server/

@@ -1,0 +1,185 @@
+// Real-window tests: the real `hangar-desktop` binary (Tauri 2, WebKitGTK),
+// its window on an X display (Xvfb in CI), driven through Debian's
+// WebKitWebDriver with the zero-dependency client in ./webdriver.mjs; the
+// embedded host runs the scripted fake ACP agent. Prints one line per test
+// and a closing "N passed, M failed" line. Selectors follow ui/tests/ui/run.mjs.
+//
+// Env: APP_BIN, FAKE_AGENT_BIN (default: ../../../target/debug/...),
+// WEBKIT_DRIVER (default WebKitWebDriver), SCREENSHOT_DIR (optional).
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { startDriver, killByMarker, Session, sleep } from './webdriver.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../../..');
+const appBin = resolve(process.env.APP_BIN ?? join(root, 'target/debug/hangar-desktop'));
+const fakeBin = resolve(process.env.FAKE_AGENT_BIN ?? join(root, 'target/debug/hangar-fake-agent'));
+const shots = process.env.SCREENSHOT_DIR;
+const t0 = Date.now();
+
+// A temp HOME (the folder picker starts there), data dir and project folder:
+// never the person's ~/.local/share/hangar*.
+const home = mkdtempSync(join(tmpdir(), 'hangar-window-home-'));
+const demo = join(home, 'projects', 'demo');
+mkdirSync(demo, { recursive: true });
+mkdirSync(join(home, 'projects', 'other'), { recursive: true });
+writeFileSync(join(demo, 'hello.txt'), 'hello world\n');
+writeFileSync(join(demo, 'main.rs'), 'fn main() {}\n');
+
+// The Chromium tests' fake-agent script, plus one step: once the edit is
+// allowed, the agent really writes the file through the host
+// (fs/write_text_file), so the test can see it change on disk.
+const script = JSON.parse(readFileSync(join(here, '../ui/fake-agent-script.json'), 'utf8'));
+const permission = script.turns[0].find((s) => s.request?.method === 'session/request_permission');
+if (!permission?.then?.allow) throw new Error('fake-agent-script.json: no permission request with an "allow" branch in turn 1');
+permission.then.allow.unshift({ request: { method: 'fs/write_text_file', params: { path: '$CWD/hello.txt', content: 'hello hangar\n' } } });
+const scriptPath = join(home, 'fake-agent.json');
+writeFileSync(scriptPath, JSON.stringify(script));
+
+let driver;
+let wd;
+const cleanup = async () => {
+  if (wd) await wd.delete().catch(() => {}); // closes the app
+  driver?.kill(); // the driver's process group (the app is started in it)
+  killByMarker(home); // anything still running with our temp dir in its arguments (app, fake agent)
+  rmSync(home, { recursive: true, force: true });
+};
+const watchdog = setTimeout(async () => {
+  console.log('FAIL - real window: the whole run took more than 180 s');
+  await cleanup();
+  process.exit(1);
+}, 180000);
+
+try {
+  driver = await startDriver({
+    driverBin: process.env.WEBKIT_DRIVER ?? 'WebKitWebDriver',
+    env: { ...process.env, HOME: home, HANGAR_NO_DISCOVER: '1', RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+  });
+  // Without TAURI_WEBVIEW_AUTOMATION (set by startDriver) this would hang: bounded.
+  wd = await Session.create(driver.base, {
+    binary: appBin,
+    args: ['--no-discover', '--data-dir', join(home, '.hangar-data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`],
+    timeoutMs: 30000,
+  });
+} catch (e) {
+  console.log(`FAIL - start the app through WebKitWebDriver: ${e.stack ?? e}`);
+  await cleanup();
+  process.exit(1);
+}
+console.log(`# window session started in ${Date.now() - t0} ms`);
+
+// Page errors, collected from the start of the test on.
+await wd.exec(`window.__errors = [];
+  addEventListener('error', (e) => __errors.push(String(e.message)));
+  addEventListener('unhandledrejection', (e) => __errors.push(String(e.reason?.message ?? e.reason)));`);
+
+let passed = 0, failed = 0;
+async function test(name, fn) {
+  const t1 = Date.now();
+  try {
+    await fn();
+    passed++;
+    console.log(`ok - ${name} (${Date.now() - t1} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL - ${name}: ${e.stack ?? e}`);
+    if (shots) writeFileSync(join(shots, `failed-window-${name.replace(/\W+/g, '-')}.png`), await wd.screenshot().catch(() => Buffer.alloc(0)));
+  }
+}
+const shot = async (name) => { if (shots) writeFileSync(join(shots, `${name}.png`), await wd.screenshot()); };
+const expectText = (css, text) => wd.waitEl(css, text);
+// The X server's own picture of the screen (`import -window root`, imagemagick;
+// skipped when missing), not WebKit's snapshot: the window really drew this.
+const screenOf = async (name) => {
+  if (!shots || !process.env.DISPLAY) return;
+  await wd.frames();
+  try { execFileSync('import', ['-window', 'root', join(shots, `${name}.png`)], { stdio: 'ignore' }); } catch { /* no imagemagick */ }
+};
+
+await test('the sidebar shows the embedded host, connected', async () => {
+  await expectText('.host-group h2', 'This computer');
+  await wd.waitEl('.conn.up');
+  const title = await wd.cmd('GET', '/title');
+  if (title !== 'Hangar') throw new Error(`window title ${JSON.stringify(title)}`);
+});
+
+await test('create a session in a folder picked with the folder picker', async () => {
+  await wd.clickEl('[data-testid=new-session]');
+  await wd.waitEl('[data-testid=folder-picker]');
+  await expectText('[data-testid=folder-path]', home);
+  await wd.clickEl('[data-testid=folder-entry]', 'projects');
+  await expectText('[data-testid=folder-path]', '/projects');
+  await wd.clickEl('[data-testid=folder-entry]', 'demo');
+  await expectText('[data-testid=folder-path]', '/projects/demo');
+  await wd.clickEl('[data-testid=create-session]');
+  await wd.waitEl('[data-testid=session-row]');
+  await wd.waitEl('[data-testid=composer-input]');
+  await expectText('[data-testid=session-row]', 'demo');
+});
+
+await test('send a message and see streamed markdown', async () => {
+  // Until the composer waits for the agent to be ready, the host may refuse
+  // a turn sent too early; the UI shows a notice and the person sends again.
+  for (let attempt = 0; ; attempt++) {
+    await wd.fill('[data-testid=composer-input]', 'Plan the change');
+    await wd.clickEl('[data-testid=send]');
+    const got = await wd.waitFor('a turn or a refusal',
+      "return document.querySelector('[data-testid=turn]') ? 'turn' : document.querySelector('.notice') ? 'refused' : null;");
+    if (got === 'turn') break;
+    if (attempt > 20) throw new Error('every send was refused');
+    await wd.exec("document.querySelector('.notice')?.remove();");
+    await sleep(200);
+  }
+  await expectText('.md.assistant', 'Here is the plan');
+  await wd.waitEl('.turn.active, [data-testid=confirmation]');
+  await wd.waitEl('.md.assistant pre code.language-rust');
+  await expectText('.md.assistant pre code', 'println!');
+  await expectText('.md.assistant strong', demo); // **$CWD** rendered as markdown
+  await wd.waitEl('details.reasoning');
+});
+
+await test('approve the tool call from its card; the result shows and the file changed on disk', async () => {
+  await wd.waitEl('[data-testid=confirmation]');
+  await expectText('[data-testid=diff]', 'hello hangar');
+  await expectText('[data-testid=inbox-button] .count', '1');
+  await wd.waitEl('[data-testid=session-row][data-status=needs-input]');
+  if (readFileSync(join(demo, 'hello.txt'), 'utf8') !== 'hello world\n') throw new Error('file changed before approval');
+  await screenOf('real-window-xvfb');
+  await wd.clickEl('[data-testid=confirmation] button', 'Allow');
+  await expectText('[data-testid=tool-result]', 'Wrote 1 line to hello.txt');
+  await expectText('.md.assistant', 'the file now says hello hangar');
+  await wd.waitGone('.turn.active');
+  await expectText('[data-testid=inbox-button] .count', '0');
+  await expectText('.turn-foot', '1200 in');
+  const onDisk = readFileSync(join(demo, 'hello.txt'), 'utf8');
+  if (onDisk !== 'hello hangar\n') throw new Error(`hello.txt on disk: ${JSON.stringify(onDisk)}`);
+});
+
+await test('queue a message while a turn runs; it starts when the turn ends', async () => {
+  await wd.fill('[data-testid=composer-input]', 'Follow up please');
+  await wd.clickEl('[data-testid=send]');
+  await wd.waitEl('[data-testid=queue-button]');
+  await wd.fill('[data-testid=composer-input]', 'Queued question');
+  await wd.clickEl('[data-testid=queue-button]');
+  await expectText('[data-testid=queued-message]', 'Queued question');
+  await expectText('.md.assistant', 'Working on the follow-up');
+  await expectText('.md.assistant', 'echo: Queued question');
+  await wd.waitGone('[data-testid=queued-message]');
+  await wd.waitGone('.turn.active');
+  const turns = await wd.exec("return document.querySelectorAll('[data-testid=turn]').length;");
+  if (turns !== 3) throw new Error(`expected 3 turns, saw ${turns}`);
+  await shot('real-window-chat');
+});
+
+await test('no page errors', async () => {
+  const errors = await wd.exec('return window.__errors;');
+  if (errors.length) throw new Error(errors.join('\n'));
+});
+
+clearTimeout(watchdog);
+await cleanup();
+console.log(`window: ${passed} passed, ${failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+process.exit(failed ? 1 : 0);

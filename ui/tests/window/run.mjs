@@ -121,6 +121,13 @@ await test('create a session in a folder picked with the folder picker', async (
 });
 
 await test('send a message and see streamed markdown', async () => {
+  // Every text the newest assistant message shows, recorded in the page (so
+  // WebDriver's polling latency cannot miss an intermediate state).
+  await wd.exec(`window.__seen = [];
+    new MutationObserver(() => {
+      const t = [...document.querySelectorAll('.md.assistant')].pop()?.textContent ?? '';
+      if (t && __seen[__seen.length - 1] !== t) __seen.push(t);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });`);
   // Until the composer waits for the agent to be ready, the host may refuse
   // a turn sent too early; the UI shows a notice and the person sends again.
   for (let attempt = 0; ; attempt++) {
@@ -139,6 +146,10 @@ await test('send a message and see streamed markdown', async () => {
   await expectText('.md.assistant pre code', 'println!');
   await expectText('.md.assistant strong', demo); // **$CWD** rendered as markdown
   await wd.waitEl('details.reasoning');
+  const seen = await wd.exec('return window.__seen;');
+  if (!seen.some((t) => t.includes('Here is the plan') && !t.includes('println!'))) {
+    throw new Error(`no partial render before the rest streamed in: ${JSON.stringify(seen)}`);
+  }
 });
 
 await test('approve the tool call from its card; the result shows and the file changed on disk', async () => {

@@ -17,12 +17,18 @@
 //! Steps (one key each): `update` (a `session/update` payload), `chunk` /
 //! `thought` (text chunk shorthands), `echo` (a chunk with the prompt's
 //! text and resource links), `request` `{method, params}` with optional
-//! `id` and `then` (branches by the chosen `optionId`, `cancelled` or `*`),
+//! `id` and `then` (branches by the chosen `optionId`, `cancelled`, an
+//! elicitation's `action` (`accept` / `decline` / `cancel`), `ok`, `error`
+//! or `*`), `elicit` (an `elicitation/create` request: `{message, schema}`
+//! for form mode or `{message, url}` for url mode, scoped to the session,
+//! with `then` as for `request`),
 //! `sleep` (ms), `crash` `{code, stderr}`, `hang`, `flood` `{count, text}`
 //! (chunks as fast as possible; the emit time goes to stderr and to the
 //! file in `FAKE_ACP_REPORT`), `end` (stop reason; `usage` alongside),
 //! `endRaw` (the whole prompt result), `raw` (any message).
-//! `$CWD` and `$SID` in strings become the session's cwd and id.
+//! `$CWD` and `$SID` in strings become the session's cwd and id; `$ANSWER`
+//! the last answer's `content` as compact JSON (keys sorted), or its
+//! `action` when it has no content.
 //! A `session/cancel` aborts the running steps and answers the prompt
 //! `cancelled` (unless the script sets `ignoreCancel`).
 
@@ -44,6 +50,7 @@ struct Agent {
     cancelled: bool,
     prompt_id: Option<Value>,
     model: Option<String>,
+    answer: String,
 }
 
 enum Flow {
@@ -85,6 +92,7 @@ fn main() {
         cancelled: false,
         prompt_id: None,
         model: None,
+        answer: String::new(),
     };
     agent.run();
 }
@@ -170,18 +178,19 @@ fn from_transcript(path: &str) -> Result<Value, String> {
     Ok(Value::Object(script))
 }
 
-fn subst(v: &Value, cwd: &str, sid: &str) -> Value {
+/// `$CWD`, `$SID` and `$ANSWER` replaced in every string of `v`.
+fn subst(v: &Value, vars: &[(&str, &str)]) -> Value {
     match v {
-        Value::String(s) => Value::String(s.replace("$CWD", cwd).replace("$SID", sid)),
-        Value::Array(a) => Value::Array(a.iter().map(|x| subst(x, cwd, sid)).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), subst(x, cwd, sid))).collect()),
+        Value::String(s) => Value::String(vars.iter().fold(s.clone(), |s, (k, x)| s.replace(k, x))),
+        Value::Array(a) => Value::Array(a.iter().map(|x| subst(x, vars)).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), subst(x, vars))).collect()),
         other => other.clone(),
     }
 }
 
 impl Agent {
     fn send(&mut self, msg: Value) {
-        let msg = subst(&msg, &self.cwd, &self.sid);
+        let msg = subst(&msg, &[("$CWD", &self.cwd), ("$SID", &self.sid), ("$ANSWER", &self.answer)]);
         let _ = writeln!(self.out, "{msg}");
         let _ = self.out.flush();
     }
@@ -371,6 +380,21 @@ impl Agent {
                 return self.respond_prompt(result);
             }
             "request" => return self.request(step, arg),
+            "elicit" => {
+                let mut params = json!({ "sessionId": "$SID", "message": arg.get("message").cloned().unwrap_or(json!("")) });
+                match arg.get("url") {
+                    Some(url) => {
+                        params["mode"] = json!("url");
+                        params["url"] = url.clone();
+                        params["elicitationId"] = json!(format!("elicit-{}", self.next_id));
+                    }
+                    None => {
+                        params["mode"] = json!("form");
+                        params["requestedSchema"] = arg.get("schema").cloned().unwrap_or(json!({ "type": "object", "properties": {} }));
+                    }
+                }
+                return self.request(step, &json!({ "method": "elicitation/create", "params": params }));
+            }
             other => eprintln!("fake-agent: unknown step {other}"),
         }
         Flow::Continue
@@ -408,14 +432,21 @@ impl Agent {
             }
         };
         eprintln!("fake-agent: answer {answer}");
+        if let Some(action) = answer.pointer("/result/action").and_then(Value::as_str) {
+            self.answer = match answer.pointer("/result/content") {
+                Some(content) => content.to_string(),
+                None => action.to_owned(),
+            };
+        }
         let Some(branches) = step.get("then").and_then(Value::as_object) else {
             return Flow::Continue;
         };
         let outcome = answer.pointer("/result/outcome");
-        let key = match outcome.and_then(|o| o.get("outcome")).and_then(Value::as_str) {
-            Some("selected") => outcome.and_then(|o| o.get("optionId")).and_then(Value::as_str).unwrap_or_default().to_owned(),
-            Some(other) => other.to_owned(),
-            None => if answer.get("error").is_some() { "error".to_owned() } else { "ok".to_owned() },
+        let elicited = answer.pointer("/result/action").and_then(Value::as_str);
+        let key = match (outcome.and_then(|o| o.get("outcome")).and_then(Value::as_str), elicited) {
+            (Some("selected"), _) => outcome.and_then(|o| o.get("optionId")).and_then(Value::as_str).unwrap_or_default().to_owned(),
+            (Some(other), _) | (None, Some(other)) => other.to_owned(),
+            (None, None) => if answer.get("error").is_some() { "error".to_owned() } else { "ok".to_owned() },
         };
         let branch = branches.get(&key).or_else(|| branches.get("*")).cloned().unwrap_or(Value::Array(vec![]));
         self.steps(&branch)

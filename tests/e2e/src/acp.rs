@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use ahp::{Client, SessionSubscription};
-use ahp_types::actions::{ChatPendingMessageSetAction, ChatToolCallConfirmedAction};
+use ahp_types::actions::{ChatInputCompletedAction, ChatPendingMessageSetAction, ChatToolCallConfirmedAction};
 use ahp_types::commands::CreateSessionParams;
 use ahp_types::state::{
-    ChatState, PendingMessageKind, ResponsePart, SessionLifecycle, SessionState, SnapshotState, ToolCallCancellationReason,
+    ChatInputRequest, ChatInputResponseKind, ChatState, PendingMessageKind, ResponsePart, SessionLifecycle, SessionState, SnapshotState, ToolCallCancellationReason,
     ToolCallConfirmationReason, ToolCallState, Turn,
 };
 use ahp_types::{ActionEnvelope, StateAction};
@@ -180,6 +180,21 @@ impl Rig {
             selected_option_id: option.map(str::to_owned),
         };
         self.dispatch(StateAction::ChatToolCallConfirmed(action)).await;
+    }
+
+    /// Wait for the agent's next input request (`chat/inputRequested`).
+    pub async fn wait_input_request(&mut self) -> ChatInputRequest {
+        let env = self.wait_type("chat/inputRequested").await;
+        let StateAction::ChatInputRequested(a) = env.action else { unreachable!() };
+        a.request
+    }
+
+    /// Complete input request `id`; `answers` is a JSON object of
+    /// `ChatInputAnswer`s by question id.
+    pub async fn complete_input(&self, id: &str, response: ChatInputResponseKind, answers: Option<Value>) {
+        let answers = answers.map(|a| serde_json::from_value(a).unwrap());
+        let action = ChatInputCompletedAction { request_id: id.to_owned(), response, answers };
+        self.dispatch(StateAction::ChatInputCompleted(action)).await;
     }
 
     /// Queue or steer a message.

@@ -117,6 +117,9 @@ impl Engine {
                     return Err("the tool call is not waiting for confirmation".to_owned());
                 }
             }
+            StateAction::ChatInputAnswerChanged(_) | StateAction::ChatInputCompleted(_) => {
+                super::input_requests::check_input_action(chat, action)?;
+            }
             StateAction::ChatTruncated(_) | StateAction::ChatTurnResume(_)
                 if chat.is_some_and(|c| c.active_turn.is_some()) =>
             {

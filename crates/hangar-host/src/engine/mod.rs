@@ -9,6 +9,8 @@
 //!   from the chats (`session/chatUpdated`, `root/sessionSummaryChanged`).
 //! - `sessions.rs`  — create, dispose, list sessions; restore at startup.
 //! - `client_actions.rs` — validating a client's `dispatchAction`.
+//! - `input_requests.rs` — input requests: the session's `inputNeeded`
+//!   mirror and the preconditions of a client's answers.
 //! - `queue.rs`     — starting queued messages when a chat goes idle.
 //! - `effects.rs`   — what the engine asks the outside world to do (agents).
 //! - `clock.rs`     — timestamps and ids.
@@ -20,6 +22,7 @@ mod channels;
 mod client_actions;
 pub mod clock;
 mod effects;
+mod input_requests;
 mod queue;
 mod sessions;
 mod summaries;
@@ -226,6 +229,9 @@ impl Engine {
         }
         if let Some(session) = self.chats.get(channel).map(|c| c.session.clone()) {
             self.record_effect(&session, channel, action);
+            if input_requests::touches_input_requests(action) {
+                self.sync_input_needed(&session, channel);
+            }
             self.sync_chat_summary(&session, channel);
             if ends_turn(action) {
                 self.mark_session_unread(&session);

@@ -73,7 +73,11 @@ impl Engine {
         let state = &entry.state;
         let default_chat = state.default_chat.as_ref().and_then(|c| self.chats.get(c));
         let activity_bits = default_chat.map_or(SessionStatus::Idle.0, |c| c.state.status & ACTIVITY_BITS);
-        let status = (state.status & FLAG_BITS) | (state.status & SessionStatus::InputNeeded.0) | activity_bits;
+        // The session's own activity bits only matter while its `inputNeeded`
+        // list blocks on the user: the official reducer leaves them at "in
+        // progress" once the list drains, whatever the chats do.
+        let input_bits = if SessionStatus(state.status).contains(SessionStatus::InputNeeded) { SessionStatus::InputNeeded.0 } else { 0 };
+        let status = (state.status & FLAG_BITS) | input_bits | activity_bits;
         let modified_at = state
             .chats
             .iter()

@@ -1,6 +1,7 @@
 //! The agent layer: what carries out the engine's [`SideEffect`]s — starting
 //! agents when sessions are created, running and cancelling turns, answering
-//! permission requests. Hangar runs real ACP (Agent Client Protocol) agents.
+//! permission requests and elicitations. Hangar runs real ACP (Agent Client
+//! Protocol) agents.
 //!
 //! Map:
 //! - `mod.rs`       — the [`AgentLayer`] trait, [`agent_layer`], and
@@ -12,6 +13,8 @@
 //! - `turn.rs`      — mapping ACP `session/update`s of one prompt onto an AHP
 //!   turn (parts, tool-call state machine, plan, usage, endings).
 //! - `tools.rs`     — ACP tool content, diffs and permission options in AHP terms.
+//! - `elicitation.rs` — ACP `elicitation/create` as AHP input requests and
+//!   the user's answers back.
 //! - `models.rs`    — models the agents report; `resolveSessionConfig`.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
@@ -32,6 +35,7 @@
 //! `HANGAR_ACP_CANCEL_TIMEOUT` (time to end a cancelled prompt, default 15).
 
 mod coalesce;
+mod elicitation;
 mod fs;
 mod models;
 mod rpc;

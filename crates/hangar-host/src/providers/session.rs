@@ -1,6 +1,6 @@
 //! One task per Hangar session: owns the agent connection (started at
 //! `createSession`, or lazily for the first turn after a restart or crash),
-//! the running turn, and the open permission requests. Every event — an
+//! the running turn, and the open permission and elicitation requests. Every event — an
 //! engine side effect, an agent message, the prompt's answer, a deadline —
 //! is handled in order on this task.
 //!
@@ -32,6 +32,7 @@ use super::coalesce::coalesce;
 use super::rpc::{Connection, Inbound, RpcFailure};
 use super::transport::{self, AgentProcess};
 use super::turn::{prompt_blocks, prompt_usage, Ending, Turn};
+use super::elicitation::Elicitations;
 use super::{fs, tools, Registry, Timeouts};
 use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
@@ -93,6 +94,7 @@ pub struct SessionTask {
     turn: Option<Turn>,
     prompt: Option<oneshot::Receiver<Result<Value, RpcFailure>>>,
     permissions: HashMap<String, Permission>,
+    elicitations: Elicitations,
     last_activity: Instant,
     cancel_deadline: Option<Instant>,
     steering: bool,
@@ -156,6 +158,7 @@ impl SessionTask {
             turn: None,
             prompt: None,
             permissions: HashMap::new(),
+            elicitations: Elicitations::default(),
             last_activity: Instant::now(),
             cancel_deadline: None,
             steering: false,
@@ -194,7 +197,7 @@ impl SessionTask {
     fn deadline(&self) -> Instant {
         let far = Instant::now() + Duration::from_secs(86_400);
         let mut at = self.cancel_deadline.unwrap_or(far);
-        if self.prompt.is_some() && self.permissions.is_empty() && self.turn.as_ref().is_some_and(|t| !t.ended) {
+        if self.prompt.is_some() && self.permissions.is_empty() && self.elicitations.is_empty() && self.turn.as_ref().is_some_and(|t| !t.ended) {
             at = at.min(self.last_activity + self.timeouts.idle);
         }
         at
@@ -224,7 +227,7 @@ impl SessionTask {
                 if let (Some(live), Some(sid)) = (&self.live, &self.acp_session) {
                     live.conn.notify("session/cancel", json!({ "sessionId": sid }));
                 }
-                self.drop_permissions();
+                self.drop_requests();
                 self.steering = false;
                 if self.prompt.is_some() {
                     self.cancel_deadline = Some(Instant::now() + self.timeouts.cancel);
@@ -254,24 +257,33 @@ impl SessionTask {
                     self.steering = true;
                 }
             }
-            SideEffect::SessionDisposed { .. } | SideEffect::InputCompleted { .. } => {}
+            SideEffect::InputCompleted { chat, action } => {
+                let conn = self.live.as_ref().map(|l| &l.conn);
+                self.elicitations.on_completed(&self.host, conn, &chat, &action);
+                if let Some(turn) = self.turn.as_mut() {
+                    turn.break_text();
+                }
+            }
+            SideEffect::SessionDisposed { .. } => {}
         }
     }
 
-    /// Answer every open permission request with `cancelled`.
-    fn drop_permissions(&mut self) {
+    /// Answer every open permission request with `cancelled` and every
+    /// open elicitation with `cancel`.
+    fn drop_requests(&mut self) {
         for (_, p) in self.permissions.drain() {
             if let Some(live) = &self.live {
                 live.conn.respond(&p.request_id, Ok(json!({ "outcome": { "outcome": "cancelled" } })));
             }
         }
+        self.elicitations.close(&self.host, self.live.as_ref().map(|l| &l.conn), self.turn.as_ref());
     }
 
     async fn start_turn(&mut self, chat: String, turn_id: String, message: Message) {
         if self.turn.as_ref().is_some_and(|t| !t.ended) {
             tracing::warn!("a turn started while another was running; the old one is dropped");
         }
-        self.drop_permissions();
+        self.drop_requests();
         self.prompt = None;
         self.cancel_deadline = None;
         self.steering = false;
@@ -372,6 +384,13 @@ impl SessionTask {
                         self.on_permission(id, params);
                         return;
                     }
+                    "elicitation/create" => {
+                        if let Some(live) = &self.live {
+                            let turn = self.turn.as_mut().filter(|t| !t.ended);
+                            self.elicitations.on_request(&self.host, &live.conn, turn, id, params);
+                        }
+                        return;
+                    }
                     "fs/read_text_file" => fs::read_text_file(&self.roots, &params),
                     "fs/write_text_file" => fs::write_text_file(&self.roots, &params),
                     other => Err((-32601, format!("method not found: {other}"))),
@@ -386,6 +405,7 @@ impl SessionTask {
                 self.stop_agent().await;
                 self.prompt = None;
                 self.permissions.clear();
+                self.elicitations.close(&self.host, None, self.turn.as_ref());
                 self.cancel_deadline = None;
                 if let Some(mut turn) = self.turn.take() {
                     turn.finish(&self.host, Ending::Error { kind: "agentExited", message: reason }, None);
@@ -425,8 +445,9 @@ impl SessionTask {
         let Some(mut turn) = self.turn.take() else {
             return;
         };
-        // Permission prompts the agent abandoned.
-        self.drop_permissions();
+        // Permission prompts and elicitations the agent abandoned.
+        self.elicitations.close(&self.host, self.live.as_ref().map(|l| &l.conn), Some(&turn));
+        self.drop_requests();
         if turn.ended {
             return;
         }
@@ -488,6 +509,7 @@ impl SessionTask {
             tracing::warn!(session = %self.setup.session, "the agent sent nothing for {secs} s; stopping it");
             self.prompt = None;
             self.permissions.clear();
+            self.elicitations.close(&self.host, None, self.turn.as_ref());
             self.stop_agent().await;
             if let Some(mut turn) = self.turn.take() {
                 let message = format!(
@@ -555,7 +577,11 @@ impl SessionTask {
         };
         let init = json!({
             "protocolVersion": 1,
-            "clientCapabilities": { "fs": { "readTextFile": true, "writeTextFile": true }, "terminal": false },
+            "clientCapabilities": {
+                "fs": { "readTextFile": true, "writeTextFile": true },
+                "terminal": false,
+                "elicitation": { "form": {}, "url": {} },
+            },
             "clientInfo": { "name": "hangar", "title": "Hangar", "version": env!("CARGO_PKG_VERSION") },
         });
         let info = ask(&live.conn, "initialize", init, self.timeouts.start).await?;

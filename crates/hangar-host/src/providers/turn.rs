@@ -5,8 +5,9 @@
 //! permission request), the `plan` is shown as a synthetic running tool call
 //! named `plan` whose content (a markdown checklist) is replaced on every
 //! plan update and which completes with the turn, and usage goes to
-//! `chat/usage`. Once the reducer has ended the turn (the client cancelled
-//! it) every later update is dropped.
+//! `chat/usage`, and an agent's elicitation is an input request part
+//! (`chat/inputRequested`; see `elicitation.rs`). Once the reducer has
+//! ended the turn (the client cancelled it) every later update is dropped.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -15,13 +16,13 @@ use std::time::Instant;
 
 use agent_client_protocol::v1::schema::{ContentBlock, Plan, ToolCall, ToolCallContent, ToolCallUpdate};
 use ahp_types::actions::{
-    ChatDeltaAction, ChatErrorAction, ChatReasoningAction, ChatResponsePartAction, ChatToolCallCompleteAction,
+    ChatDeltaAction, ChatErrorAction, ChatInputCompletedAction, ChatInputRequestedAction, ChatReasoningAction, ChatResponsePartAction, ChatToolCallCompleteAction,
     ChatToolCallContentChangedAction, ChatToolCallDeltaAction, ChatToolCallReadyAction, ChatToolCallStartAction,
     ChatTurnCancelledAction, ChatTurnCompleteAction, ChatUsageAction,
 };
 use ahp_types::common::StringOrMarkdown;
 use ahp_types::state::{
-    ConfirmationOption, ErrorInfo, ErrorResponsePart, MarkdownResponsePart, Message, MessageAttachment,
+    ChatInputRequest, ChatInputResponseKind, ConfirmationOption, ErrorInfo, ErrorResponsePart, MarkdownResponsePart, Message, MessageAttachment,
     ReasoningResponsePart, ResponsePart, SystemNotificationResponsePart, ToolCallConfirmationReason, ToolCallResult,
     ToolInput, ToolResultContent, ToolResultTextContent, UsageInfo,
 };
@@ -166,6 +167,24 @@ impl Turn {
         });
         self.text_part = None;
         self.emit(host, StateAction::ChatResponsePart(ChatResponsePartAction { turn_id: self.turn_id.clone(), part, meta: None }));
+    }
+
+    /// Ask the user: a `chat/inputRequested` part built by `build` from a
+    /// fresh request id. `false` if the turn has ended.
+    pub fn input_request(&mut self, host: &Arc<Host>, build: impl FnOnce(&str) -> Option<ChatInputRequest>) -> Option<String> {
+        if self.ended {
+            return None;
+        }
+        let id = self.next_part_id("input");
+        let request = build(&id)?;
+        self.break_text();
+        self.emit(host, StateAction::ChatInputRequested(ChatInputRequestedAction { request })).then_some(id)
+    }
+
+    /// Close an input request nobody can answer any more (`cancel`).
+    pub fn input_closed(&self, host: &Arc<Host>, request_id: &str) {
+        let action = ChatInputCompletedAction { request_id: request_id.to_owned(), response: ChatInputResponseKind::Cancel, answers: None };
+        self.emit(host, StateAction::ChatInputCompleted(action));
     }
 
     /// Start a fresh markdown part for the next message chunk.

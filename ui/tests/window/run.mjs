@@ -43,7 +43,7 @@ let driver;
 let wd;
 const cleanup = async () => {
   if (wd) await wd.delete().catch(() => {}); // closes the app
-  driver?.kill(); // the driver's process group (the app is started in it)
+  await driver?.kill(); // the driver's process group (the app is started in it)
   killByMarker(home); // anything still running with our temp dir in its arguments (app, fake agent)
   rmSync(home, { recursive: true, force: true });
 };

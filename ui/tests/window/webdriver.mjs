@@ -41,7 +41,9 @@ export async function startDriver({ driverBin = 'WebKitWebDriver', env = process
     if (Date.now() > deadline) { killGroup(proc.pid); throw new Error('WebKitWebDriver did not answer /status'); }
     await sleep(100);
   }
-  return { proc, base, kill: () => killGroup(proc.pid) };
+  // Kill the group and reap the driver (no zombie left behind).
+  const kill = () => { killGroup(proc.pid); return Promise.race([exited, sleep(2000)]); };
+  return { proc, base, kill };
 }
 
 /** SIGKILL a process group we started (detached: pgid = pid). */

@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 
 use crate::core::{Core, Sink};
 use crate::error::CoreError;
+use crate::outgoing::{self, action, fresh_id};
 
 /// Every command name, for the bridge and the docs.
 pub const COMMANDS: &[&str] = &[
@@ -32,29 +33,6 @@ fn bad(command: &str, message: impl Into<String>) -> CoreError {
 
 fn arg<T: DeserializeOwned>(command: &str, args: &Value, name: &str) -> Result<T, CoreError> {
     serde_json::from_value(args.get(name).cloned().unwrap_or(Value::Null)).map_err(|e| bad(command, format!("{name}: {e}")))
-}
-
-fn now() -> String {
-    jiff::Timestamp::now().to_string()
-}
-
-/// A fresh id for turns, queued messages and sessions.
-pub fn fresh_id() -> String {
-    use rand::Rng;
-    let mut rng = rand::thread_rng();
-    (0..16).map(|_| format!("{:02x}", rng.gen::<u8>())).collect()
-}
-
-fn action(command: &str, value: Value) -> Result<StateAction, CoreError> {
-    serde_json::from_value(value).map_err(|e| bad(command, format!("action: {e}")))
-}
-
-fn user_message(text: &str, model: Option<String>) -> Value {
-    let mut m = json!({ "text": text, "origin": { "kind": "user" } });
-    if let Some(model) = model.filter(|m| !m.is_empty()) {
-        m["model"] = json!({ "id": model });
-    }
-    m
 }
 
 async fn dispatch(core: &Core, host: &HostId, channel: &str, action: StateAction) -> Result<Value, CoreError> {
@@ -156,11 +134,7 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
                 return Err(bad(c, "the message is empty"));
             }
             let model: Option<String> = arg(c, &args, "model")?;
-            let turn_id = fresh_id();
-            let a = json!({ "type": "chat/turnStarted", "turnId": turn_id, "startedAt": now(), "message": user_message(&text, model) });
-            let mut out = dispatch(core, &host()?, &chat, action(c, a)?).await?;
-            out["turnId"] = json!(turn_id);
-            Ok(out)
+            core.send(&host()?, &chat, &text, model.as_deref()).await
         }
         "chat.queue" => {
             let chat: String = arg(c, &args, "chat")?;
@@ -170,9 +144,8 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
                 return Err(bad(c, "kind is queued or steering"));
             }
             let model: Option<String> = arg(c, &args, "model")?;
-            let id = fresh_id();
-            let a = json!({ "type": "chat/pendingMessageSet", "kind": kind, "id": id, "message": user_message(&text, model) });
-            let mut out = dispatch(core, &host()?, &chat, action(c, a)?).await?;
+            let (id, a) = outgoing::pending(&kind, &text, model.as_deref())?;
+            let mut out = dispatch(core, &host()?, &chat, a).await?;
             out["id"] = json!(id);
             Ok(out)
         }
@@ -219,7 +192,7 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
         "chat.draft" => {
             let chat: String = arg(c, &args, "chat")?;
             let text: Option<String> = arg(c, &args, "text")?;
-            let draft = text.filter(|t| !t.is_empty()).map(|t| user_message(&t, None));
+            let draft = text.filter(|t| !t.is_empty()).map(|t| outgoing::user_message(&t, None));
             dispatch(core, &host()?, &chat, action(c, json!({ "type": "chat/draftChanged", "draft": draft }))?).await
         }
         "chat.inputAnswer" => {

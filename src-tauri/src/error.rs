@@ -25,6 +25,9 @@ pub enum CoreError {
     /// The multi-host client or the host refused.
     #[error(transparent)]
     Host(#[from] HostError),
+    /// The session's agent did not start, so it takes no turns.
+    #[error("the agent did not start: {0}")]
+    AgentNotStarted(String),
     /// The host answered with something unexpected.
     #[error("unexpected answer: {0}")]
     Unexpected(String),

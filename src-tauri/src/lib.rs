@@ -9,9 +9,15 @@
 //!   `hangar serve` finds).
 //! - [`core`]          — [`core::Core`]: `ahp::hosts::MultiHostClient`, the
 //!   `MultiHostStateMirror` (official reducers), subscriptions, the event
-//!   pump, the approval inbox, needs-input notifications.
+//!   pump, re-synchronising after lost events, the approval inbox,
+//!   needs-input notifications.
+//! - [`event_feed`]    — `MultiHostClient::events()` checked against a tap
+//!   on each connection's transport, so lost events are noticed.
 //! - [`chat_view`]     — reduced chat state → view JSON and incremental ops
 //!   (snapshot, part, turnDone, older, meta).
+//! - [`session_start`] — a session's lifecycle as an open chat shows it;
+//!   messages held until the agent is ready.
+//! - [`outgoing`]      — the actions a typed message becomes.
 //! - [`session_rows`]  — session summaries → sidebar rows.
 //! - [`markdown`]      — pulldown-cmark + ammonia: sanitized HTML.
 //! - [`file_diff`]     — file-edit diffs (data: URIs → unified lines).
@@ -34,9 +40,12 @@ pub mod commands;
 pub mod core;
 pub mod embedded_host;
 pub mod error;
+pub mod event_feed;
 pub mod file_diff;
 pub mod folders;
 pub mod markdown;
+pub mod outgoing;
 pub mod session_rows;
+pub mod session_start;
 pub mod startup;
 pub mod tauri_app;

@@ -2,29 +2,45 @@
 //!
 //! Every host (the embedded one included) is reached through one
 //! `ahp::hosts::MultiHostClient`. Inbound envelopes are reduced by the
-//! official reducers inside `MultiHostStateMirror`; this module decides
-//! which channels to subscribe, buffers envelopes that race a subscribe
-//! snapshot, drops rejected echoes (the mirror would apply them), and
-//! pushes view updates to the UI's streams:
+//! official reducers inside `MultiHostStateMirror`; the core decides which
+//! channels to subscribe, buffers envelopes that race a subscribe snapshot,
+//! drops rejected echoes (the mirror would apply them), and pushes view
+//! updates to the UI's streams:
 //!
 //! - the app stream: hosts, session rows, the approval inbox, rejections;
-//! - one stream per open chat: a snapshot, then [`ChatProjection`] ops.
+//! - one stream per open chat: a snapshot, then [`ChatProjection`] ops and
+//!   `start` ops (the session's lifecycle, messages held until it is ready).
+//!
+//! Map:
+//! - `mod.rs` (this file) — [`Core`], its state, the commands' entry points
+//!   (hosts, streams, open chat, send, older turns) and subscribing a
+//!   channel into the mirror;
+//! - [`pump`] — applies the event feed to the mirror in batches, projects
+//!   the changed chats, sends held messages once their session is ready;
+//! - [`resync`] — after lost events (or a reconnect), re-snapshots every
+//!   channel the core holds on that host and re-sends the UI's views.
+
+mod pump;
+mod resync;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use ahp::hosts::{HostConfig, HostId, HostSubscriptionEvent, MultiHostClient};
+use ahp::hosts::{HostConfig, HostEvent, HostId, MultiHostClient};
 use ahp::multi_host_state_mirror::{HostedResourceKey, MultiHostStateMirror};
 use ahp::transport::BoxedTransport;
-use ahp::{ClientConfig, SubscriptionEvent, TransportError};
-use ahp_types::state::{ChatState, SnapshotState};
+use ahp::{ClientConfig, TransportError};
+use ahp_types::state::{ChatState, SessionState};
 use ahp_types::{ActionEnvelope, StateAction, ROOT_RESOURCE_URI};
-use futures_util::FutureExt;
 use serde_json::{json, Value};
 
 use crate::chat_view::{pending_confirmations, ChatProjection};
 use crate::error::CoreError;
+use crate::event_feed::{EventFeed, SeqTap, TappedTransport};
+use crate::outgoing;
 use crate::session_rows::{host_view, needs_input, row};
+use crate::session_start::{HeldMessage, Lifecycle, SessionStart};
 
 /// Where the UI receives a stream's events; returns `false` once the
 /// receiver is gone.
@@ -40,6 +56,32 @@ struct ChatWatch {
     projection: ChatProjection,
     sinks: HashMap<u64, Sink>,
     session: String,
+    /// The session channel (subscribed alongside the chat).
+    session_key: HostedResourceKey,
+    start: SessionStart,
+}
+
+impl ChatWatch {
+    /// A full `snapshot` op (transcript and start view), remembered as sent.
+    fn snapshot(&mut self, chat: &ChatState, session: Option<&SessionState>) -> Value {
+        let mut op = self.projection.snapshot(chat);
+        op["start"] = self.start.snapshot(session);
+        op
+    }
+
+    /// The held messages to send now that the session is ready, if any.
+    fn release(&mut self, key: &HostedResourceKey, chat: &ChatState, session: Option<&SessionState>) -> Option<Release> {
+        let messages = self.start.release(session);
+        (!messages.is_empty()).then(|| Release { key: key.clone(), messages, running: chat.active_turn.is_some() })
+    }
+}
+
+/// Held messages on their way out: the first starts a turn (unless one is
+/// running), the rest are queued behind it.
+struct Release {
+    key: HostedResourceKey,
+    messages: Vec<HeldMessage>,
+    running: bool,
 }
 
 #[derive(Default)]
@@ -47,8 +89,14 @@ struct CoreState {
     mirror: MultiHostStateMirror,
     app_sinks: HashMap<u64, Sink>,
     chats: HashMap<HostedResourceKey, ChatWatch>,
+    /// Session channels subscribed for the lifecycle of open chats.
+    sessions: HashSet<HostedResourceKey>,
     /// Envelopes that arrived while a subscribe for the key was in flight.
     pending: HashMap<HostedResourceKey, Vec<ActionEnvelope>>,
+    /// Per channel, the `fromSeq` of the snapshot the mirror was last seeded
+    /// from: envelopes at or below it are already in the state (after a
+    /// re-subscribe, the old subscription's envelopes may still be queued).
+    floors: HashMap<HostedResourceKey, i64>,
     streams: HashMap<u64, HostedResourceKey>,
     inbox: BTreeMap<(String, String, String), Value>,
     waiting: HashSet<(String, String)>,
@@ -60,6 +108,11 @@ pub struct Core {
     multi: MultiHostClient,
     state: Mutex<CoreState>,
     notifier: Mutex<Option<Arc<dyn Notifier>>>,
+    /// `serverSeq`s seen on each connection, to find lost events.
+    tap: Arc<SeqTap>,
+    /// Envelopes still to drop (the test seam [`Core::lose_next_envelopes`]).
+    lose: Arc<AtomicUsize>,
+    resyncs: AtomicU64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -73,19 +126,44 @@ fn send_all(sinks: &mut HashMap<u64, Sink>, value: &Value) {
 impl Core {
     /// A core with no hosts; starts the event pump on the current runtime.
     pub fn start() -> Arc<Self> {
-        let core = Arc::new(Self { multi: MultiHostClient::new(), state: Mutex::new(CoreState::default()), notifier: Mutex::new(None) });
+        let core = Arc::new(Self {
+            multi: MultiHostClient::new(),
+            state: Mutex::new(CoreState::default()),
+            notifier: Mutex::new(None),
+            tap: Arc::new(SeqTap::default()),
+            lose: Arc::new(AtomicUsize::new(0)),
+            resyncs: AtomicU64::new(0),
+        });
         let pump = core.clone();
-        let events = core.multi.events();
-        tokio::spawn(async move { pump.pump(events).await });
+        let feed = EventFeed::new(core.multi.events(), core.tap.clone(), core.lose.clone());
+        tokio::spawn(async move { pump.pump(feed).await });
         let watcher = core.clone();
         let mut host_events = core.multi.host_events();
         tokio::spawn(async move {
-            while host_events.recv().await.is_some() {
+            while let Some(event) = host_events.recv().await {
+                // A reconnect may answer with snapshots the event stream
+                // never carries: re-snapshot what the core holds.
+                if let HostEvent::Connected { host_id, generation } = &event {
+                    if *generation > 1 {
+                        watcher.resync(host_id).await;
+                    }
+                }
                 watcher.push_hosts().await;
                 watcher.refresh_rows().await;
             }
         });
         core
+    }
+
+    /// Drop the next `n` action envelopes before the pump sees them, as a
+    /// lagging broadcast receiver would. A fault-injection seam for tests.
+    pub fn lose_next_envelopes(&self, n: usize) {
+        self.lose.store(n, Ordering::SeqCst);
+    }
+
+    /// How many times the core has re-snapshotted a host's channels.
+    pub fn resync_count(&self) -> u64 {
+        self.resyncs.load(Ordering::SeqCst)
     }
 
     /// The multi-host client (for commands).
@@ -100,11 +178,13 @@ impl Core {
 
     /// Register a host reachable at `url` (a `ws://` URL carrying its token).
     pub async fn add_host(&self, id: &str, label: &str, url: String) -> Result<(), CoreError> {
-        let factory = move |_id: HostId| {
+        let tap = self.tap.clone();
+        let factory = move |id: HostId| {
             let url = url.clone();
+            let tap = tap.clone();
             async move {
                 let transport = ahp_ws::WebSocketTransport::connect(&url).await.map_err(|e| TransportError::Io(e.to_string()))?;
-                Ok::<_, TransportError>(BoxedTransport::new(transport))
+                Ok::<_, TransportError>(BoxedTransport::new(TappedTransport::new(BoxedTransport::new(transport), id, tap)))
             }
         };
         let config = HostConfig::new(id, label, factory)
@@ -149,7 +229,7 @@ impl Core {
         let watch = chats.get_mut(&key).ok_or_else(|| CoreError::NotFound(chat.to_owned()))?;
         // A fresh projection per stream would be wasteful; re-snapshot the
         // shared one so every sink of this chat is in step.
-        let snapshot = watch.projection.snapshot(chat_state);
+        let snapshot = watch.snapshot(chat_state, mirror.sessions().get(&watch.session_key));
         for other in watch.sinks.values() {
             other(snapshot.clone());
         }
@@ -158,6 +238,56 @@ impl Core {
             streams.insert(id, key);
         }
         Ok(id)
+    }
+
+    /// Send a message on a chat: a new turn, or — while the session's agent
+    /// is still starting — held (shown in the chat's `start` view) and sent
+    /// once the session is ready. A session whose start failed refuses.
+    pub async fn send(&self, host: &HostId, chat: &str, text: &str, model: Option<&str>) -> Result<Value, CoreError> {
+        let key = HostedResourceKey::new(host.clone(), chat);
+        {
+            let mut st = lock(&self.state);
+            let CoreState { mirror, chats, .. } = &mut *st;
+            if let Some(watch) = chats.get_mut(&key) {
+                let session = mirror.sessions().get(&watch.session_key);
+                match Lifecycle::of(session) {
+                    Lifecycle::Creating => {
+                        let id = watch.start.hold(text.to_owned(), model.map(str::to_owned));
+                        if let Some(op) = watch.start.update(session) {
+                            send_all(&mut watch.sinks, &json!({ "op": "batch", "ops": [op] }));
+                        }
+                        return Ok(json!({ "held": id }));
+                    }
+                    Lifecycle::Failed => {
+                        let reason = session.and_then(|s| s.creation_error.as_ref()).map(|e| e.message.clone()).unwrap_or_default();
+                        return Err(CoreError::AgentNotStarted(reason));
+                    }
+                    Lifecycle::Ready => {}
+                }
+            }
+        }
+        let (turn_id, action) = outgoing::turn_started(text, model)?;
+        let handle = self.multi.dispatch(host, chat.to_owned(), action).await?;
+        Ok(json!({ "clientSeq": handle.client_seq, "turnId": turn_id }))
+    }
+
+    /// Send held messages: the first as a turn unless one runs, the rest queued.
+    async fn send_released(&self, release: Release) {
+        let Release { key, messages, running } = release;
+        for (i, m) in messages.iter().enumerate() {
+            let action = if i == 0 && !running {
+                outgoing::turn_started(&m.text, m.model.as_deref())
+            } else {
+                outgoing::pending("queued", &m.text, m.model.as_deref())
+            };
+            let result = match action {
+                Ok((_, action)) => self.multi.dispatch(&key.host_id, key.uri.clone(), action).await.map(|_| ()).map_err(CoreError::from),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = result {
+                tracing::warn!("sending a held message on {}: {e}", key.uri);
+            }
+        }
     }
 
     /// Stop sending a stream's events.
@@ -206,44 +336,65 @@ impl Core {
         lock(&self.state).mirror.chats().get(&HostedResourceKey::new(host.clone(), chat)).cloned()
     }
 
-    /// Subscribe to a chat (once) and seed the mirror from its snapshot,
-    /// replaying envelopes that raced the snapshot.
+    /// Subscribe to a chat and its session (once each) and seed the mirror
+    /// from their snapshots.
     async fn ensure_chat(&self, key: &HostedResourceKey, session: &str) -> Result<(), CoreError> {
-        let already = {
+        let session_key = HostedResourceKey::new(key.host_id.clone(), session);
+        let (claim_chat, claim_session) = {
             let mut st = lock(&self.state);
-            let already = st.chats.contains_key(key) || st.pending.contains_key(key);
-            if !already {
-                st.pending.insert(key.clone(), Vec::new());
+            let claim_chat = !st.chats.contains_key(key) && !st.pending.contains_key(key);
+            let claim_session = !st.sessions.contains(&session_key) && !st.pending.contains_key(&session_key);
+            for (claimed, k) in [(claim_chat, key), (claim_session, &session_key)] {
+                if claimed {
+                    st.pending.insert(k.clone(), Vec::new());
+                }
             }
-            already
+            (claim_chat, claim_session)
         };
-        if already {
+        if claim_session {
+            match self.seed(&session_key).await {
+                Ok(()) => {
+                    lock(&self.state).sessions.insert(session_key.clone());
+                }
+                // Without it the chat still works; the host decides when a
+                // turn may start.
+                Err(e) => tracing::warn!("subscribing {session}: {e}"),
+            }
+        }
+        if !claim_chat {
             return self.wait_subscribed(key).await;
         }
+        self.seed(key).await?;
+        let mut st = lock(&self.state);
+        if !st.mirror.chats().contains_key(key) {
+            return Err(CoreError::Unexpected(format!("{} is not a chat", key.uri)));
+        }
+        let watch = ChatWatch { projection: ChatProjection::default(), sinks: HashMap::new(), session: session.to_owned(), session_key, start: SessionStart::default() };
+        st.chats.insert(key.clone(), watch);
+        let CoreState { mirror, chats, inbox, .. } = &mut *st;
+        if let (Some(chat), Some(watch)) = (mirror.chats().get(key), chats.get_mut(key)) {
+            watch.snapshot(chat, mirror.sessions().get(&watch.session_key));
+            update_inbox(inbox, key, &watch.session, chat);
+        }
+        let items: Vec<Value> = st.inbox.values().cloned().collect();
+        send_all(&mut st.app_sinks, &json!({ "op": "inbox", "items": items }));
+        Ok(())
+    }
+
+    /// Subscribe `key` (which the caller has put in `pending`) and seed the
+    /// mirror from its snapshot, replaying the envelopes that raced it.
+    async fn seed(&self, key: &HostedResourceKey) -> Result<(), CoreError> {
         let result = self.multi.subscribe(&key.host_id, key.uri.clone()).await;
         let mut st = lock(&self.state);
         let buffered = st.pending.remove(key).unwrap_or_default();
-        let snapshot = match result {
-            Ok(r) => r.snapshot.ok_or_else(|| CoreError::Unexpected(format!("no snapshot for {}", key.uri)))?,
-            Err(e) => return Err(e.into()),
-        };
-        if !matches!(snapshot.state, SnapshotState::Chat(_)) {
-            return Err(CoreError::Unexpected(format!("{} is not a chat", key.uri)));
-        }
+        let snapshot = result?.snapshot.ok_or_else(|| CoreError::Unexpected(format!("no snapshot for {}", key.uri)))?;
         st.mirror.apply_snapshot(&key.host_id, &snapshot);
+        st.floors.insert(key.clone(), snapshot.from_seq);
         for env in buffered {
             if env.server_seq as i64 > snapshot.from_seq && env.rejection_reason.is_none() {
                 st.mirror.apply_envelope(&key.host_id, &env);
             }
         }
-        st.chats.insert(key.clone(), ChatWatch { projection: ChatProjection::default(), sinks: HashMap::new(), session: session.to_owned() });
-        let CoreState { mirror, chats, inbox, .. } = &mut *st;
-        if let (Some(chat), Some(watch)) = (mirror.chats().get(key), chats.get_mut(key)) {
-            watch.projection.snapshot(chat);
-            update_inbox(inbox, key, &watch.session, chat);
-        }
-        let items: Vec<Value> = st.inbox.values().cloned().collect();
-        send_all(&mut st.app_sinks, &json!({ "op": "inbox", "items": items }));
         Ok(())
     }
 
@@ -304,83 +455,6 @@ impl Core {
                     tracing::warn!("subscribing {} for the inbox: {e}", chat);
                 }
             }
-        }
-    }
-
-    async fn pump(self: Arc<Self>, mut events: ahp::hosts::HostSubscriptionStream) {
-        while let Some(first) = events.recv().await {
-            // Batch whatever is already queued: one projection per chat per batch.
-            let mut batch = vec![first];
-            while batch.len() < 512 {
-                match events.recv().now_or_never() {
-                    Some(Some(e)) => batch.push(e),
-                    _ => break,
-                }
-            }
-            let mut summaries: Vec<(HostId, String, bool)> = Vec::new();
-            {
-                let mut st = lock(&self.state);
-                let mut dirty: HashSet<HostedResourceKey> = HashSet::new();
-                let mut rejections = Vec::new();
-                for event in batch {
-                    let HostSubscriptionEvent { host_id, channel, event } = event;
-                    match event {
-                        SubscriptionEvent::Action(env) => {
-                            let key = HostedResourceKey::new(host_id.clone(), env.channel.clone());
-                            if let Some(reason) = &env.rejection_reason {
-                                rejections.push(json!({ "op": "rejected", "host": host_id.as_str(), "channel": env.channel, "reason": reason, "action": action_type(&env.action) }));
-                                continue;
-                            }
-                            if let Some(buf) = st.pending.get_mut(&key) {
-                                buf.push(env);
-                                continue;
-                            }
-                            st.mirror.apply_envelope(&host_id, &env);
-                            if st.chats.contains_key(&key) {
-                                dirty.insert(key);
-                            }
-                        }
-                        SubscriptionEvent::SessionAdded(p) => summaries.push((host_id, p.summary.resource, false)),
-                        SubscriptionEvent::SessionSummaryChanged(p) => summaries.push((host_id, p.session, false)),
-                        SubscriptionEvent::SessionRemoved(p) => summaries.push((host_id, p.session, true)),
-                        _ => tracing::debug!("ignored event on {channel}"),
-                    }
-                }
-                let CoreState { mirror, chats, inbox, app_sinks, .. } = &mut *st;
-                let mut inbox_changed = false;
-                for key in dirty {
-                    let (Some(chat), Some(watch)) = (mirror.chats().get(&key), chats.get_mut(&key)) else { continue };
-                    let ops = watch.projection.update(chat);
-                    if !ops.is_empty() {
-                        let batch = Value::Array(ops);
-                        watch.sinks.retain(|_, sink| sink(json!({ "op": "batch", "ops": batch })));
-                    }
-                    inbox_changed |= update_inbox(inbox, &key, &watch.session, chat);
-                }
-                for r in rejections {
-                    send_all(app_sinks, &r);
-                }
-                if inbox_changed {
-                    let items: Vec<Value> = inbox.values().cloned().collect();
-                    send_all(app_sinks, &json!({ "op": "inbox", "items": items }));
-                }
-            }
-            for (host_id, session, removed) in summaries {
-                self.push_row(&host_id, &session, removed).await;
-            }
-        }
-    }
-
-    async fn push_row(&self, host_id: &HostId, session: &str, removed: bool) {
-        let Some(handle) = self.multi.host(host_id).await else { return };
-        let summary = handle.session_summaries.iter().find(|s| s.resource == session).cloned();
-        let op = match (&summary, removed) {
-            (Some(s), false) => json!({ "op": "session", "row": row(&handle, s) }),
-            _ => json!({ "op": "sessionRemoved", "host": host_id.as_str(), "uri": session }),
-        };
-        send_all(&mut lock(&self.state).app_sinks, &op);
-        if let Some(s) = summary {
-            self.note_status(host_id, &handle.label, &s).await;
         }
     }
 }

@@ -1,0 +1,131 @@
+//! The event pump: the checked event feed → the mirror → the UI.
+//!
+//! Map: [`Core::pump`] takes whatever is queued as one batch; `apply_batch`
+//! reduces it into the mirror (buffering envelopes for channels whose
+//! subscribe is in flight, turning rejected echoes into notices), projects
+//! each changed chat once, updates the inbox and collects held messages
+//! whose session became ready; then rows are pushed, held messages sent, and
+//! hosts that lost events are re-snapshotted ([`super::resync`]) before the
+//! next batch. Envelopes at or below a channel's snapshot `fromSeq` (still
+//! queued from before a re-subscribe) are skipped.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use ahp::hosts::{HostId, HostSubscriptionEvent};
+use ahp::multi_host_state_mirror::HostedResourceKey;
+use ahp::SubscriptionEvent;
+use serde_json::{json, Value};
+
+use super::{action_type, lock, send_all, update_inbox, Core, CoreState, Release};
+use crate::event_feed::{EventFeed, Fed};
+use crate::session_rows::row;
+
+/// What a batch leaves to do once the state lock is released.
+#[derive(Default)]
+struct AfterBatch {
+    /// Session rows to push: `(host, session, removed)`.
+    summaries: Vec<(HostId, String, bool)>,
+    released: Vec<Release>,
+    /// Hosts that lost events before this batch.
+    lagged: HashSet<HostId>,
+}
+
+impl Core {
+    pub(super) async fn pump(self: Arc<Self>, mut feed: EventFeed) {
+        while let Some(first) = feed.next().await {
+            // Batch whatever is already queued: one projection per chat per batch.
+            let mut batch = vec![first];
+            while batch.len() < 512 {
+                match feed.next_ready() {
+                    Some(fed) => batch.push(fed),
+                    None => break,
+                }
+            }
+            let after = self.apply_batch(batch);
+            for (host_id, session, removed) in after.summaries {
+                self.push_row(&host_id, &session, removed).await;
+            }
+            for release in after.released {
+                self.send_released(release).await;
+            }
+            for host in after.lagged {
+                tracing::warn!("events from host {host} were lost; re-snapshotting its channels");
+                self.resync(&host).await;
+            }
+        }
+    }
+
+    fn apply_batch(&self, batch: Vec<Fed>) -> AfterBatch {
+        let mut after = AfterBatch::default();
+        let mut st = lock(&self.state);
+        let mut dirty: HashSet<HostedResourceKey> = HashSet::new();
+        let mut rejections = Vec::new();
+        for Fed { event, missed } in batch {
+            let HostSubscriptionEvent { host_id, channel, event } = event;
+            if missed > 0 {
+                after.lagged.insert(host_id.clone());
+            }
+            match event {
+                SubscriptionEvent::Action(env) => {
+                    let key = HostedResourceKey::new(host_id.clone(), env.channel.clone());
+                    if let Some(reason) = &env.rejection_reason {
+                        rejections.push(json!({ "op": "rejected", "host": host_id.as_str(), "channel": env.channel, "reason": reason, "action": action_type(&env.action) }));
+                        continue;
+                    }
+                    if let Some(buf) = st.pending.get_mut(&key) {
+                        buf.push(env);
+                        continue;
+                    }
+                    if st.floors.get(&key).is_some_and(|floor| env.server_seq as i64 <= *floor) {
+                        continue;
+                    }
+                    st.mirror.apply_envelope(&host_id, &env);
+                    if st.chats.contains_key(&key) {
+                        dirty.insert(key);
+                    } else if st.sessions.contains(&key) {
+                        dirty.extend(st.chats.iter().filter(|(_, w)| w.session_key == key).map(|(k, _)| k.clone()));
+                    }
+                }
+                SubscriptionEvent::SessionAdded(p) => after.summaries.push((host_id, p.summary.resource, false)),
+                SubscriptionEvent::SessionSummaryChanged(p) => after.summaries.push((host_id, p.session, false)),
+                SubscriptionEvent::SessionRemoved(p) => after.summaries.push((host_id, p.session, true)),
+                _ => tracing::debug!("ignored event on {channel}"),
+            }
+        }
+        let CoreState { mirror, chats, inbox, app_sinks, .. } = &mut *st;
+        let mut inbox_changed = false;
+        for key in dirty {
+            let (Some(chat), Some(watch)) = (mirror.chats().get(&key), chats.get_mut(&key)) else { continue };
+            let session = mirror.sessions().get(&watch.session_key);
+            after.released.extend(watch.release(&key, chat, session));
+            let mut ops = watch.projection.update(chat);
+            ops.extend(watch.start.update(session));
+            if !ops.is_empty() {
+                send_all(&mut watch.sinks, &json!({ "op": "batch", "ops": Value::Array(ops) }));
+            }
+            inbox_changed |= update_inbox(inbox, &key, &watch.session, chat);
+        }
+        for r in rejections {
+            send_all(app_sinks, &r);
+        }
+        if inbox_changed {
+            let items: Vec<Value> = inbox.values().cloned().collect();
+            send_all(app_sinks, &json!({ "op": "inbox", "items": items }));
+        }
+        after
+    }
+
+    async fn push_row(&self, host_id: &HostId, session: &str, removed: bool) {
+        let Some(handle) = self.multi.host(host_id).await else { return };
+        let summary = handle.session_summaries.iter().find(|s| s.resource == session).cloned();
+        let op = match (&summary, removed) {
+            (Some(s), false) => json!({ "op": "session", "row": row(&handle, s) }),
+            _ => json!({ "op": "sessionRemoved", "host": host_id.as_str(), "uri": session }),
+        };
+        send_all(&mut lock(&self.state).app_sinks, &op);
+        if let Some(s) = summary {
+            self.note_status(host_id, &handle.label, &s).await;
+        }
+    }
+}

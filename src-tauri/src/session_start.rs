@@ -1,0 +1,159 @@
+//! A session's start as an open chat shows it, and the messages typed
+//! before the agent was ready.
+//!
+//! Map: [`Lifecycle`] — `creating` / `ready` / `failed` from the mirrored
+//! `SessionState` (unknown or unsubscribed counts as ready: the host
+//! decides); [`SessionStart`] — per open chat, the messages held while the
+//! session is `creating` and what the UI was last sent, as a `start` view
+//! (`{lifecycle, provider, error, held}`) and `start` ops when it changes;
+//! [`SessionStart::release`] hands the held messages over once the session
+//! is ready. The core (`core.rs`) sends them: the first as a turn, the rest
+//! queued behind it.
+
+use ahp_types::state::{SessionLifecycle, SessionState};
+use serde_json::{json, Value};
+
+use crate::outgoing::fresh_id;
+
+/// Where a session's agent is in starting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lifecycle {
+    /// The host is still starting the agent; turns would be refused.
+    Creating,
+    /// Turns are accepted.
+    Ready,
+    /// The agent did not start (`creationError` says why).
+    Failed,
+}
+
+impl Lifecycle {
+    /// The lifecycle of a mirrored session; `None` (not subscribed) and
+    /// values from newer protocols count as ready.
+    pub fn of(session: Option<&SessionState>) -> Self {
+        match session.map(|s| &s.lifecycle) {
+            Some(SessionLifecycle::Creating) => Self::Creating,
+            Some(SessionLifecycle::Failed) => Self::Failed,
+            _ => Self::Ready,
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Self::Creating => "creating",
+            Self::Ready => "ready",
+            Self::Failed => "failed",
+        }
+    }
+}
+
+/// A message typed before the session was ready.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeldMessage {
+    /// Id shown to the UI.
+    pub id: String,
+    /// The text.
+    pub text: String,
+    /// The model chosen in the composer, if any.
+    pub model: Option<String>,
+}
+
+/// One open chat's view of its session's start.
+#[derive(Debug, Default)]
+pub struct SessionStart {
+    held: Vec<HeldMessage>,
+    sent: Option<Value>,
+}
+
+impl SessionStart {
+    /// The `start` view: lifecycle, provider, the creation error and the
+    /// held messages (on `failed` they were not sent).
+    pub fn view(&self, session: Option<&SessionState>) -> Value {
+        json!({
+            "lifecycle": Lifecycle::of(session).word(),
+            "provider": session.map(|s| s.provider.clone()),
+            "error": session.and_then(|s| s.creation_error.as_ref()).map(|e| e.message.clone()),
+            "held": self.held.iter().map(|m| json!({ "id": m.id, "text": m.text })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The view, remembered as sent (for a chat snapshot).
+    pub fn snapshot(&mut self, session: Option<&SessionState>) -> Value {
+        let view = self.view(session);
+        self.sent = Some(view.clone());
+        view
+    }
+
+    /// A `start` op when the view differs from what was last sent.
+    pub fn update(&mut self, session: Option<&SessionState>) -> Option<Value> {
+        let view = self.view(session);
+        if self.sent.as_ref() == Some(&view) {
+            return None;
+        }
+        self.sent = Some(view.clone());
+        Some(json!({ "op": "start", "start": view }))
+    }
+
+    /// Hold a message until the session is ready; returns its id.
+    pub fn hold(&mut self, text: String, model: Option<String>) -> String {
+        let id = fresh_id();
+        self.held.push(HeldMessage { id: id.clone(), text, model });
+        id
+    }
+
+    /// The held messages, taken once the session is ready (empty before).
+    pub fn release(&mut self, session: Option<&SessionState>) -> Vec<HeldMessage> {
+        if Lifecycle::of(session) == Lifecycle::Ready {
+            std::mem::take(&mut self.held)
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(lifecycle: &str, error: Option<&str>) -> SessionState {
+        let mut v = json!({"provider": "fake", "title": "", "status": 1, "resource": "ahp-session:/s", "createdAt": "x",
+            "modifiedAt": "x", "lifecycle": lifecycle, "chats": [], "activeClients": []});
+        if let Some(message) = error {
+            v["creationError"] = json!({"errorType": "agentStartFailed", "message": message});
+        }
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn messages_wait_for_ready_and_are_released_once() {
+        let mut start = SessionStart::default();
+        let creating = session("creating", None);
+        assert_eq!(start.snapshot(Some(&creating))["lifecycle"], "creating");
+        start.hold("first".into(), None);
+        start.hold("second".into(), Some("m".into()));
+        assert!(start.release(Some(&creating)).is_empty(), "nothing leaves while creating");
+        let op = start.update(Some(&creating)).unwrap();
+        assert_eq!(op["start"]["held"][1]["text"], "second");
+        assert!(start.update(Some(&creating)).is_none(), "unchanged views are not re-sent");
+        let ready = session("ready", None);
+        let released = start.release(Some(&ready));
+        assert_eq!(released.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(), ["first", "second"]);
+        assert_eq!(released[1].model.as_deref(), Some("m"));
+        assert!(start.release(Some(&ready)).is_empty());
+        let op = start.update(Some(&ready)).unwrap();
+        assert_eq!(op["start"]["lifecycle"], "ready");
+        assert_eq!(op["start"]["held"], json!([]));
+    }
+
+    #[test]
+    fn a_failed_start_keeps_the_messages_and_shows_why() {
+        let mut start = SessionStart::default();
+        start.hold("lost?".into(), None);
+        let failed = session("failed", Some("the agent exited with status 3"));
+        assert!(start.release(Some(&failed)).is_empty());
+        let view = start.view(Some(&failed));
+        assert_eq!(view["lifecycle"], "failed");
+        assert_eq!(view["error"], "the agent exited with status 3");
+        assert_eq!(view["held"][0]["text"], "lost?");
+        assert_eq!(Lifecycle::of(None), Lifecycle::Ready, "unknown sessions are left to the host");
+    }
+}

@@ -254,14 +254,19 @@ impl ChatProjection {
     }
 }
 
-/// Pending confirmations in a chat's active turn, for the approval inbox:
-/// `(turnId, toolCallId, title)`.
+/// What waits for the user in a chat's active turn, for the approval inbox:
+/// tool calls pending confirmation and unanswered input requests, as
+/// `(turnId, toolCallId or input request id, title)`.
 pub fn pending_confirmations(chat: &ChatState) -> Vec<(String, String, String)> {
     let Some(active) = &chat.active_turn else { return Vec::new() };
     active
         .response_parts
         .iter()
         .filter_map(|p| match p {
+            ResponsePart::InputRequest(i) if i.response.is_none() => {
+                let title = i.request.message.clone().unwrap_or_else(|| "The agent asks for input".to_owned());
+                Some((active.id.clone(), i.request.id.clone(), title))
+            }
             ResponsePart::ToolCall(tc) => match &tc.tool_call {
                 ahp_types::state::ToolCallState::PendingConfirmation(s) => {
                     let title = match &s.confirmation_title {
@@ -364,5 +369,16 @@ mod tests {
         let view = part_view(&c.active_turn.unwrap().response_parts[0]);
         assert_eq!(view["kind"], "toolCall");
         assert!(view["diffs"].as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn open_input_requests_are_listed_until_answered() {
+        let part = |response: Value| {
+            json!({"kind": "inputRequest", "request": {"id": "in-1", "message": "Which license?", "questions": []}, "response": response})
+        };
+        let with = |p: Value| chat(json!({"activeTurn": {"id": "a", "startedAt": "x", "message": {"text": "q", "origin": {"kind": "user"}},
+            "responseParts": [p]}}));
+        assert_eq!(pending_confirmations(&with(part(Value::Null))), vec![("a".to_owned(), "in-1".to_owned(), "Which license?".to_owned())]);
+        assert!(pending_confirmations(&with(part(json!("accept")))).is_empty());
     }
 }

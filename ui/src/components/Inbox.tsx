@@ -1,4 +1,5 @@
-// The approval inbox: every pending confirmation across sessions and hosts.
+// The approval inbox: every pending confirmation and unanswered input request
+// across sessions and hosts.
 import { AppState } from '../state/app-store';
 
 export function Inbox({ app, onOpen }: { app: AppState; onOpen: (host: string, session: string) => void }) {

@@ -1,16 +1,19 @@
 // An input request: one field per question, defaults, validation, drafts
-// synced with chat/inputAnswerChanged, and submit / skip / decline.
+// synced with chat/inputAnswerChanged, and submit / skip / decline. A url-mode
+// request shows its link (host first); a request left open by a turn that
+// ended shows as not answered.
 import { useEffect, useState } from 'preact/hooks';
 import { AnswerValue, formErrors, initialValue, parseNumber, submittedAnswers, toggleMany } from '../state/input-form';
 
-export function InputRequestForm({ part, onDraft, onComplete }: {
+export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
   part: any;
+  live?: boolean;
   onDraft: (requestId: string, questionId: string, answer: any) => void;
   onComplete: (requestId: string, response: 'accept' | 'decline' | 'cancel', answers?: any) => void;
 }) {
   const req = part.request;
   const questions: any[] = req.questions ?? [];
-  const done = part.response != null;
+  const done = part.response != null || !live;
   const [values, setValues] = useState<Record<string, AnswerValue | undefined>>(() =>
     Object.fromEntries(questions.map((q) => [q.id, initialValue(q, req.answers)])));
   const [touched, setTouched] = useState(false);
@@ -37,12 +40,13 @@ export function InputRequestForm({ part, onDraft, onComplete }: {
   };
   if (done) {
     return <div class="input-request done" data-testid="input-request" data-response={part.response}>
-      <p>{req.message ?? 'Input request'} — <strong>{part.response === 'accept' ? 'answered' : part.response}</strong></p>
+      <p>{req.message ?? 'Input request'} — <strong>{part.response == null ? 'not answered' : part.response === 'accept' ? 'answered' : part.response}</strong></p>
     </div>;
   }
   return (
     <form class="input-request" data-testid="input-request" onSubmit={(e) => { e.preventDefault(); submit(); }}>
       {req.message && <p class="ir-message">{req.message}</p>}
+      {req.url && <p class="ir-url" data-testid="input-url">Opens <strong>{urlHost(req.url)}</strong>: <a href={req.url} target="_blank" rel="noreferrer noopener">{req.url}</a></p>}
       {questions.map((q) => {
         const v = values[q.id];
         const err = touched ? errors[q.id] : undefined;
@@ -72,10 +76,19 @@ export function InputRequestForm({ part, onDraft, onComplete }: {
         );
       })}
       <div class="ir-actions">
-        <button type="submit" class="primary" data-testid="input-submit">Submit</button>
+        <button type="submit" class="primary" data-testid="input-submit">{req.url && !questions.length ? 'Done' : 'Submit'}</button>
         <button type="button" data-testid="input-skip" onClick={() => onComplete(req.id, 'accept', Object.fromEntries(questions.map((q) => [q.id, { state: 'skipped' }])))}>Skip</button>
         <button type="button" class="danger" onClick={() => onComplete(req.id, 'decline')}>Decline</button>
       </div>
     </form>
   );
+}
+
+/** The host part of a URL (what the user must see before opening it). */
+function urlHost(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
 }

@@ -14,7 +14,7 @@ export interface TurnActions {
   retry: (turnId: string) => void;
 }
 
-function Part({ part, turnId, actions }: { part: any; turnId: string; actions: TurnActions }) {
+function Part({ part, turnId, live, actions }: { part: any; turnId: string; live: boolean; actions: TurnActions }) {
   if (!part) return null;
   switch (part.kind) {
     case 'markdown':
@@ -24,7 +24,7 @@ function Part({ part, turnId, actions }: { part: any; turnId: string; actions: T
     case 'toolCall':
       return <ToolCall part={part} onConfirm={(tc, o) => actions.confirm(turnId, tc, o)} />;
     case 'inputRequest':
-      return <InputRequestForm part={part} onDraft={actions.inputDraft} onComplete={actions.inputComplete} />;
+      return <InputRequestForm part={part} live={live} onDraft={actions.inputDraft} onComplete={actions.inputComplete} />;
     case 'error':
       return <div class="turn-error" role="alert" data-testid="turn-error">
         <strong>{part.error?.errorType ?? 'Error'}</strong>: {part.error?.message}
@@ -44,7 +44,7 @@ export const Turn = memo(function Turn({ turn, actions }: { turn: TurnView; acti
     <article class={`turn ${turn.active ? 'active' : ''} ${turn.state ?? ''}`} data-testid="turn" data-turn={turn.id}>
       <div class="user-msg">{turn.message.text}</div>
       <div class="response">
-        {turn.parts.map((p, i) => <Part key={p?.id ?? p?.toolCall?.toolCallId ?? i} part={p} turnId={turn.id} actions={actions} />)}
+        {turn.parts.map((p, i) => <Part key={p?.id ?? p?.toolCall?.toolCallId ?? i} part={p} turnId={turn.id} live={!!turn.active} actions={actions} />)}
         {turn.active && turn.parts.length === 0 && <p class="muted small typing">Working…</p>}
       </div>
       <footer class="turn-foot small muted">

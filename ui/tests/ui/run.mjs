@@ -149,6 +149,29 @@ await test('queue a message while a turn runs; it starts when the turn ends', as
   await page.waitForFunction(() => !document.querySelector('[data-testid=queued-message]'));
 });
 
+// The agent's elicitation (fake-agent-script.json, 4th turn) as the real
+// form: needs-input in the sidebar while it waits, then the agent's reply
+// quoting the typed answers.
+async function answerInputRequest() {
+  await page.fill('[data-testid=composer-input]', 'Set up the project');
+  await page.click('[data-testid=send]');
+  const form = '[data-testid=input-request]:not(.done)';
+  await page.waitForSelector(form);
+  await page.waitForSelector('[data-testid=session-row][data-status=needs-input]');
+  await expectText('[data-testid=inbox-button] .count', '1');
+  await page.fill(`${form} [data-question=a_name] input[type=text]`, 'hangar-demo');
+  await page.check(`${form} [data-question=b_license] label:has-text("Apache 2.0") input`);
+  await page.check(`${form} [data-question=c_tests] input[type=checkbox]`);
+  await shot('chat-input-request');
+  await page.click('[data-testid=input-submit]');
+  await page.waitForSelector('[data-testid=input-request][data-response=accept]');
+  await expectText('.md.assistant', '{"a_name":"hangar-demo","b_license":"apache-2.0","c_tests":true}');
+  await page.waitForFunction(() => !document.querySelector('.turn.active'));
+  await page.waitForSelector('[data-testid=session-row]:not([data-status=needs-input])');
+  await expectText('[data-testid=inbox-button] .count', '0');
+}
+await test('answer an input request in its form; the agent quotes the answers', answerInputRequest);
+
 await test('rename a session; the sidebar follows', async () => {
   await page.click('button:has-text("Rename")');
   await page.fill('[data-testid=rename-input]', 'Renamed by the UI test');

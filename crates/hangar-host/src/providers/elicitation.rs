@@ -14,7 +14,8 @@
 //! - [`cancelled`]     — the response for a request that can no longer be answered.
 //!
 //! Mapping rules (also in docs/agents.md):
-//! - string → `text` (title, description as the message, `minLength` /
+//! - string → `text` (title, description as the message — or the title
+//!   when there is no description —, `minLength` /
 //!   `maxLength` as min/max, `format`, default); `pattern` has no AHP field
 //!   and is dropped (the agent still validates).
 //! - string with `enum` / `oneOf` → `single-select` (option ids are the enum
@@ -193,8 +194,11 @@ fn plain_options(values: &[String], default: &[String]) -> Vec<ChatInputOption> 
 pub fn question(name: &str, property: &ElicitationPropertySchema, required: bool) -> Option<(ChatInputQuestion, Option<ChatInputAnswerValue>)> {
     let id = name.to_owned();
     let required = Some(required);
-    let text = |title: &Option<String>, description: &Option<String>| {
-        (title.clone(), description.clone().or_else(|| title.clone()).unwrap_or_else(|| name.to_owned()))
+    // The description is the prompt under the title; a property with only
+    // a title is prompted by it (no title repeated above the same text).
+    let text = |title: &Option<String>, description: &Option<String>| match description {
+        Some(d) => (title.clone(), d.clone()),
+        None => (None, title.clone().unwrap_or_else(|| name.to_owned())),
     };
     Some(match property {
         ElicitationPropertySchema::String(s) => {
@@ -364,6 +368,7 @@ mod tests {
         assert_eq!(qs[0]["options"][1], json!({ "id": "g", "label": "Green", "recommended": true }));
         assert_eq!(qs[1]["required"], true);
         assert_eq!((qs[1]["min"].as_f64(), qs[1]["defaultValue"].as_f64()), (Some(1.0), Some(3.0)));
+        assert_eq!((qs[2]["title"].is_null(), &qs[2]["message"]), (true, &json!("Name")));
         assert_eq!(qs[2]["format"], "email");
         assert_eq!(qs[2]["min"], 2);
         assert_eq!(qs[4]["message"], "A ratio");

@@ -8,7 +8,7 @@
 
 use ahp_types::state::{ChatInputResponseKind, ResponsePart, SessionInputRequest, SessionStatus};
 use ahp_types::StateAction;
-use hangar_e2e::acp::{markdown, AgentCmd, Rig};
+use hangar_e2e::acp::{markdown, processes_with, AgentCmd, Rig};
 use hangar_e2e::{action_type, wait_for_action};
 use serde_json::{json, Value};
 
@@ -264,4 +264,29 @@ async fn the_answered_request_survives_kill_9() {
     assert_eq!(part.response, Some(ChatInputResponseKind::Accept));
     assert_eq!(serde_json::to_value(&part.request.answers).unwrap()["ok"]["value"]["value"], true);
     assert_eq!(markdown(t), r#"Before asking.|got {"ok":true}"#);
+}
+
+#[tokio::test]
+async fn the_agent_exiting_while_asked_closes_the_request() {
+    let schema = json!({ "type": "object", "properties": { "ok": { "type": "boolean" } } });
+    let tmp = tempfile::tempdir().unwrap();
+    let script_path = tmp.path().join("elicit-then-die.json");
+    std::fs::write(&script_path, json!({ "turns": [asking(schema)] }).to_string()).unwrap();
+    let cmd = format!("{} --script {}", hangar_e2e::acp::fake_agent_bin().display(), script_path.display());
+    let needle = script_path.display().to_string();
+    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd), &[], None).await;
+    let turn = rig.send("ask").await;
+    let request = rig.wait_input_request().await;
+    wait_for_action(&mut rig.session_sub, |e| action_type(e) == "session/inputNeededSet").await;
+    for pid in processes_with(&needle) {
+        std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status().unwrap();
+    }
+    assert_eq!(rig.wait_end(&turn).await, "chat/error");
+    let t = rig.turn(&turn).await;
+    assert_eq!(input_part(&t.response_parts).response, Some(ChatInputResponseKind::Cancel), "closed before the turn ended");
+    assert!(rig.session_state().await.input_needed.is_none());
+    // A late answer is refused.
+    rig.complete_input(&request.id, ChatInputResponseKind::Decline, None).await;
+    let rejected = rig.wait(|e| e.rejection_reason.is_some()).await;
+    assert_eq!(action_type(&rejected), "chat/inputCompleted");
 }

@@ -32,7 +32,7 @@ function App() {
         {error && <p class="error banner" role="alert">{error}</p>}
         {app.notices.length > 0 && <p class="notice small">{app.notices[app.notices.length - 1]}</p>}
         {inboxOpen ? <Inbox app={app} onOpen={open} />
-          : row ? <ChatPane key={selected!} row={row} agent={agent} onClosed={() => setSelected(null)} />
+          : row ? <ChatPane key={selected!} row={row} agent={agent} onClosed={() => setSelected(null)} onOpen={open} />
           : <div class="empty"><h1>Hangar</h1><p class="muted">Pick a session on the left or start a new one.</p>
               <button class="primary" onClick={() => setCreating(true)}>New session</button></div>}
       </main>

@@ -8,10 +8,11 @@ import { optionForKey, confirmationOptions } from '../state/composer';
 import { SessionRow, statusLabel, AgentInfo, folderName } from '../state/app-store';
 import { Turn, TurnActions } from './Turn';
 import { Composer } from './Composer';
+import { StartFailed } from './StartFailed';
 
 const PAGE = 30;
 
-export function ChatPane({ row, agent, onClosed }: { row: SessionRow; agent?: AgentInfo; onClosed: () => void }) {
+export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; agent?: AgentInfo; onClosed: () => void; onOpen?: (host: string, uri: string) => void }) {
   const [view, setView] = useState<ChatView>(emptyChat);
   const [chat, setChat] = useState('');
   const [limit, setLimit] = useState(PAGE);
@@ -113,6 +114,7 @@ export function ChatPane({ row, agent, onClosed }: { row: SessionRow; agent?: Ag
         {shown.map((t) => <Turn key={t.id} turn={t} actions={actions} />)}
         {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
       </div>
+      {view.start?.lifecycle === 'failed' && <StartFailed row={row} agent={agent} start={view.start} onClosed={onClosed} onOpen={onOpen} />}
       {chat && <Composer host={host} chat={chat} view={view} agent={agent} />}
     </section>
   );

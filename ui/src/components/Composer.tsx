@@ -1,10 +1,13 @@
 // The composer: send, or while a turn runs queue / steer; cancel; model
 // choice; `@` mentions through the host's `completions`; the draft synced
-// with chat/draftChanged so it survives switching sessions.
+// with chat/draftChanged so it survives switching sessions. While the
+// agent starts it says so, and Send hands the message to the core, which
+// holds it (listed here) and sends it once the session is ready; after a
+// failed start it takes no messages (the chat pane shows why).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../ipc';
 import { applyCompletion, mentionAt, moveInOrder } from '../state/composer';
-import { ChatView } from '../state/chat-store';
+import { ChatView, isStarting, startFailed } from '../state/chat-store';
 import { AgentInfo } from '../state/app-store';
 
 export function Composer({ host, chat, view, agent }: { host: string; chat: string; view: ChatView; agent?: AgentInfo }) {
@@ -16,6 +19,10 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
   const draftTimer = useRef<number | undefined>(undefined);
   const running = !!view.active;
   const queued = view.meta?.queued ?? [];
+  const starting = isStarting(view);
+  const failed = startFailed(view);
+  const held = view.start?.held ?? [];
+  const agentName = agent?.displayName || view.start?.provider || 'the agent';
 
   // A draft changed by another client (or loaded with the chat) shows up here.
   useEffect(() => {
@@ -33,7 +40,7 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
   };
   const submit = async (kind: 'send' | 'queued' | 'steering') => {
     const t = text.trim();
-    if (!t) return;
+    if (!t || failed) return;
     setText('');
     setItems([]);
     window.clearTimeout(draftTimer.current);
@@ -70,8 +77,17 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
     if (e.key === 'Escape' && items.length) setItems([]);
   };
   const order = queued.map((q) => q.id);
+  const placeholder = failed ? `${agentName} did not start; this chat takes no messages`
+    : starting ? `Starting ${agentName}… a message sent now goes out once it is ready`
+    : running ? 'Queue a follow-up (Enter) or steer the running turn…' : 'Message the agent (Enter to send, @ to mention a file)';
   return (
     <div class="composer">
+      {starting && <p class="starting small" data-testid="starting">Starting {agentName}…</p>}
+      {held.length > 0 && (
+        <ul class="queue" data-testid="held">
+          {held.map((m) => <li key={m.id} data-testid="held-message"><span class="q-text">{m.text}</span>{starting && <span class="muted small">sends when ready</span>}</li>)}
+        </ul>
+      )}
       {(queued.length > 0 || view.meta?.steering) && (
         <ul class="queue" data-testid="queue">
           {view.meta?.steering && <li class="steer">Steering: {view.meta.steering.text}</li>}
@@ -90,8 +106,8 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
           {items.map((it) => <li><button onClick={() => pick(it)}>{it.insertText}</button></li>)}
         </ul>
       )}
-      <textarea ref={area} data-testid="composer-input" rows={3} value={text} onInput={onInput} onKeyDown={onKey}
-        placeholder={running ? 'Queue a follow-up (Enter) or steer the running turn…' : 'Message the agent (Enter to send, @ to mention a file)'} />
+      <textarea ref={area} data-testid="composer-input" rows={3} value={text} onInput={onInput} onKeyDown={onKey} disabled={failed}
+        placeholder={placeholder} />
       <div class="composer-actions">
         {agent && agent.models.length > 0 && (
           <select value={model} onChange={(e) => setModel((e.target as HTMLSelectElement).value)} title="Model" data-testid="model-select">
@@ -108,7 +124,7 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
             <button class="danger" data-testid="cancel-turn" onClick={() => run('chat.cancel', {})}>Cancel turn</button>
           </>
         ) : (
-          <button class="primary" data-testid="send" onClick={() => submit('send')}>Send</button>
+          <button class="primary" data-testid="send" disabled={failed} onClick={() => submit('send')}>Send</button>
         )}
       </div>
     </div>

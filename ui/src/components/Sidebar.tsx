@@ -29,7 +29,7 @@ export function Sidebar(props: {
                   <li key={k}>
                     <button
                       class={`session-row ${props.selected === k ? 'selected' : ''}`}
-                      data-testid="session-row" data-status={r.status}
+                      data-testid="session-row" data-status={r.status} data-uri={r.uri}
                       onClick={() => props.onSelect(r.host, r.uri)}
                     >
                       <span class={`status-dot ${r.status}`} title={statusLabel[r.status]} aria-label={statusLabel[r.status]} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allTurns, applyChatOp, emptyChat, plain, toolInputText, toolResultText, usageText, visibleTurns } from './chat-store';
+import { allTurns, applyChatOp, emptyChat, isStarting, startFailed, plain, toolInputText, toolResultText, usageText, visibleTurns } from './chat-store';
 
 const turn = (id: string, extra: any = {}) => ({ id, active: false, message: { text: id }, parts: [], state: 'complete', ...extra });
 const meta = { resource: 'c', title: '', status: 1, queued: [] };
@@ -18,6 +18,19 @@ describe('chat store', () => {
     s = applyChatOp(s, { op: 'batch', ops: [{ op: 'turnDone', turn: turn('t2', { parts: [{ kind: 'markdown', html: 'x' }] }) }, { op: 'active', turn: null }] });
     expect(s.active).toBeNull();
     expect(s.turns.map((t) => t.id)).toEqual(['t1', 't2']);
+  });
+
+  it('follows the session start: creating with held messages, then ready or failed', () => {
+    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [], active: null, start: { lifecycle: 'creating', provider: 'fake', held: [] } });
+    expect(isStarting(s)).toBe(true);
+    s = applyChatOp(s, { op: 'batch', ops: [{ op: 'start', start: { lifecycle: 'creating', provider: 'fake', held: [{ id: 'h', text: 'hi' }] } }] });
+    expect(s.start?.held.map((m) => m.text)).toEqual(['hi']);
+    s = applyChatOp(s, { op: 'start', start: { lifecycle: 'ready', provider: 'fake', held: [] } });
+    expect(isStarting(s)).toBe(false);
+    expect(startFailed(s)).toBe(false);
+    s = applyChatOp(s, { op: 'start', start: { lifecycle: 'failed', provider: 'fake', error: 'no key', held: [] } });
+    expect(startFailed(s)).toBe(true);
+    expect(isStarting(applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [], active: null }))).toBe(false);
   });
 
   it('prepends older turns and windows the transcript', () => {

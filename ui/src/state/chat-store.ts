@@ -1,5 +1,5 @@
 // The open chat as the UI holds it, updated by the core's chat-stream ops
-// (snapshot, batch, meta, active, part, turnMeta, turnDone, older). These
+// (snapshot, batch, meta, active, part, turnMeta, turnDone, older, start). These
 // are view patches computed in Rust from reduced AHP state; no AHP reducer
 // runs here. A streamed token replaces one part of the active turn and
 // leaves every other turn object untouched.
@@ -11,14 +11,18 @@ export interface ChatMeta {
   resource: string; title: string; status: number; activity?: string | null; queued: PendingView[]; steering?: PendingView | null;
   draft?: string | null; olderCursor?: string | null; activeTurnId?: string | null;
 }
-export interface ChatView { meta: ChatMeta | null; turns: TurnView[]; active: TurnView | null; version: number }
+/** The session's start: `creating` until the agent is ready; messages sent meanwhile are held by the core. */
+export interface StartView { lifecycle: 'creating' | 'ready' | 'failed'; provider?: string | null; error?: string | null; held: PendingView[] }
+export interface ChatView { meta: ChatMeta | null; turns: TurnView[]; active: TurnView | null; start: StartView | null; version: number }
 
-export const emptyChat = (): ChatView => ({ meta: null, turns: [], active: null, version: 0 });
+export const emptyChat = (): ChatView => ({ meta: null, turns: [], active: null, start: null, version: 0 });
 
 function applyOne(s: ChatView, op: any): ChatView {
   switch (op.op) {
     case 'snapshot':
-      return { meta: op.meta, turns: op.turns, active: op.active ?? null, version: s.version + 1 };
+      return { meta: op.meta, turns: op.turns, active: op.active ?? null, start: op.start ?? null, version: s.version + 1 };
+    case 'start':
+      return { ...s, start: op.start };
     case 'batch':
       return op.ops.reduce(applyOne, s);
     case 'meta':
@@ -61,6 +65,12 @@ export function visibleTurns(turns: TurnView[], limit: number): { hidden: number
 }
 
 export const isRunning = (s: ChatView) => !!s.active;
+
+/** Whether the session's agent is still starting (Send holds the message). */
+export const isStarting = (s: ChatView) => s.start?.lifecycle === 'creating';
+
+/** Whether the session's agent failed to start (no turns; show why). */
+export const startFailed = (s: ChatView) => s.start?.lifecycle === 'failed';
 
 /** The tool call state inside a toolCall part. */
 export const toolCallOf = (part: any) => part?.toolCall ?? null;

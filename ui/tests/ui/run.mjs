@@ -28,8 +28,15 @@ writeFileSync(join(demo, 'hello.txt'), 'hello world\n');
 writeFileSync(join(demo, 'main.rs'), 'fn main() {}\n');
 const scriptPath = join(home, 'fake-agent.json');
 writeFileSync(scriptPath, readFileSync(join(here, 'fake-agent-script.json')));
+// Two more agents: one slow to start (its sessions stay `creating` for a
+// while), one that never starts (its sessions end `failed`).
+const slowScript = join(home, 'slow-agent.json');
+writeFileSync(slowScript, JSON.stringify({ initDelayMs: 2500, turns: [[{ echo: true }, { end: 'end_turn' }]] }));
+const brokenScript = join(home, 'broken-agent.json');
+writeFileSync(brokenScript, JSON.stringify({ failStart: 'broken agent: no API key configured' }));
 
-const bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, '.hangar-data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`], {
+const agents = [`fake=${fakeBin} --script ${scriptPath}`, `slow=${fakeBin} --script ${slowScript}`, `broken=${fakeBin} --script ${brokenScript}`];
+const bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, '.hangar-data'), ...agents.flatMap((a) => ['--agent', a])], {
   env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -94,20 +101,11 @@ await test('create a session in a folder picked with resourceList', async () => 
 });
 
 await test('send a message and see streamed markdown with a highlighted code fence', async () => {
-  // The host refuses a turn until the agent's session is ready; the UI shows
-  // the refusal as a notice, and the person sends again.
-  for (let attempt = 0; ; attempt++) {
-    await page.fill('[data-testid=composer-input]', 'Plan the change');
-    await page.click('[data-testid=send]');
-    const got = await Promise.race([
-      page.waitForSelector('[data-testid=turn]').then(() => 'turn'),
-      page.waitForSelector('.notice').then(() => 'refused'),
-    ]);
-    if (got === 'turn') break;
-    if (attempt > 20) throw new Error('every send was refused');
-    await page.evaluate(() => document.querySelector('.notice')?.remove());
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  // Sent right after creation: if the agent is not ready yet, the core
+  // holds the message and sends it when it is (no refusal, no resend).
+  await page.fill('[data-testid=composer-input]', 'Plan the change');
+  await page.click('[data-testid=send]');
+  await page.waitForSelector('[data-testid=turn]');
   await expectText('.md.assistant', 'Here is the plan');
   await page.waitForSelector('.turn.active, [data-testid=confirmation]');
   await page.waitForSelector('.md.assistant pre code.language-rust');
@@ -185,6 +183,47 @@ await test('dark theme follows the OS', async () => {
   if (bg !== '#16181d') throw new Error(`dark background not applied: ${bg}`);
   await shot('chat-dark');
   await page.emulateMedia({ colorScheme: 'light' });
+});
+
+// A new session with `agent`, in the folder the picker opens on.
+async function newSession(agent) {
+  await page.click('[data-testid=new-session]');
+  await page.waitForSelector('[data-testid=folder-entry]');
+  await page.selectOption('[data-testid=agent-select]', agent);
+  await page.click('[data-testid=create-session]');
+  await page.waitForSelector('[data-testid=composer-input]');
+}
+
+await test('a message typed while the agent starts is held, then becomes a turn', async () => {
+  await newSession('slow');
+  await page.waitForSelector('[data-testid=starting]');
+  await page.fill('[data-testid=composer-input]', 'Typed right away');
+  await page.click('[data-testid=send]');
+  await expectText('[data-testid=held-message]', 'Typed right away');
+  await shot('chat-agent-starting');
+  await expectText('.md.assistant', 'echo: Typed right away');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=starting], [data-testid=held-message]'));
+  const refused = await page.$$eval('.notice', (ns) => ns.map((n) => n.textContent).filter((t) => t.includes('turnStarted')));
+  if (refused.length) throw new Error(`a turn was refused: ${refused}`);
+});
+
+await test('a failed start shows the reason; start again, then dispose', async () => {
+  await newSession('broken');
+  await expectText('[data-testid=start-error]', 'no API key configured');
+  if (!(await page.isDisabled('[data-testid=send]'))) throw new Error('Send is enabled on a failed session');
+  await shot('chat-start-failed');
+  const failed = await page.getAttribute('.session-row.selected', 'data-uri');
+  await page.click('[data-testid=start-again]');
+  // A fresh session with the same agent replaces the failed one (and fails too).
+  await page.waitForFunction((u) => {
+    const sel = document.querySelector('.session-row.selected');
+    return sel && sel.dataset.uri !== u && !document.querySelector(`[data-testid=session-row][data-uri="${u}"]`);
+  }, failed);
+  await expectText('[data-testid=start-error]', 'no API key configured');
+  const second = await page.getAttribute('.session-row.selected', 'data-uri');
+  await page.click('[data-testid=dispose-failed]');
+  await page.waitForFunction((u) => !document.querySelector(`[data-testid=session-row][data-uri="${u}"]`), second);
+  await page.waitForSelector('[data-testid=start-failed]', { state: 'detached' });
 });
 
 await test('no page errors', async () => {

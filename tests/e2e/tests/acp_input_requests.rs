@@ -290,3 +290,26 @@ async fn the_agent_exiting_while_asked_closes_the_request() {
     let rejected = rig.wait(|e| e.rejection_reason.is_some()).await;
     assert_eq!(action_type(&rejected), "chat/inputCompleted");
 }
+
+#[tokio::test]
+async fn an_elicitation_while_the_agent_starts_is_cancelled_at_once() {
+    // The agent asks before answering `session/new` (no turn to show it
+    // in): it gets `cancel` at once instead of waiting out the start
+    // timeout, and what it sent meanwhile still arrives.
+    let schema = json!({ "type": "object", "properties": { "name": { "type": "string" } } });
+    let script = json!({
+        "beforeNewResponse": [
+            { "elicit": { "message": "Name this session", "schema": schema } },
+            { "update": { "sessionUpdate": "session_info_update", "title": "asked at start: $ANSWER" } }
+        ],
+        "turns": [[{ "chunk": "ok" }]]
+    });
+    let started = std::time::Instant::now();
+    let mut rig = Rig::start(AgentCmd::Script(script), &[("HANGAR_ACP_START_TIMEOUT", "10")]).await;
+    assert_eq!(rig.created, "session/ready");
+    assert!(started.elapsed() < std::time::Duration::from_secs(8), "did not wait for the start timeout");
+    let turn = rig.send("hi").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    // The update the agent sent before answering was held, then applied.
+    assert_eq!(rig.session_state().await.title, "asked at start: cancel");
+}

@@ -2,7 +2,9 @@
 //! `createSession`, or lazily for the first turn after a restart or crash),
 //! the running turn, and the open permission and elicitation requests. Every event — an
 //! engine side effect, an agent message, the prompt's answer, a deadline —
-//! is handled in order on this task.
+//! is handled in order on this task. While the agent starts, its requests
+//! are answered as outside a turn (an elicitation or permission gets
+//! `cancel`, files are served) so it never waits on the host.
 //!
 //! Steering: ACP cannot inject a message into a running prompt, so a
 //! steering message is delivered at the earliest point after it: when the
@@ -11,7 +13,7 @@
 //! as the next `session/prompt` inside the same AHP turn (marked by a system
 //! notification part). Nothing the agent did is thrown away.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,8 +66,9 @@ pub struct Setup {
 struct Live {
     conn: Connection,
     inbound: mpsc::UnboundedReceiver<Inbound>,
-    /// A message read ahead by [`coalesce`], handled next.
-    stashed: Option<Inbound>,
+    /// Messages read ahead (by [`coalesce`], or held while the agent
+    /// started), handled next, in order.
+    stashed: VecDeque<Inbound>,
     process: Option<AgentProcess>,
 }
 
@@ -106,12 +109,15 @@ pub struct SessionTask {
 async fn next_inbound(live: &mut Option<Live>) -> Inbound {
     match live {
         Some(l) => {
-            let first = match l.stashed.take() {
+            let first = match l.stashed.pop_front() {
+                // Merging reads ahead from the channel: only once nothing
+                // older waits here.
+                Some(msg) if !l.stashed.is_empty() => return msg,
                 Some(msg) => msg,
                 None => l.inbound.recv().await.unwrap_or(Inbound::Closed),
             };
             let (msg, stashed) = coalesce(first, &mut l.inbound);
-            l.stashed = stashed;
+            l.stashed.extend(stashed);
             msg
         }
         None => std::future::pending().await,
@@ -131,6 +137,41 @@ async fn ask(conn: &Connection, method: &str, params: Value, limit: Duration) ->
         Ok(Err(_)) | Ok(Ok(Err(RpcFailure::Closed))) => Err(format!("the agent exited during {method}")),
         Ok(Ok(Err(e))) => Err(format!("{method} failed: {e}")),
         Ok(Ok(Ok(v))) => Ok(v),
+    }
+}
+
+/// [`ask`] while the agent is starting: its requests meanwhile get
+/// [`default_answer`] (an agent may ask during `session/new`, e.g. an
+/// elicitation scoped to that request, and must not wait for a turn), its
+/// notifications are returned in order for the caller to keep or drop.
+async fn ask_starting(live: &mut Live, roots: &[PathBuf], method: &str, params: Value, limit: Duration) -> (Result<Value, String>, Vec<Inbound>) {
+    let answer = ask(&live.conn, method, params, limit);
+    tokio::pin!(answer);
+    let mut held = Vec::new();
+    let mut open = true;
+    loop {
+        tokio::select! {
+            biased;
+            msg = live.inbound.recv(), if open => match msg {
+                Some(Inbound::Request { id, method, params }) => live.conn.respond(&id, default_answer(roots, &method, &params)),
+                Some(other) => held.push(other),
+                None => open = false,
+            },
+            result = &mut answer => return (result, held),
+        }
+    }
+}
+
+/// The answer to an agent request no turn takes: files served inside the
+/// roots, permissions `cancelled`, elicitations `cancel`, anything else
+/// unknown.
+fn default_answer(roots: &[PathBuf], method: &str, params: &Value) -> Result<Value, (i64, String)> {
+    match method {
+        "session/request_permission" => Ok(json!({ "outcome": { "outcome": "cancelled" } })),
+        "elicitation/create" => Ok(super::elicitation::cancelled()),
+        "fs/read_text_file" => fs::read_text_file(roots, params),
+        "fs/write_text_file" => fs::write_text_file(roots, params),
+        other => Err((-32601, format!("method not found: {other}"))),
     }
 }
 
@@ -391,9 +432,7 @@ impl SessionTask {
                         }
                         return;
                     }
-                    "fs/read_text_file" => fs::read_text_file(&self.roots, &params),
-                    "fs/write_text_file" => fs::write_text_file(&self.roots, &params),
-                    other => Err((-32601, format!("method not found: {other}"))),
+                    other => default_answer(&self.roots, other, &params),
                 };
                 if let Some(live) = &self.live {
                     live.conn.respond(&id, answer);
@@ -555,7 +594,7 @@ impl SessionTask {
         if let Some(pgid) = process.as_ref().and_then(|p| p.pgid) {
             self.registry.insert(&self.setup.session, pgid);
         }
-        self.live = Some(Live { conn, inbound, stashed: None, process });
+        self.live = Some(Live { conn, inbound, stashed: VecDeque::new(), process });
         match self.handshake().await {
             Ok(()) => Ok(()),
             Err(reason) => {
@@ -598,9 +637,9 @@ impl SessionTask {
                 None
             };
             if let Some(method) = method {
-                match ask(&live.conn, method, params, self.timeouts.start).await {
+                // `session/load` replays the history as updates: not a turn.
+                match ask_starting(live, &self.roots, method, params, self.timeouts.start).await.0 {
                     Ok(result) => {
-                        // `session/load` replays the history as updates: not a turn.
                         while let Ok(msg) = live.inbound.try_recv() {
                             if let Inbound::Request { id, .. } = msg {
                                 live.conn.respond(&id, Err((-32603, "the session is loading".to_owned())));
@@ -615,7 +654,9 @@ impl SessionTask {
                 }
             }
         }
-        let result = ask(&live.conn, "session/new", json!({ "cwd": cwd, "mcpServers": [] }), self.timeouts.start).await?;
+        let (result, held) = ask_starting(live, &self.roots, "session/new", json!({ "cwd": cwd, "mcpServers": [] }), self.timeouts.start).await;
+        live.stashed.extend(held);
+        let result = result?;
         let sid = result.get("sessionId").and_then(Value::as_str).ok_or("session/new returned no sessionId")?.to_owned();
         self.reset_notice = had_session;
         self.acp_session = Some(sid.clone());

@@ -1,8 +1,8 @@
 //! One task per Hangar session: owns the agent connection (started at
 //! `createSession`, or lazily for the first turn after a restart or crash),
-//! the running turn, and the open permission and elicitation requests. Every event — an
-//! engine side effect, an agent message, the prompt's answer, a deadline —
-//! is handled in order on this task. While the agent starts, its requests
+//! the running turn, and the open permission and elicitation requests.
+//! Every event — an engine side effect, an agent message, the prompt's
+//! answer, a deadline — is handled in order on this task. While the agent starts, its requests
 //! are answered as outside a turn (an elicitation or permission gets
 //! `cancel`, files are served) so it never waits on the host.
 //!

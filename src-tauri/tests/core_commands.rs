@@ -4,8 +4,9 @@
 //! queue a message, rename, archive, dispose — with a second, plain AHP
 //! client answering the confirmation and renaming, as another window would.
 //! Then: messages typed while the agent starts (held, then sent), a failed
-//! start, and lost events (the mirror re-snapshotted to equal a fresh
-//! subscription).
+//! start, and lost events — dropped through the core's test seam, and a real
+//! overrun of the event broadcast behind a stalled chat stream — after which
+//! the mirror equals a fresh subscription's snapshot.
 
 #![allow(clippy::unwrap_used)]
 
@@ -86,6 +87,25 @@ impl TestApp {
         app.wait_for("host", "\"connected\":true").await;
         let folder = format!("file://{}", ws.canonicalize().unwrap().display());
         Some(Self { _tmp: tmp, started, core, app, folder })
+    }
+
+    /// Wait until the core's mirror holds `turns` finished turns of `chat`
+    /// and equals a fresh snapshot taken by `other`; false after 20 s.
+    async fn mirror_matches_fresh_snapshot(&self, other: &ahp::Client, chat: &str, turns: usize) -> bool {
+        let host = ahp::hosts::HostId::new("local");
+        for _ in 0..800 {
+            tokio::time::sleep(Duration::from_millis(25)).await;
+            let Some(mine) = self.core.chat_state(&host, chat) else { continue };
+            if mine.turns.len() != turns || mine.active_turn.is_some() {
+                continue;
+            }
+            let (fresh, _) = other.subscribe(chat.to_owned()).await.unwrap();
+            let Some(ahp_types::state::SnapshotState::Chat(fresh)) = fresh.snapshot.map(|s| s.state) else { panic!("chat snapshot") };
+            if mine == *fresh {
+                return true;
+            }
+        }
+        false
     }
 
     /// A plain AHP client on the same host, as another window would be.
@@ -221,20 +241,7 @@ async fn lost_events_are_noticed_and_the_mirror_resynchronised() {
     t.core.lose_next_envelopes(3);
     call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "Stream please"}), None).await.unwrap();
     let other = t.other_client().await;
-    let mut equal = false;
-    for _ in 0..400 {
-        tokio::time::sleep(Duration::from_millis(25)).await;
-        let Some(mine) = t.core.chat_state(&host, &chat) else { continue };
-        if mine.turns.len() != 1 || mine.active_turn.is_some() {
-            continue;
-        }
-        let (fresh, _) = other.subscribe(chat.clone()).await.unwrap();
-        let Some(ahp_types::state::SnapshotState::Chat(fresh)) = fresh.snapshot.map(|s| s.state) else { panic!("chat snapshot") };
-        if mine == *fresh {
-            equal = true;
-            break;
-        }
-    }
+    let equal = t.mirror_matches_fresh_snapshot(&other, &chat, 1).await;
     assert!(equal, "the mirror equals a fresh snapshot: {:?}", t.core.chat_state(&host, &chat));
     assert!(t.core.resync_count() >= 1, "the gap was noticed");
     let state = t.core.chat_state(&host, &chat).unwrap();
@@ -242,4 +249,49 @@ async fn lost_events_are_noticed_and_the_mirror_resynchronised() {
     let snapshots = events.0.lock().unwrap().iter().filter(|v| v["op"] == "snapshot").count();
     assert!(snapshots >= 2, "the open chat was sent a fresh snapshot");
     events.wait_for("the finished turn in the view", "word19").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 3)]
+async fn a_real_overrun_of_the_event_broadcast_is_repaired() {
+    let dir = tempfile::tempdir().unwrap();
+    // Chunks spaced by a millisecond, so the host cannot merge many of them:
+    // well over 1,024 envelopes.
+    let mut steps: Vec<Value> = (0..3000).flat_map(|i| [json!({"chunk": format!("{i} ")}), json!({"sleep": 1})]).collect();
+    steps.push(json!({"end": "end_turn"}));
+    let script = write_script(dir.path(), "spaced.json", json!({"turns": [steps]}));
+    let Some(t) = TestApp::start(&[("fake", script)]).await else { return };
+    let (session, chat, events) = t.open_session("fake").await;
+    events.wait_for("ready", "\"lifecycle\":\"ready\"").await;
+    let other = t.other_client().await;
+    let (_, mut watch) = other.subscribe(chat.clone()).await.unwrap();
+    // A second stream on the chat that stalls, as a busy UI would: when the
+    // turn starts the pump waits in it until another client has seen the
+    // turn end (at most 20 s), so the turn's envelopes overrun the event
+    // broadcast and the ones the pump missed are skipped without a word.
+    let turn_over = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (over, stalled) = (turn_over.clone(), std::sync::atomic::AtomicBool::new(false));
+    let slow: Sink = Arc::new(move |v: Value| {
+        if v.to_string().contains("\"op\":\"active\"") && !stalled.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            for _ in 0..800 {
+                if over.load(std::sync::atomic::Ordering::SeqCst) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(25));
+            }
+        }
+        true
+    });
+    call(&t.core, "chat.open", json!({"host": "local", "session": session}), Some(slow)).await.unwrap();
+    call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "Spaced chunks"}), None).await.unwrap();
+    while let Some(event) = watch.recv().await {
+        if matches!(&event, ahp::SubscriptionEvent::Action(env) if hangar_desktop::core::action_type(&env.action) == "chat/turnComplete") {
+            break;
+        }
+    }
+    turn_over.store(true, std::sync::atomic::Ordering::SeqCst);
+    // Without the resync the mirror misses the envelopes the broadcast
+    // skipped and never matches.
+    assert!(t.mirror_matches_fresh_snapshot(&other, &chat, 1).await, "the mirror equals a fresh snapshot");
+    assert!(t.core.resync_count() >= 1, "the overrun was noticed");
+    events.wait_for("the last chunk in the view", "2999").await;
 }

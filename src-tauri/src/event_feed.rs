@@ -177,6 +177,41 @@ impl EventFeed {
 mod tests {
     use super::*;
 
+    /// A transport that yields canned inbound frames.
+    struct Frames(VecDeque<TransportMessage>);
+
+    impl Transport for Frames {
+        async fn send(&mut self, _msg: TransportMessage) -> Result<(), TransportError> {
+            Ok(())
+        }
+
+        async fn recv(&mut self) -> Result<Option<TransportMessage>, TransportError> {
+            Ok(self.0.pop_front())
+        }
+    }
+
+    #[tokio::test]
+    async fn the_transport_notes_actions_and_passes_every_frame_on() {
+        let action = |seq: i64| TransportMessage::Text(format!(r#"{{"jsonrpc":"2.0","method":"action","params":{{"channel":"ahp-chat:/c","serverSeq":{seq}}}}}"#));
+        let frames = [
+            action(4),
+            TransportMessage::Text(r#"{"jsonrpc":"2.0","method":"root/sessionAdded","params":{"serverSeq":5}}"#.into()),
+            TransportMessage::Text("not json".into()),
+            action(6),
+        ];
+        let tap = Arc::new(SeqTap::default());
+        let host = HostId::new("h");
+        let mut t = TappedTransport::new(BoxedTransport::new(Frames(frames.into())), host.clone(), tap.clone());
+        let mut got = Vec::new();
+        while let Some(m) = t.recv().await.unwrap() {
+            got.push(m);
+        }
+        assert_eq!(got.len(), 4);
+        assert!(matches!(got[0], TransportMessage::Parsed(_)), "parsed once, here");
+        assert_eq!(got[2], TransportMessage::Text("not json".into()), "unparsable frames go on unchanged");
+        assert_eq!(tap.delivered(&host, 6), 1, "only actions are noted: 4 was never delivered");
+    }
+
     #[test]
     fn the_tap_counts_what_never_reached_the_pump() {
         let tap = SeqTap::default();

@@ -6,7 +6,8 @@
 //! Then: messages typed while the agent starts (held, then sent), a failed
 //! start, and lost events — dropped through the core's test seam, and a real
 //! overrun of the event broadcast behind a stalled chat stream — after which
-//! the mirror equals a fresh subscription's snapshot.
+//! the mirror equals a fresh subscription's snapshot; and a reconnect, after
+//! which the open chat is re-snapshotted.
 
 #![allow(clippy::unwrap_used)]
 
@@ -294,4 +295,29 @@ async fn a_real_overrun_of_the_event_broadcast_is_repaired() {
     assert!(t.mirror_matches_fresh_snapshot(&other, &chat, 1).await, "the mirror equals a fresh snapshot");
     assert!(t.core.resync_count() >= 1, "the overrun was noticed");
     events.wait_for("the last chunk in the view", "2999").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconnect_resynchronises_the_open_chats() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = write_script(dir.path(), "echo.json", json!({"turns": [[{"echo": true}, {"end": "end_turn"}]]}));
+    let Some(t) = TestApp::start(&[("fake", script)]).await else { return };
+    let (_, chat, events) = t.open_session("fake").await;
+    call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "before"}), None).await.unwrap();
+    events.wait_for("first turn", "echo: before").await;
+    let host = ahp::hosts::HostId::new("local");
+    t.core.multi().reconnect_host(&host).await.unwrap();
+    for i in 0.. {
+        if t.core.resync_count() >= 1 {
+            break;
+        }
+        assert!(i < 800, "no resync after the reconnect");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let snapshots = events.0.lock().unwrap().iter().filter(|v| v["op"] == "snapshot").count();
+    assert!(snapshots >= 2, "the open chat was sent a fresh snapshot");
+    call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "after"}), None).await.unwrap();
+    events.wait_for("a turn on the new connection", "echo: after").await;
+    let other = t.other_client().await;
+    assert!(t.mirror_matches_fresh_snapshot(&other, &chat, 2).await, "the mirror equals a fresh snapshot");
 }

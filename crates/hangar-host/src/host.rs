@@ -127,6 +127,13 @@ impl Host {
             config,
         });
         host.run_effects(effects);
+        // Active clients restored from the store have no connection yet:
+        // each gets the grace period a disconnecting client gets, so one that
+        // never comes back is removed.
+        let restored = lock(&host.engine).active_client_ids();
+        for client_id in restored {
+            host.start_grace_timer(client_id);
+        }
         Ok(host)
     }
 
@@ -200,10 +207,21 @@ impl Host {
         if self.hub.client_connected(&client_id) {
             return;
         }
+        self.start_grace_timer(client_id);
+    }
+
+    /// Start (or restart) `client_id`'s grace period; `client_arrived`
+    /// cancels it. Needs a tokio runtime; without one (a host opened outside
+    /// `hangar serve`) no timer runs.
+    fn start_grace_timer(self: &Arc<Self>, client_id: String) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            tracing::warn!("no runtime: active client {client_id} will not be removed after its grace period");
+            return;
+        };
         let host = self.clone();
         let grace = self.config.active_client_grace;
         let id = client_id.clone();
-        let timer = tokio::spawn(async move {
+        let timer = runtime.spawn(async move {
             tokio::time::sleep(grace).await;
             if host.hub.client_connected(&id) {
                 return;

@@ -169,3 +169,41 @@ async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
     assert_eq!(ids, expected);
     assert!(full.get("turnsNextCursor").is_none());
 }
+
+/// The active clients listed in a session snapshot.
+async fn active_clients(raw: &mut RawClient, id: i64, session: &str) -> Vec<String> {
+    let snap = raw.request(json!(id), "subscribe", json!({"channel": session})).await;
+    let clients = snap["result"]["snapshot"]["state"]["activeClients"].as_array().cloned().unwrap_or_default();
+    clients.iter().map(|c| c["clientId"].as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn active_clients_restored_after_kill_9_are_removed_unless_they_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = HostProcess::start_in(dir.path(), &[]);
+    let mut gone = RawClient::initialized(&host, "gone").await;
+    let r = gone
+        .request(json!(2), "createSession", json!({"channel": "ahp-session:/owned", "activeClient": {"clientId": "gone", "tools": []}}))
+        .await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+    let mut back = RawClient::initialized(&host, "back").await;
+    back.request(json!(2), "subscribe", json!({"channel": "ahp-session:/owned"})).await;
+    back.send_text(dispatch("ahp-session:/owned", 1, json!({"type": "session/activeClientSet", "activeClient": {"clientId": "back", "tools": []}})))
+        .await;
+    wait_env(&mut back, |e| e["action"]["type"] == "session/activeClientSet").await;
+    host.kill9();
+
+    // Both come back from the store; only "back" reconnects within the grace period.
+    let host = HostProcess::start_in(dir.path(), &["--active-client-grace-secs", "5"]);
+    let _back = RawClient::initialized(&host, "back").await;
+    let mut watcher = RawClient::initialized(&host, "watcher").await;
+    let listed = active_clients(&mut watcher, 2, "ahp-session:/owned").await;
+    if listed.iter().any(|c| c == "gone") {
+        let removed = wait_env(&mut watcher, |e| e["action"]["type"] == "session/activeClientRemoved").await;
+        assert!(removed > 0);
+    }
+    // Both grace periods started together; give the other one time to (wrongly) fire.
+    let late = watcher.next_json_within(std::time::Duration::from_secs(2)).await;
+    assert!(late.as_ref().is_none_or(|m| m["params"]["action"]["clientId"] != "back"), "{late:?}");
+    assert_eq!(active_clients(&mut watcher, 3, "ahp-session:/owned").await, vec!["back".to_owned()]);
+}

@@ -209,6 +209,12 @@ impl Engine {
             .collect()
     }
 
+    /// Every client id listed among any session's active clients (after a
+    /// restart: the clients whose grace period starts with the host).
+    pub fn active_client_ids(&self) -> std::collections::BTreeSet<String> {
+        self.sessions.values().flat_map(|s| s.state.active_clients.iter().map(|c| c.client_id.clone())).collect()
+    }
+
     /// Working directories (as `file:` URIs) of every session.
     pub fn working_directories(&self) -> Vec<String> {
         self.sessions.values().flat_map(|s| s.state.working_directories.clone().unwrap_or_default()).collect()

@@ -38,6 +38,19 @@ pub struct ServeArgs {
     /// Also accept WebSocket upgrades from this Origin.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
+    /// Where folder pickers may list, and where a client may put a session's
+    /// working directory (repeatable) [default: your home directory].
+    #[arg(long = "browse-root", value_name = "DIR")]
+    browse_roots: Vec<PathBuf>,
+    /// How `resourceRequest` grants are decided: `under:PATH` grants inside
+    /// PATH, `all` grants everything, `deny` nothing, `ask` asks a connected
+    /// client (denied when none accepts in time) [default: under:$HOME].
+    /// Credential folders (~/.ssh, ~/.gnupg, ~/.aws, …) and the data dir are never granted.
+    #[arg(long, value_name = "POLICY")]
+    grant_policy: Option<hangar_host::resources::RequestPolicy>,
+    /// Seconds `--grant-policy ask` waits for a client's answer before denying.
+    #[arg(long, default_value_t = 120.0, hide = true)]
+    grant_ask_timeout_secs: f64,
     /// Log level (error, warn, info, debug, trace); RUST_LOG overrides.
     #[arg(long, default_value = "info")]
     log: String,
@@ -97,6 +110,13 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     config.allowed_origins = args.allow_origins;
     config.active_client_grace = Duration::from_secs_f64(args.active_client_grace_secs.max(0.0));
     config.replay_capacity = args.replay_capacity.max(1);
+    if !args.browse_roots.is_empty() {
+        config.browse_roots = args.browse_roots;
+    }
+    if let Some(policy) = args.grant_policy {
+        config.request_policy = policy;
+    }
+    config.grant_ask_timeout = Duration::from_secs_f64(args.grant_ask_timeout_secs.max(0.0));
 
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
     runtime.block_on(async move {

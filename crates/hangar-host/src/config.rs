@@ -3,10 +3,11 @@
 //! [`crate::host::Host::start`].
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::agents::AgentSpec;
+use crate::resources::RequestPolicy;
 
 /// Origins of the desktop app's own webview, always allowed.
 pub const DESKTOP_ORIGINS: &[&str] = &["tauri://localhost", "http://tauri.localhost", "https://tauri.localhost"];
@@ -36,6 +37,49 @@ pub struct HostConfig {
     pub outbox_frames: usize,
     /// Completed turns a chat keeps in memory (older ones are paged in).
     pub turn_tail: usize,
+    /// Where `resourceList` is allowed for folder pickers, and where a
+    /// client may put a session's working directory (default: home).
+    pub browse_roots: Vec<PathBuf>,
+    /// How a `resourceRequest` is decided (default: grant under home).
+    pub request_policy: RequestPolicy,
+    /// Folders never served, whatever is granted (default: [`credential_dirs`] of home).
+    pub protected_paths: Vec<PathBuf>,
+    /// How long [`RequestPolicy::Ask`] waits for a client's answer before denying.
+    pub grant_ask_timeout: Duration,
+    /// Resource watches one connection may hold at once.
+    pub max_watches_per_connection: usize,
+}
+
+/// Credential folders and files under `home` that no grant opens: SSH, GnuPG,
+/// cloud and registry tokens, keyrings, password stores.
+pub fn credential_dirs(home: &Path) -> Vec<PathBuf> {
+    [
+        ".ssh",
+        ".gnupg",
+        ".aws",
+        ".azure",
+        ".kube",
+        ".docker",
+        ".password-store",
+        ".netrc",
+        ".git-credentials",
+        ".pypirc",
+        ".npmrc",
+        ".cargo/credentials",
+        ".cargo/credentials.toml",
+        ".config/gh",
+        ".config/gcloud",
+        ".config/hub",
+        ".local/share/keyrings",
+    ]
+    .iter()
+    .map(|name| home.join(name))
+    .collect()
+}
+
+/// The user's home directory, when `HOME` names an absolute path.
+fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(PathBuf::from).filter(|p| p.is_absolute())
 }
 
 impl HostConfig {
@@ -53,6 +97,11 @@ impl HostConfig {
             max_json_depth: 64,
             outbox_frames: 65_536,
             turn_tail: 50,
+            browse_roots: home_dir().into_iter().collect(),
+            request_policy: RequestPolicy::default_for_home(),
+            protected_paths: home_dir().map(|h| credential_dirs(&h)).unwrap_or_default(),
+            grant_ask_timeout: Duration::from_secs(120),
+            max_watches_per_connection: 256,
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::engine::{Engine, SideEffect};
 use crate::hub::{ConnId, Hub, Publication};
 use crate::protocol::versions::ProtocolGeneration;
 use crate::providers::{agent_layer, AgentLayer};
-use crate::resources::{uri::file_uri_to_path, RequestPolicy, ResourceService, ResourceServiceError, WatchHandle};
+use crate::resources::{uri::file_uri_to_path, ResourceService, ResourceServiceError, WatchHandle};
 use crate::store::{self, TurnPages};
 
 /// Why the host could not start.
@@ -110,8 +110,13 @@ impl Host {
         let working_dirs = Arc::new(move || {
             lock(&sessions).working_directories().iter().filter_map(|uri| file_uri_to_path(uri).ok()).collect()
         });
-        let home: Vec<_> = dirs_home().into_iter().collect();
-        let resources = ResourceService::open(&config.data_dir, home, working_dirs, RequestPolicy::default_for_home())?;
+        let resources = ResourceService::open(
+            &config.data_dir,
+            config.browse_roots.clone(),
+            working_dirs,
+            config.request_policy.clone(),
+            &config.protected_paths,
+        )?;
         let host = Arc::new(Self {
             engine,
             resources,
@@ -257,9 +262,4 @@ impl Host {
             drop(thread);
         }
     }
-}
-
-/// The user's home directory, the default browse root for folder pickers.
-fn dirs_home() -> Option<std::path::PathBuf> {
-    std::env::var_os("HOME").map(std::path::PathBuf::from).filter(|p| p.is_absolute())
 }

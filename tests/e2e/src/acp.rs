@@ -82,7 +82,9 @@ impl Rig {
         let command = agent_command(&agent, tmp.path());
         let data_dir = data.map(Path::to_path_buf).unwrap_or_else(|| tmp.path().join("data"));
         let spec = format!("agent={command}");
-        let host = HostProcess::try_start_in(&data_dir, &["--agent", &spec], env).unwrap();
+        // The workspace lives in a temp dir, outside HOME: let sessions use it.
+        let browse = tmp.path().display().to_string();
+        let host = HostProcess::try_start_in(&data_dir, &["--agent", &spec, "--browse-root", &browse], env).unwrap();
         // A deep subscription buffer: a streaming turn must not lag the
         // client's broadcast ring (the default 256 drops envelopes).
         let transport = ahp_ws::WebSocketTransport::connect(&host.authed_url()).await.unwrap();

@@ -23,6 +23,13 @@ fn uri(path: &Path) -> String {
 }
 
 async fn setup() -> Fixture {
+    setup_with(|_| Vec::new()).await
+}
+
+/// A host on a temporary HOME (with a project, a folder elsewhere and a
+/// `.ssh`), started with the flags `extra` gives for that home, one client
+/// and a session on the project.
+async fn setup_with(extra: impl FnOnce(&Path) -> Vec<String>) -> Fixture {
     let home_dir = tempfile::tempdir().unwrap();
     let home = home_dir.path().canonicalize().unwrap();
     let proj = home.join("proj");
@@ -36,8 +43,12 @@ async fn setup() -> Fixture {
     std::os::unix::fs::symlink("/etc", proj.join("etc-link")).unwrap();
     std::fs::create_dir_all(home.join("elsewhere")).unwrap();
     std::fs::write(home.join("elsewhere/notes.md"), "# notes\n").unwrap();
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::write(home.join(".ssh/id_ed25519"), "PRIVATE KEY\n").unwrap();
     let data = home.join(".hangar-data");
-    let host = HostProcess::try_start_in(&data, &[], &[("HOME", home.to_str().unwrap())]).unwrap();
+    let extra = extra(&home);
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let host = HostProcess::try_start_in(&data, &extra, &[("HOME", home.to_str().unwrap())]).unwrap();
     let (client, init) = hangar_e2e::initialized(&host, "files").await;
     assert_eq!(init.completion_trigger_characters, Some(vec!["@".to_owned()]));
     assert_eq!(init.default_directory, Some(uri(&home)));
@@ -54,6 +65,14 @@ async fn call(c: &Client, method: &str, params: Value) -> Result<Value, (i32, Va
     let mut params = params;
     params["channel"] = json!(ROOT);
     match c.request::<_, Value>(method, params).await {
+        Ok(v) => Ok(v),
+        Err(ClientError::Rpc(e)) => Err((e.code, e.data.unwrap_or(Value::Null))),
+        Err(other) => panic!("transport failure: {other}"),
+    }
+}
+
+async fn create_session(c: &Client, channel: &str, dir: &str) -> Result<Value, (i32, Value)> {
+    match c.request::<_, Value>("createSession", json!({"channel": channel, "workingDirectories": [dir]})).await {
         Ok(v) => Ok(v),
         Err(ClientError::Rpc(e)) => Err((e.code, e.data.unwrap_or(Value::Null))),
         Err(other) => panic!("transport failure: {other}"),
@@ -192,4 +211,63 @@ async fn watches_deliver_batched_changes_and_completions_rank_mentions() {
     assert!(first["attachment"].to_string().contains("src/main.rs"), "{items}");
     assert!(!items.to_string().contains("main.o"), ".gitignore is respected");
     drop(f.host);
+}
+
+#[tokio::test]
+async fn a_client_cannot_make_the_whole_disk_a_working_directory() {
+    let f = setup().await;
+    let c = &f.client;
+    for (i, dir) in ["file:///", "file:///etc", "file:///proc"].iter().enumerate() {
+        let (code, data) = create_session(c, &format!("ahp-session:/grab-{i}"), dir).await.expect_err(dir);
+        assert_eq!(code, -32009, "{dir}");
+        if *dir != "file:///proc" {
+            assert_eq!(data["request"]["uri"], *dir, "data.request names the grant that would allow it");
+            assert_eq!(data["request"]["write"], true);
+        }
+    }
+    assert_eq!(code(call(c, "resourceRead", json!({"uri": "file:///etc/passwd"})).await), -32009);
+    let w = json!({"uri": "file:///etc/hangar-pwned", "data": "x", "encoding": "utf-8"});
+    assert_eq!(code(call(c, "resourceWrite", w).await), -32009);
+    // A working directory under the allowed root (home) still works.
+    let elsewhere = uri(&f.home.join("elsewhere"));
+    create_session(c, "ahp-session:/elsewhere", &elsewhere).await.unwrap();
+    let notes = call(c, "resourceRead", json!({"uri": uri(&f.home.join("elsewhere/notes.md"))})).await.unwrap();
+    assert_eq!(notes["data"], "# notes\n");
+    // Even with home itself as a working directory, credentials stay closed.
+    create_session(c, "ahp-session:/home", &uri(&f.home)).await.unwrap();
+    let key = uri(&f.home.join(".ssh/id_ed25519"));
+    assert_eq!(code(call(c, "resourceRead", json!({"uri": key})).await), -32009);
+}
+
+#[tokio::test]
+async fn the_default_host_never_grants_credential_folders() {
+    let f = setup().await;
+    let c = &f.client;
+    let ssh = uri(&f.home.join(".ssh"));
+    assert_eq!(code(call(c, "resourceRequest", json!({"uri": ssh, "read": true})).await), -32009);
+    // Other folders under home are granted by the default policy.
+    call(c, "resourceRequest", json!({"uri": uri(&f.home.join("elsewhere")), "read": true})).await.unwrap();
+    let grants = call(c, "x-hangar/listGrants", json!({})).await.unwrap();
+    assert_eq!(grants["items"].as_array().unwrap().len(), 1, "{grants}");
+}
+
+#[tokio::test]
+async fn grant_policy_and_browse_roots_come_from_flags() {
+    let roots = tempfile::tempdir().unwrap();
+    let picker = roots.path().canonicalize().unwrap();
+    std::fs::create_dir_all(picker.join("repo")).unwrap();
+    let root_flag = picker.display().to_string();
+    let f = setup_with(|home| {
+        let proj = home.join("proj").display().to_string();
+        ["--grant-policy", "deny", "--browse-root", &root_flag, "--browse-root", &proj].map(str::to_owned).to_vec()
+    })
+    .await;
+    let c = &f.client;
+    let denied = call(c, "resourceRequest", json!({"uri": uri(&f.home.join("elsewhere")), "read": true})).await;
+    assert_eq!(code(denied), -32009, "--grant-policy deny refuses every request");
+    call(c, "resourceList", json!({"uri": uri(&picker)})).await.unwrap();
+    assert_eq!(code(call(c, "resourceList", json!({"uri": uri(&f.home.join("elsewhere"))})).await), -32009);
+    create_session(c, "ahp-session:/picked", &uri(&picker.join("repo"))).await.unwrap();
+    let (code, _) = create_session(c, "ahp-session:/home", &uri(&f.home.join("elsewhere"))).await.unwrap_err();
+    assert_eq!(code, -32009, "home is no browse root any more");
 }

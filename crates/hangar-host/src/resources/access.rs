@@ -14,19 +14,45 @@ use serde::{Deserialize, Serialize};
 
 use super::grants::Grant;
 use super::ops::parse_uri;
-use super::policy::{canonicalize_lenient, Policy};
+use super::policy::{canonicalize_lenient, Need, Policy};
 use super::uri::path_to_file_uri;
 use crate::RpcError;
 
-/// How `resourceRequest` is decided when no user is asked.
+/// How `resourceRequest` is decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestPolicy {
-    /// Grant every request (still never `/proc`, `/sys`, `/dev` or the data dir).
+    /// Grant every request (still never the never-served paths).
     GrantAll,
     /// Deny every request with `-32009`.
     DenyAll,
     /// Grant requests for paths inside these folders (compared canonically); deny others.
     GrantUnder(Vec<PathBuf>),
+    /// Ask a connected client (`resourceRequest` sent by the host); deny when
+    /// none accepts in time.
+    Ask,
+}
+
+/// A `--grant-policy` value that is none of `deny`, `all`, `ask`, `under:PATH`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("grant policy must be deny, all, ask or under:PATH (got {0:?})")]
+pub struct BadRequestPolicy(pub String);
+
+impl std::str::FromStr for RequestPolicy {
+    type Err = BadRequestPolicy;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "deny" => Ok(RequestPolicy::DenyAll),
+            "all" => Ok(RequestPolicy::GrantAll),
+            "ask" => Ok(RequestPolicy::Ask),
+            _ => match s.strip_prefix("under:") {
+                Some(path) if std::path::Path::new(path).is_absolute() => {
+                    Ok(RequestPolicy::GrantUnder(vec![PathBuf::from(path)]))
+                }
+                _ => Err(BadRequestPolicy(s.to_owned())),
+            },
+        }
+    }
 }
 
 impl RequestPolicy {
@@ -37,6 +63,37 @@ impl RequestPolicy {
             _ => RequestPolicy::DenyAll,
         }
     }
+
+    /// The decision without asking anyone: `Some(granted)`, or `None` for [`RequestPolicy::Ask`].
+    fn decide(&self, canonical: &std::path::Path) -> Option<bool> {
+        match self {
+            RequestPolicy::GrantAll => Some(true),
+            RequestPolicy::DenyAll => Some(false),
+            RequestPolicy::GrantUnder(roots) => {
+                Some(roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()).any(|r| canonical.starts_with(r)))
+            }
+            RequestPolicy::Ask => None,
+        }
+    }
+}
+
+/// A `resourceRequest` that passed the checks and awaits a decision.
+#[derive(Debug, Clone)]
+pub struct PendingRequest {
+    canonical: PathBuf,
+    read: bool,
+    write: bool,
+    /// The request as a client would be asked it (canonical URI, explicit flags).
+    pub ask: ResourceRequestParams,
+}
+
+/// What [`Access::begin`] found.
+#[derive(Debug)]
+pub enum RequestStep {
+    /// Decided (granted and recorded, or already covered).
+    Done(ResourceRequestResult),
+    /// The policy says: ask a client, then [`Access::settle`].
+    Ask(PendingRequest),
 }
 
 /// One grant on the wire (`x-hangar/listGrants`).
@@ -95,33 +152,74 @@ impl Access {
         Self { policy, request_policy }
     }
 
-    /// `resourceRequest`.
+    /// `resourceRequest`, decided by the policy alone; `Ask` answers `-32009`.
     pub fn request(&self, p: &ResourceRequestParams) -> Result<ResourceRequestResult, RpcError> {
+        match self.begin(p)? {
+            RequestStep::Done(result) => Ok(result),
+            RequestStep::Ask(pending) => self.settle(pending, false),
+        }
+    }
+
+    /// Check a `resourceRequest` and decide it if the policy can without asking.
+    /// No flags means read only.
+    pub fn begin(&self, p: &ResourceRequestParams) -> Result<RequestStep, RpcError> {
         let path = parse_uri(&p.uri, "uri")?;
         let canonical = canonicalize_lenient(&path)?.path;
         if self.policy.is_never(&canonical) {
             return Err(RpcError::permission_denied("this path is never served", None));
         }
-        let (mut read, write) = (p.read == Some(true), p.write == Some(true));
-        if !read && !write {
-            read = true;
-        }
-        let granted = match &self.request_policy {
-            RequestPolicy::GrantAll => true,
-            RequestPolicy::DenyAll => false,
-            RequestPolicy::GrantUnder(roots) => roots
-                .iter()
-                .filter_map(|r| std::fs::canonicalize(r).ok())
-                .any(|r| canonical.starts_with(r)),
+        let write = p.write == Some(true);
+        let read = p.read == Some(true) || !write;
+        let ask = ResourceRequestParams {
+            channel: p.channel.clone(),
+            meta: None,
+            uri: path_to_file_uri(&canonical),
+            read: read.then_some(true),
+            write: write.then_some(true),
         };
+        let pending = PendingRequest { canonical, read, write, ask };
+        if self.policy.grants().allows(&pending.canonical, read, write) {
+            return Ok(RequestStep::Done(ResourceRequestResult {}));
+        }
+        match self.request_policy.decide(&pending.canonical) {
+            Some(granted) => self.settle(pending, granted).map(RequestStep::Done),
+            None => Ok(RequestStep::Ask(pending)),
+        }
+    }
+
+    /// Record the grant if `granted`, else refuse with `-32009`.
+    pub fn settle(&self, pending: PendingRequest, granted: bool) -> Result<ResourceRequestResult, RpcError> {
         if !granted {
             return Err(RpcError::permission_denied("resource request denied by host policy", None));
         }
         let store = self.policy.grants();
-        if !store.allows(&canonical, read, write) {
-            store.grant(&canonical, read, write).map_err(|e| RpcError::internal(e.to_string()))?;
-        }
+        store.grant(&pending.canonical, pending.read, pending.write).map_err(|e| RpcError::internal(e.to_string()))?;
         Ok(ResourceRequestResult {})
+    }
+
+    /// May `dir` become a session working directory (read and write inside)?
+    /// Yes inside a browse root, an existing working directory or read+write
+    /// grant, or where the policy would grant without asking; never for
+    /// never-served paths. A refusal's `data.request` is the grant to ask for.
+    pub fn check_working_dir(&self, dir: &std::path::Path) -> Result<(), RpcError> {
+        let canonical = canonicalize_lenient(dir)?.path;
+        if self.policy.is_never(&canonical) {
+            return Err(RpcError::permission_denied("this folder is never served", None));
+        }
+        let allowed = self.policy.in_browse_root(&canonical)
+            || self.policy.allows(&canonical, Need::ReadWrite)
+            || self.request_policy.decide(&canonical) == Some(true);
+        if allowed {
+            return Ok(());
+        }
+        let request = ResourceRequestParams {
+            channel: ahp_types::ROOT_RESOURCE_URI.to_owned(),
+            meta: None,
+            uri: path_to_file_uri(&canonical),
+            read: Some(true),
+            write: Some(true),
+        };
+        Err(RpcError::permission_denied("working directory outside the allowed roots", Some(request)))
     }
 
     /// `x-hangar/listGrants`.

@@ -31,8 +31,12 @@
 //!
 //! Integration notes:
 //! - Working directories are trust roots: whatever the callback returns is
-//!   readable and writable. Since clients can set working directories
-//!   (`session/workingDirectorySet`), the engine should validate those.
+//!   readable and writable (never-served paths aside). So every working
+//!   directory a client proposes goes through
+//!   [`ResourceService::check_working_dir`] first (`createSession` does).
+//! - `resourceRequest` under [`RequestPolicy::Ask`] needs a client to ask:
+//!   [`ResourceService::begin_request`] returns [`RequestStep::Ask`], the
+//!   caller asks, then [`ResourceService::settle_request`] records the answer.
 //! - [`ResourceService::completions`] and [`ResourceService::watch`] are
 //!   blocking (the first completions query on a root walks it); call them from
 //!   `spawn_blocking`. [`watch::changed_action`] wraps a batch as the
@@ -62,7 +66,7 @@ use ahp_types::commands::{CompletionsParams, CompletionsResult, CreateResourceWa
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use access::{GrantInfo, ListGrantsResult, RequestPolicy, RevokeGrantParams};
+pub use access::{BadRequestPolicy, GrantInfo, ListGrantsResult, PendingRequest, RequestPolicy, RequestStep, RevokeGrantParams};
 pub use completions::{bench_completions, generate_tree, CompletionsBench};
 pub use grants::GrantStoreError;
 pub use ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
@@ -116,15 +120,17 @@ impl ResourceService {
     /// Open the service. `data_dir/hangar.db` holds the grants (WAL mode, table
     /// `resource_grants`); `browse_roots` are where `resourceList` is allowed for
     /// folder pickers; `working_dirs` lists the sessions' working directories
-    /// (read/write allowed inside); `request_policy` decides `resourceRequest`.
+    /// (read/write allowed inside); `request_policy` decides `resourceRequest`;
+    /// `protected` folders (credentials) are never served, like the data dir.
     pub fn open(
         data_dir: &Path,
         browse_roots: Vec<PathBuf>,
         working_dirs: Arc<dyn Fn() -> Vec<PathBuf> + Send + Sync>,
         request_policy: RequestPolicy,
+        protected: &[PathBuf],
     ) -> Result<Self, ResourceServiceError> {
         let store = Arc::new(grants::GrantStore::open(data_dir)?);
-        let policy = Arc::new(policy::Policy::new(browse_roots, working_dirs, store, data_dir));
+        let policy = Arc::new(policy::Policy::new(browse_roots, working_dirs, store, data_dir, protected));
         let inner = Inner {
             ops: ops::Ops::new(policy.clone()),
             access: access::Access::new(policy.clone(), request_policy),
@@ -148,6 +154,29 @@ impl ResourceService {
         tokio::task::spawn_blocking(move || inner.dispatch(&method, params))
             .await
             .map_err(|_| crate::RpcError::internal("resource operation panicked or was cancelled"))?
+    }
+
+    /// Check a `resourceRequest` (raw params) and decide it when the policy
+    /// can without asking a client.
+    pub async fn begin_request(&self, params: Value) -> Result<RequestStep, crate::RpcError> {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || inner.access.begin(&parse(params)?))
+            .await
+            .map_err(|_| crate::RpcError::internal("resource request panicked or was cancelled"))?
+    }
+
+    /// Record a client's answer to a [`RequestStep::Ask`] (`-32009` when not granted).
+    pub async fn settle_request(&self, pending: PendingRequest, granted: bool) -> Result<Value, crate::RpcError> {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || to_json(&inner.access.settle(pending, granted)?))
+            .await
+            .map_err(|_| crate::RpcError::internal("resource request panicked or was cancelled"))?
+    }
+
+    /// May `dir` (an existing folder) become a session working directory?
+    /// `-32009` (with `data.request` when a grant would help) if not.
+    pub fn check_working_dir(&self, dir: &Path) -> Result<(), crate::RpcError> {
+        self.inner.access.check_working_dir(dir)
     }
 
     /// Start a watch (read access required); `on_change` gets non-empty,

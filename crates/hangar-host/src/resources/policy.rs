@@ -139,12 +139,26 @@ pub struct Policy {
 
 impl Policy {
     /// A policy over canonical browse roots, live working dirs and grants.
-    /// `data_dir` is never served.
-    pub fn new(browse_roots: Vec<PathBuf>, working_dirs: WorkingDirs, grants: Arc<GrantStore>, data_dir: &Path) -> Self {
+    /// `data_dir` and everything in `protected` (credential folders) are
+    /// never served, whatever a working directory or grant covers.
+    pub fn new(
+        browse_roots: Vec<PathBuf>,
+        working_dirs: WorkingDirs,
+        grants: Arc<GrantStore>,
+        data_dir: &Path,
+        protected: &[PathBuf],
+    ) -> Self {
         let browse_roots = browse_roots.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
         let mut never: Vec<PathBuf> = ["/proc", "/sys", "/dev"].iter().map(PathBuf::from).collect();
         never.push(std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_path_buf()));
+        // A protected folder that does not exist yet is still protected when it appears.
+        never.extend(protected.iter().map(|p| canonicalize_lenient(p).map(|c| c.path).unwrap_or_else(|_| p.clone())));
         Self { browse_roots, working_dirs, grants, never }
+    }
+
+    /// True if `canonical` is inside a browse root.
+    pub fn in_browse_root(&self, canonical: &Path) -> bool {
+        self.browse_roots.iter().any(|b| canonical.starts_with(b))
     }
 
     /// The grant store behind this policy.
@@ -157,7 +171,8 @@ impl Policy {
         (self.working_dirs)().iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect()
     }
 
-    /// True for paths no grant can open (`/proc`, `/sys`, `/dev`, the data dir).
+    /// True for paths no grant can open (`/proc`, `/sys`, `/dev`, the data
+    /// dir, protected credential folders).
     pub fn is_never(&self, canonical: &Path) -> bool {
         self.never.iter().any(|n| canonical.starts_with(n))
     }
@@ -181,11 +196,12 @@ impl Policy {
         Err(RpcError::permission_denied("access outside the allowed roots", Some(request)))
     }
 
-    fn allows(&self, canonical: &Path, need: Need) -> bool {
+    /// Whether `need` on `canonical` is allowed (the never-served list aside).
+    pub fn allows(&self, canonical: &Path, need: Need) -> bool {
         if self.working_dirs().iter().any(|w| canonical.starts_with(w)) {
             return true;
         }
-        if need == Need::List && self.browse_roots.iter().any(|b| canonical.starts_with(b)) {
+        if need == Need::List && self.in_browse_root(canonical) {
             return true;
         }
         let (read, write) = need.flags();
@@ -219,6 +235,7 @@ mod tests {
             Arc::new(move || vec![ws2.clone()]),
             Arc::new(GrantStore::in_memory()?),
             &dir.path().join("data"),
+            &[dir.path().join("ws/.ssh")],
         );
         Ok((dir, policy))
     }
@@ -251,6 +268,9 @@ mod tests {
         let err = policy.check(&root.join("data/hangar.db"), Need::Read, "ahp-root://").err();
         assert_eq!(err.map(|e| (e.code, e.data)), Some((-32009, Some(serde_json::json!({})))));
         assert!(policy.check(Path::new("/dev/zero"), Need::Read, "ahp-root://").is_err());
+        // A protected folder inside a working directory stays closed, even before it exists.
+        let err = policy.check(&root.join("ws/.ssh/id_ed25519"), Need::Read, "ahp-root://").err();
+        assert_eq!(err.map(|e| (e.code, e.data)), Some((-32009, Some(serde_json::json!({})))));
         policy.grants().grant(&root.join("browse"), true, false)?;
         assert!(policy.check(&root.join("browse/inner/f"), Need::Read, "ahp-root://").is_ok());
         assert!(policy.check(&root.join("browse/inner/f"), Need::Write, "ahp-root://").is_err());

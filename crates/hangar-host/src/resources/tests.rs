@@ -47,6 +47,7 @@ impl Fx {
             vec![root.join("browse")],
             Arc::new(move || d2.lock().map(|d| d.clone()).unwrap_or_default()),
             policy(&root),
+            &[root.join("outside/.ssh")],
         )?;
         Ok(Self { _dir: dir, root, ws, svc, dirs })
     }
@@ -184,7 +185,7 @@ async fn data_dir_is_never_served() -> TestResult {
     let dir = tempfile::tempdir()?;
     let ws = std::fs::canonicalize(dir.path())?;
     let ws2 = ws.clone();
-    let svc = ResourceService::open(&ws.join(".hangar"), vec![], Arc::new(move || vec![ws2.clone()]), RequestPolicy::GrantAll)?;
+    let svc = ResourceService::open(&ws.join(".hangar"), vec![], Arc::new(move || vec![ws2.clone()]), RequestPolicy::GrantAll, &[])?;
     let uri = path_to_file_uri(&ws.join(".hangar/hangar.db"));
     let err = svc.handle("resourceRead", json!({"channel": "ahp-root://", "uri": uri})).await.err();
     assert_eq!(err.map(|e| e.code), Some(DENIED));
@@ -459,6 +460,64 @@ async fn request_grant_list_revoke() -> TestResult {
 }
 
 #[tokio::test]
+async fn a_request_without_flags_grants_read_only() -> TestResult {
+    let f = fx()?;
+    assert_eq!(f.call("resourceRequest", json!({"uri": f.uri("outside")})).await?, json!({}));
+    assert_eq!(f.read_text("outside/secret.txt").await?, "secret");
+    let w = json!({"uri": f.uri("outside/secret.txt"), "data": "x", "encoding": "utf-8"});
+    assert_eq!(f.code("resourceWrite", w).await, DENIED);
+    let items = f.call("x-hangar/listGrants", json!({})).await?["items"].clone();
+    assert_eq!((items[0]["read"].as_bool(), items[0]["write"].as_bool()), (Some(true), Some(false)));
+    Ok(())
+}
+
+#[tokio::test]
+async fn protected_folders_are_never_granted_or_served() -> TestResult {
+    let f = fx()?;
+    std::fs::create_dir_all(f.root.join("outside/.ssh"))?;
+    std::fs::write(f.root.join("outside/.ssh/id_ed25519"), "key")?;
+    assert_eq!(f.code("resourceRequest", json!({"uri": f.uri("outside/.ssh"), "read": true})).await, DENIED);
+    // A grant of the parent does not open the protected folder inside it.
+    f.call("resourceRequest", json!({"uri": f.uri("outside"), "read": true})).await?;
+    assert_eq!(f.read_text("outside/secret.txt").await?, "secret");
+    assert_eq!(f.code("resourceRead", json!({"uri": f.uri("outside/.ssh/id_ed25519")})).await, DENIED);
+    assert_eq!(f.code("resourceList", json!({"uri": f.uri("outside/.ssh")})).await, DENIED);
+    Ok(())
+}
+
+#[test]
+fn working_directories_are_checked_like_the_policy() -> TestResult {
+    let f = Fx::new(|root| RequestPolicy::GrantUnder(vec![root.join("outside")]))?;
+    let ok = |rel: &str| f.svc.check_working_dir(&f.root.join(rel));
+    ok("browse/inner")?; // inside a browse root
+    ok("ws/sub")?; // inside an existing working directory
+    ok("outside")?; // the policy would grant it
+    let refused = |path: &Path| f.svc.check_working_dir(path).err().map(|e| (e.code, e.data.unwrap_or_default()));
+    for dir in [Path::new("/"), Path::new("/etc"), &f.root] {
+        let (code, data) = refused(dir).ok_or("working directory accepted")?;
+        assert_eq!(code, DENIED, "{}", dir.display());
+        assert_eq!(data["request"]["uri"], path_to_file_uri(&std::fs::canonicalize(dir)?));
+        assert_eq!((data["request"]["read"].as_bool(), data["request"]["write"].as_bool()), (Some(true), Some(true)));
+    }
+    // Never-served folders: no grant helps, so no data.request.
+    for dir in [f.root.join("data"), PathBuf::from("/proc"), f.root.join("outside/.ssh")] {
+        std::fs::create_dir_all(f.root.join("outside/.ssh"))?;
+        assert_eq!(refused(&dir), Some((DENIED, json!({}))), "{}", dir.display());
+    }
+    Ok(())
+}
+
+#[test]
+fn grant_policies_parse() {
+    assert_eq!("deny".parse(), Ok(RequestPolicy::DenyAll));
+    assert_eq!("all".parse(), Ok(RequestPolicy::GrantAll));
+    assert_eq!("ask".parse(), Ok(RequestPolicy::Ask));
+    assert_eq!("under:/srv/x".parse(), Ok(RequestPolicy::GrantUnder(vec![PathBuf::from("/srv/x")])));
+    assert!("under:relative".parse::<RequestPolicy>().is_err());
+    assert!("sometimes".parse::<RequestPolicy>().is_err());
+}
+
+#[tokio::test]
 async fn grants_persist_and_policies_decide() -> TestResult {
     let f = fx()?;
     let secret = f.uri("outside/secret.txt");
@@ -470,6 +529,7 @@ async fn grants_persist_and_policies_decide() -> TestResult {
         vec![],
         Arc::new(move || d2.lock().map(|d| d.clone()).unwrap_or_default()),
         RequestPolicy::DenyAll,
+        &[],
     )?;
     let v = again.handle("resourceRead", json!({"channel": "ahp-root://", "uri": secret})).await?;
     assert_eq!(v["data"], "secret");

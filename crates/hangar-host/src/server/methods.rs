@@ -244,8 +244,9 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) ->
     };
     if let Some(dirs) = &p.working_directories {
         for dir in dirs {
-            if !file_uri_to_path(dir).is_ok_and(|p| p.is_dir()) {
-                return Err(RpcError::invalid_params("workingDirectories", format!("not an existing directory: {dir}")));
+            match file_uri_to_path(dir) {
+                Ok(path) if path.is_dir() => host.resources.check_working_dir(&path)?,
+                _ => return Err(RpcError::invalid_params("workingDirectories", format!("not an existing directory: {dir}"))),
             }
         }
     }

@@ -16,7 +16,9 @@
 //!
 //! Steps (one key each): `update` (a `session/update` payload), `chunk` /
 //! `thought` (text chunk shorthands), `echo` (a chunk with the prompt's
-//! text and resource links), `request` `{method, params}` with optional
+//! text and resource links, plus `[model=…]` once a model was set and
+//! `[restored by METHOD]` after `session/load` / `session/resume`),
+//! `echoPrompt` (a chunk with the prompt's content blocks as JSON), `request` `{method, params}` with optional
 //! `id` and `then` (branches by the chosen `optionId`, `cancelled`, an
 //! elicitation's `action` (`accept` / `decline` / `cancel`), `ok`, `error`
 //! or `*`), `elicit` (an `elicitation/create` request: `{message, schema}`
@@ -25,12 +27,15 @@
 //! `sleep` (ms), `crash` `{code, stderr}`, `hang`, `flood` `{count, text}`
 //! (chunks as fast as possible; the emit time goes to stderr and to the
 //! file in `FAKE_ACP_REPORT`), `end` (stop reason; `usage` alongside),
-//! `endRaw` (the whole prompt result), `raw` (any message).
+//! `endRaw` (the whole prompt result), `fail` `{code, message}` (the
+//! prompt answered with a JSON-RPC error), `raw` (any message).
 //! `$CWD` and `$SID` in strings become the session's cwd and id; `$ANSWER`
 //! the last answer's `content` as compact JSON (keys sorted), or its
 //! `action` when it has no content.
-//! A `session/cancel` aborts the running steps and answers the prompt
-//! `cancelled` (unless the script sets `ignoreCancel`).
+//! A `session/cancel` aborts the running steps, runs the script's
+//! `onCancel` steps (e.g. a late chunk) and answers the prompt `cancelled`
+//! (unless the script sets `ignoreCancel`). Requests that arrive while a
+//! prompt runs (e.g. a second `session/prompt`) are handled after it.
 
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{channel, Receiver};
@@ -47,6 +52,9 @@ struct Agent {
     next_id: u64,
     prompts: usize,
     prompt_text: String,
+    prompt: Value,
+    restored: Option<String>,
+    backlog: std::collections::VecDeque<Value>,
     cancelled: bool,
     prompt_id: Option<Value>,
     model: Option<String>,
@@ -89,6 +97,9 @@ fn main() {
         next_id: 0,
         prompts: 0,
         prompt_text: String::new(),
+        prompt: Value::Null,
+        restored: None,
+        backlog: Default::default(),
         cancelled: false,
         prompt_id: None,
         model: None,
@@ -209,7 +220,7 @@ impl Agent {
             eprintln!("{text}");
             std::process::exit(3);
         }
-        while let Ok(msg) = self.rx.recv() {
+        while let Some(msg) = self.backlog.pop_front().or_else(|| self.rx.recv().ok()) {
             let Some(method) = msg.get("method").and_then(Value::as_str).map(str::to_owned) else {
                 continue;
             };
@@ -245,6 +256,7 @@ impl Agent {
                     if let Some(s) = params.get("sessionId").and_then(Value::as_str) {
                         self.sid = s.to_owned();
                     }
+                    self.restored = Some(method.clone());
                     // A load replays the history first.
                     if method == "session/load" {
                         self.update(json!({ "sessionUpdate": "user_message_chunk", "content": { "type": "text", "text": "(replayed)" } }));
@@ -267,6 +279,7 @@ impl Agent {
                         .filter_map(|b| b.get("text").or_else(|| b.get("uri")).and_then(Value::as_str))
                         .collect::<Vec<_>>()
                         .join(" ");
+                    self.prompt = params.get("prompt").cloned().unwrap_or(Value::Null);
                     self.cancelled = false;
                     self.prompt_id = Some(id.clone());
                     let turns = self.script.get("turns").and_then(Value::as_array).cloned().unwrap_or_default();
@@ -274,7 +287,13 @@ impl Agent {
                     self.prompts += 1;
                     match self.steps(&steps) {
                         Flow::Ended => {}
-                        Flow::Cancelled => self.respond(&id, json!({ "stopReason": "cancelled" })),
+                        Flow::Cancelled => {
+                            self.cancelled = false;
+                            let late = self.script.get("onCancel").cloned().unwrap_or(Value::Array(vec![]));
+                            if !matches!(self.steps(&late), Flow::Ended) {
+                                self.respond(&id, json!({ "stopReason": "cancelled" }));
+                            }
+                        }
                         Flow::Continue => self.respond(&id, json!({ "stopReason": "end_turn" })),
                     }
                 }
@@ -287,10 +306,13 @@ impl Agent {
         }
     }
 
-    /// Messages that arrived while a step waited: a cancel sets the flag.
+    /// Messages that arrived while a step waited: a cancel sets the flag,
+    /// other requests wait for the main loop.
     fn absorb(&mut self, msg: &Value) {
-        if msg.get("method").and_then(Value::as_str) == Some("session/cancel") {
-            self.cancelled = true;
+        match msg.get("method").and_then(Value::as_str) {
+            Some("session/cancel") => self.cancelled = true,
+            Some(_) if msg.get("id").is_some() => self.backlog.push_back(msg.clone()),
+            _ => {}
         }
     }
 
@@ -333,7 +355,21 @@ impl Agent {
                 if let Some(m) = &self.model {
                     text.push_str(&format!(" [model={m}]"));
                 }
+                if let Some(m) = &self.restored {
+                    text.push_str(&format!(" [restored by {m}]"));
+                }
                 self.update(json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } }));
+            }
+            "echoPrompt" => {
+                let text = self.prompt.to_string();
+                self.update(json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } }));
+            }
+            "fail" => {
+                if let Some(id) = self.prompt_id.take() {
+                    let error = json!({ "code": arg.get("code").cloned().unwrap_or(json!(-32603)), "message": arg.get("message").cloned().unwrap_or(json!("failed")) });
+                    self.send(json!({ "jsonrpc": "2.0", "id": id, "error": error }));
+                }
+                return Flow::Ended;
             }
             "raw" => self.send(arg.clone()),
             "sleep" => {

@@ -127,6 +127,21 @@ impl Rig {
         id
     }
 
+    /// Start a turn with a full message (attachments, model); returns its id.
+    pub async fn send_message(&mut self, message: ahp_types::state::Message) -> String {
+        self.turns += 1;
+        let id = format!("t{}-{}", self.turns, rand_suffix());
+        let action = ahp_types::actions::ChatTurnStartedAction {
+            turn_id: id.clone(),
+            started_at: crate::actions::now(),
+            message,
+            queued_message_id: None,
+            meta: None,
+        };
+        self.dispatch(StateAction::ChatTurnStarted(action)).await;
+        id
+    }
+
     /// Start a turn with a full action.
     pub async fn dispatch(&self, action: StateAction) {
         self.client.dispatch(self.chat.clone(), action).await.unwrap();

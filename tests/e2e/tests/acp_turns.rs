@@ -417,7 +417,7 @@ async fn restart_loads_the_acp_session_and_shutdown_ends_the_agent() {
     let state = hangar_e2e::acp::chat_state(&host, &chat).await;
     let t = state.turns.iter().find(|t| t.id == "after").unwrap();
     let text = markdown(t);
-    assert_eq!(text, "echo: two", "replayed history must not leak into the turn");
+    assert_eq!(text, "echo: two [restored by session/load]", "replayed history must not leak into the turn");
     assert!(!t.response_parts.iter().any(|p| matches!(p, ResponsePart::SystemNotification(_))), "session/load worked: no reset notice");
     let meta = hangar_e2e::acp::session_state(&host, &session).await.meta.unwrap();
     assert_eq!(meta["hangar.acp"]["sessionId"], sid.as_str());

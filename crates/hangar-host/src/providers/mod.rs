@@ -12,6 +12,8 @@
 //!   crash/hang handling.
 //! - `turn.rs`      — mapping ACP `session/update`s of one prompt onto an AHP
 //!   turn (parts, tool-call state machine, plan, usage, endings).
+//! - `prompt.rs`    — a user message and its attachments as ACP prompt
+//!   content, within the agent's `promptCapabilities`.
 //! - `tools.rs`     — ACP tool content, diffs and permission options in AHP terms.
 //! - `elicitation.rs` — ACP `elicitation/create` as AHP input requests and
 //!   the user's answers back.
@@ -38,6 +40,7 @@ mod coalesce;
 mod elicitation;
 mod fs;
 mod models;
+mod prompt;
 mod rpc;
 mod session;
 mod tools;

@@ -33,7 +33,8 @@ use super::models::{AgentModels, ModelSource};
 use super::coalesce::coalesce;
 use super::rpc::{Connection, Inbound, RpcFailure};
 use super::transport::{self, AgentProcess};
-use super::turn::{prompt_blocks, prompt_usage, Ending, Turn};
+use super::prompt::{prompt_blocks, PromptSupport};
+use super::turn::{prompt_usage, Ending, Turn};
 use super::elicitation::Elicitations;
 use super::{fs, tools, Registry, Timeouts};
 use crate::agents::AgentSpec;
@@ -103,6 +104,7 @@ pub struct SessionTask {
     steering: bool,
     reset_notice: bool,
     models: AgentModels,
+    prompt_support: PromptSupport,
 }
 
 /// The agent's next message; a burst of text chunks comes merged into one.
@@ -205,6 +207,7 @@ impl SessionTask {
             steering: false,
             reset_notice: false,
             models: AgentModels::default(),
+            prompt_support: PromptSupport::default(),
         }
     }
 
@@ -351,7 +354,7 @@ impl SessionTask {
             }
         }
         self.turn = Some(turn);
-        self.send_prompt(prompt_blocks(&message));
+        self.send_prompt(prompt_blocks(&message, self.prompt_support, &self.roots));
     }
 
     /// The `model` value of the session's config, if set.
@@ -506,7 +509,7 @@ impl SessionTask {
                 turn.notify(&self.host, &format!("Steering: {}", message.text));
                 turn.break_text();
                 self.turn = Some(turn);
-                self.send_prompt(prompt_blocks(&message));
+                self.send_prompt(prompt_blocks(&message, self.prompt_support, &self.roots));
                 return;
             }
         }
@@ -625,6 +628,7 @@ impl SessionTask {
         });
         let info = ask(&live.conn, "initialize", init, self.timeouts.start).await?;
         let caps = info.get("agentCapabilities").cloned().unwrap_or(Value::Null);
+        self.prompt_support = PromptSupport::from_agent_capabilities(&caps);
         let cwd = self.cwd.display().to_string();
         let had_session = self.acp_session.is_some();
         if let Some(old) = self.acp_session.clone() {

@@ -22,7 +22,7 @@ use ahp_types::actions::{
 };
 use ahp_types::common::StringOrMarkdown;
 use ahp_types::state::{
-    ChatInputRequest, ChatInputResponseKind, ConfirmationOption, ErrorInfo, ErrorResponsePart, MarkdownResponsePart, Message, MessageAttachment,
+    ChatInputRequest, ChatInputResponseKind, ConfirmationOption, ErrorInfo, ErrorResponsePart, MarkdownResponsePart,
     ReasoningResponsePart, ResponsePart, SystemNotificationResponsePart, ToolCallConfirmationReason, ToolCallResult,
     ToolInput, ToolResultContent, ToolResultTextContent, UsageInfo,
 };
@@ -589,36 +589,4 @@ pub fn prompt_usage(result: &Value) -> Option<UsageInfo> {
         cache_read_tokens: u.get("cachedReadTokens").and_then(Value::as_i64),
         meta: u.get("totalTokens").map(|t| json!({ "totalTokens": t }).as_object().cloned().unwrap_or_default()),
     })
-}
-
-/// A user message as ACP prompt content: its text, then each attachment
-/// (resources as `resource_link`, embedded text as `resource`, images as
-/// `image`, simple ones as text).
-pub fn prompt_blocks(message: &Message) -> Vec<Value> {
-    let mut blocks = Vec::new();
-    if !message.text.is_empty() {
-        blocks.push(json!({ "type": "text", "text": message.text }));
-    }
-    for attachment in message.attachments.iter().flatten() {
-        match attachment {
-            MessageAttachment::Resource(r) => {
-                blocks.push(json!({ "type": "resource_link", "uri": r.uri, "name": r.label, "mimeType": r.content_type }));
-            }
-            MessageAttachment::EmbeddedResource(e) if e.content_type.starts_with("image/") => {
-                blocks.push(json!({ "type": "image", "data": e.data, "mimeType": e.content_type }));
-            }
-            MessageAttachment::EmbeddedResource(e) => {
-                blocks.push(json!({ "type": "resource", "resource": { "uri": e.label, "text": e.data, "mimeType": e.content_type } }));
-            }
-            MessageAttachment::Simple(s) => {
-                let text = s.model_representation.clone().unwrap_or_else(|| s.label.clone());
-                blocks.push(json!({ "type": "text", "text": text }));
-            }
-            _ => {}
-        }
-    }
-    if blocks.is_empty() {
-        blocks.push(json!({ "type": "text", "text": "" }));
-    }
-    blocks
 }

@@ -8,6 +8,18 @@
 //! client reconnects and catches up through `reconnect`), so one slow client
 //! never slows the others. Responses go through the same queue, which keeps
 //! "snapshot first, then actions" ordering per connection.
+//!
+//! A reply that carries a `serverSeq` or a snapshot's `fromSeq` (`initialize`,
+//! `subscribe`, a `reconnect` snapshot, a rejection echo) is itself a
+//! publication, released by the store writer after everything queued before
+//! it: the engine's seq counts actions still waiting for their commit, and a
+//! reply sent ahead of them would tell the client a seq higher than envelopes
+//! it has not received yet (a `reconnect` from that seq would skip them).
+//! A subscription is registered at once, with its `fromSeq`, but stays
+//! *pending* until its reply is published: envelopes at or below `fromSeq`
+//! are in the snapshot and skipped, later ones are queued behind the reply,
+//! and ephemeral notifications queued before the reply are not sent ahead of
+//! it.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -41,12 +53,15 @@ pub enum Publication {
         frame: OutFrame,
     },
     /// A response for one connection that must follow everything queued
-    /// before it (e.g. `fetchTurns` answers after its `chat/turnsLoaded`).
+    /// before it (e.g. `fetchTurns` answers after its `chat/turnsLoaded`,
+    /// `subscribe` after every action below its `fromSeq`).
     Reply {
         /// The connection.
         conn: ConnId,
         /// The response frame.
         frame: OutFrame,
+        /// The pending subscriptions this reply completes, if any.
+        ticket: Option<SubscribeTicket>,
     },
     /// An ephemeral notification (`root/sessionAdded`, …) for a channel's
     /// subscribers; `frame_v0_9` is the form for 0.9 clients.
@@ -69,6 +84,19 @@ impl Sequenced for Publication {
     }
 }
 
+/// Names the subscriptions registered by one `subscribe`-like request, so
+/// its reply can complete exactly those.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubscribeTicket(u64);
+
+/// One subscription of a connection.
+struct Sub {
+    /// Envelopes up to this seq are in the client's snapshot.
+    from_seq: u64,
+    /// Set until the reply carrying the snapshot is published.
+    pending: Option<SubscribeTicket>,
+}
+
 struct RingEntry {
     seq: u64,
     channel: Arc<str>,
@@ -82,7 +110,7 @@ struct Conn {
     dead: bool,
     generation: ProtocolGeneration,
     client_id: Option<String>,
-    subs: HashMap<String, u64>,
+    subs: HashMap<String, Sub>,
 }
 
 impl Conn {
@@ -103,6 +131,7 @@ struct Inner {
     ring: VecDeque<RingEntry>,
     ring_capacity: usize,
     delivered_seq: u64,
+    next_ticket: u64,
 }
 
 /// The fan-out hub.
@@ -129,6 +158,7 @@ impl Hub {
                 ring: VecDeque::with_capacity(ring_capacity),
                 ring_capacity,
                 delivered_seq,
+                next_ticket: 0,
             }),
         }
     }
@@ -168,6 +198,12 @@ impl Hub {
         }
     }
 
+    /// Live connections that finished `initialize` / `reconnect`, with their client ids.
+    pub fn identified_connections(&self) -> Vec<(ConnId, String)> {
+        let inner = self.lock();
+        inner.conns.iter().filter(|(_, c)| !c.dead).filter_map(|(id, c)| Some((*id, c.client_id.clone()?))).collect()
+    }
+
     /// Whether any live connection carries this client id.
     pub fn client_connected(&self, client_id: &str) -> bool {
         self.lock().conns.values().any(|c| c.client_id.as_deref() == Some(client_id))
@@ -180,21 +216,22 @@ impl Hub {
         }
     }
 
-    /// Subscribe `id` to each `(channel, from_seq)` and queue `response` in
-    /// the same critical section, so the response precedes every envelope
-    /// the subscriptions will receive. Call with the engine locked so the
-    /// `from_seq`s are those of the snapshots in `response`.
-    pub fn subscribe_and_send(&self, id: ConnId, subs: &[(String, u64)], response: OutFrame) {
+    /// Subscribe `id` to `channels` from `from_seq`, pending until the reply
+    /// holding the ticket is published (see the module doc). Call with the
+    /// engine locked, `from_seq` being the seq of the snapshots in the reply,
+    /// and queue the reply through the store writer before unlocking.
+    pub fn subscribe_pending(&self, id: ConnId, channels: &[String], from_seq: u64) -> SubscribeTicket {
         let mut inner = self.lock();
-        let Inner { conns, by_channel, .. } = &mut *inner;
-        let Some(conn) = conns.get_mut(&id) else {
-            return;
-        };
-        for (channel, from_seq) in subs {
-            conn.subs.insert(channel.clone(), *from_seq);
-            by_channel.entry(channel.clone()).or_default().insert(id);
+        let Inner { conns, by_channel, next_ticket, .. } = &mut *inner;
+        *next_ticket += 1;
+        let ticket = SubscribeTicket(*next_ticket);
+        if let Some(conn) = conns.get_mut(&id) {
+            for channel in channels {
+                conn.subs.insert(channel.clone(), Sub { from_seq, pending: Some(ticket) });
+                by_channel.entry(channel.clone()).or_default().insert(id);
+            }
         }
-        conn.push(&response);
+        ticket
     }
 
     /// Unsubscribe; returns true when the channel has no subscriber left.
@@ -246,7 +283,7 @@ impl Hub {
             .map(|e| e.envelope.clone())
             .collect();
         for channel in channels {
-            conn.subs.insert(channel.clone(), *delivered_seq);
+            conn.subs.insert(channel.clone(), Sub { from_seq: *delivered_seq, pending: None });
             by_channel.entry(channel.clone()).or_default().insert(id);
         }
         conn.push(&respond(missed));
@@ -256,14 +293,14 @@ impl Hub {
     /// Fan out a committed batch (called by the store writer).
     pub fn publish(&self, batch: Vec<Publication>) {
         let mut inner = self.lock();
-        let Inner { conns, by_channel, ring, ring_capacity, delivered_seq } = &mut *inner;
+        let Inner { conns, by_channel, ring, ring_capacity, delivered_seq, .. } = &mut *inner;
         for publication in batch {
             match publication {
                 Publication::Envelope { seq, channel, action_type, envelope, frame } => {
                     if let Some(ids) = by_channel.get(&*channel) {
                         for id in ids {
                             let Some(conn) = conns.get_mut(id) else { continue };
-                            let from = conn.subs.get(&*channel).copied().unwrap_or(u64::MAX);
+                            let from = conn.subs.get(&*channel).map_or(u64::MAX, |s| s.from_seq);
                             if seq > from && is_visible_to(conn.generation, &action_type) {
                                 conn.push(&frame);
                             }
@@ -275,8 +312,11 @@ impl Hub {
                     }
                     ring.push_back(RingEntry { seq, channel, action_type, envelope });
                 }
-                Publication::Reply { conn, frame } => {
+                Publication::Reply { conn, frame, ticket } => {
                     if let Some(conn) = conns.get_mut(&conn) {
+                        if ticket.is_some() {
+                            conn.subs.values_mut().filter(|s| s.pending == ticket).for_each(|s| s.pending = None);
+                        }
                         conn.push(&frame);
                     }
                 }
@@ -284,6 +324,9 @@ impl Hub {
                     if let Some(ids) = by_channel.get(&*channel) {
                         for id in ids {
                             let Some(conn) = conns.get_mut(id) else { continue };
+                            if conn.subs.get(&*channel).is_none_or(|s| s.pending.is_some()) {
+                                continue;
+                            }
                             match conn.generation {
                                 ProtocolGeneration::V1 => conn.push(&frame),
                                 ProtocolGeneration::V0_9 => conn.push(&frame_v0_9),

@@ -8,6 +8,8 @@
 //! - `summaries.rs` — keeping `session.chats[]` and `SessionSummary` derived
 //!   from the chats (`session/chatUpdated`, `root/sessionSummaryChanged`).
 //! - `sessions.rs`  — create, dispose, list sessions; restore at startup.
+//! - `subscriptions.rs` — subscribing a connection with its snapshot and
+//!   answering behind every action already queued.
 //! - `client_actions.rs` — validating a client's `dispatchAction`.
 //! - `input_requests.rs` — input requests: the session's `inputNeeded`
 //!   mirror and the preconditions of a client's answers.
@@ -25,6 +27,7 @@ mod effects;
 mod input_requests;
 mod queue;
 mod sessions;
+mod subscriptions;
 mod summaries;
 
 pub use channels::ChannelRef;
@@ -107,7 +110,7 @@ impl Engine {
 
     /// Queue a response for `conn` behind every publication queued so far.
     pub fn publish_reply(&self, conn: crate::hub::ConnId, frame: String) {
-        self.writer.publish(Publication::Reply { conn, frame: frame.into() });
+        self.writer.publish(Publication::Reply { conn, frame: frame.into(), ticket: None });
     }
 
     /// Apply a server-originated action.

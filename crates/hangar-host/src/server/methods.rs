@@ -107,13 +107,14 @@ pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str,
     };
     match method {
         "dispatchAction" => match decode::<DispatchActionParams>(&params) {
-            Ok(p) => {
-                let outcome = host.with_engine(|e| e.dispatch_client(&client_id, &p.channel, p.client_seq, p.action));
-                if let Err(rejection) = outcome {
+            Ok(p) => host.with_engine(|e| {
+                // The echo carries the engine's seq: it goes behind every
+                // action already queued, like an envelope.
+                if let Err(rejection) = e.dispatch_client(&client_id, &p.channel, p.client_seq, p.action) {
                     tracing::debug!(reason = %rejection.reason, "rejected a client action");
-                    host.hub.send(conn.id, rejection.frame.into());
+                    e.publish_reply(conn.id, rejection.frame);
                 }
-            }
+            }),
             Err(e) => tracing::debug!("ignored a malformed dispatchAction: {e}"),
         },
         "unsubscribe" => {
@@ -149,7 +150,7 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
         let seq = engine.seq();
         let snapshots: Vec<_> =
             p.initial_subscriptions.unwrap_or_default().iter().filter_map(|uri| engine.snapshot(uri)).collect();
-        let subs: Vec<(String, u64)> = snapshots.iter().map(|s| (s.resource.clone(), seq)).collect();
+        let channels: Vec<String> = snapshots.iter().map(|s| s.resource.clone()).collect();
         let result = InitializeResult {
             protocol_version: version,
             server_seq: seq as i64,
@@ -166,7 +167,7 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
             telemetry: None,
             automations: None,
         };
-        host.hub.subscribe_and_send(conn.id, &subs, result_frame(id, &result).into());
+        engine.subscribe_and_reply(&host.hub, conn.id, &channels, result_frame(id, &result));
     });
     Ok(Reply::Sent)
 }
@@ -190,11 +191,10 @@ fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectPar
             result_frame(id, &json!({ "type": "replay", "actions": actions, "missing": missing })).into()
         });
         if !replayed {
-            let seq = engine.seq();
             let snapshots: Vec<_> = present.iter().filter_map(|uri| engine.snapshot(uri)).collect();
-            let subs: Vec<(String, u64)> = snapshots.iter().map(|s| (s.resource.clone(), seq)).collect();
+            let channels: Vec<String> = snapshots.iter().map(|s| s.resource.clone()).collect();
             let frame = result_frame(id, &json!({ "type": "snapshot", "snapshots": snapshots }));
-            host.hub.subscribe_and_send(conn.id, &subs, frame.into());
+            engine.subscribe_and_reply(&host.hub, conn.id, &channels, frame);
         }
     });
     Ok(Reply::Sent)
@@ -206,9 +206,8 @@ fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribePar
         let snapshot = engine
             .snapshot_with_tail(&p.channel, tail)
             .ok_or_else(|| RpcError::not_found(format!("no such channel: {}", p.channel)))?;
-        let subs = [(p.channel.clone(), engine.seq())];
         let frame = result_frame(id, &SubscribeResult { snapshot: Some(snapshot) });
-        host.hub.subscribe_and_send(conn.id, &subs, frame.into());
+        engine.subscribe_and_reply(&host.hub, conn.id, std::slice::from_ref(&p.channel), frame);
         Ok(Reply::Sent)
     })
 }

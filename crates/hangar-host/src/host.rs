@@ -14,6 +14,7 @@ use ahp_types::StateAction;
 use crate::config::HostConfig;
 use crate::engine::{Engine, SideEffect};
 use crate::hub::{ConnId, Hub, Publication};
+use crate::outgoing::OutgoingRequests;
 use crate::protocol::versions::ProtocolGeneration;
 use crate::providers::{agent_layer, AgentLayer};
 use crate::resources::{uri::file_uri_to_path, ResourceService, ResourceServiceError, WatchHandle};
@@ -55,6 +56,8 @@ pub struct Host {
     watches: Mutex<HashMap<String, WatchHandle>>,
     /// Fan-out.
     pub hub: Arc<Hub>,
+    /// Requests the host sent to clients, awaiting their answers.
+    pub outgoing: OutgoingRequests,
     /// Configuration.
     pub config: HostConfig,
     /// Older turns for `fetchTurns`.
@@ -122,6 +125,7 @@ impl Host {
             resources,
             watches: Mutex::new(HashMap::new()),
             hub,
+            outgoing: OutgoingRequests::default(),
             turn_pages: TurnPages::open(&db_path)?,
             known_clients: Mutex::new(HashMap::new()),
             grace_timers: Mutex::new(HashMap::new()),
@@ -203,6 +207,7 @@ impl Host {
     /// from every session's active clients.
     pub fn connection_closed(self: &Arc<Self>, conn: ConnId) {
         let (client_id, channels) = self.hub.remove_connection(conn);
+        self.outgoing.connection_closed(conn);
         for channel in &channels {
             self.release_watch_if_unwatched(channel);
         }

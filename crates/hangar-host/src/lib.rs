@@ -8,6 +8,7 @@
 //! - [`engine`]   — protocol state, changed only by `ahp::reducers`; one global
 //!   `serverSeq`; client action validation; summaries; queued messages.
 //! - [`hub`]      — subscriptions, fan-out after commit, the replay ring.
+//! - [`outgoing`] — requests the host sends to clients, and their answers.
 //! - [`store`]    — SQLite: action log, checkpoints, turns, session index.
 //! - [`protocol`] — tables the official crates lack (dispatchable actions,
 //!   version filtering).
@@ -28,6 +29,7 @@ pub mod discovery;
 pub mod engine;
 pub mod host;
 pub mod hub;
+pub mod outgoing;
 pub mod protocol;
 pub mod providers;
 pub mod resources;

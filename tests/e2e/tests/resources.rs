@@ -2,10 +2,13 @@
 //! every operation, every error code, escape attempts refused while the
 //! connection keeps working, grants, watches and `@` completions.
 
-use ahp::{Client, ClientError, SubscriptionEvent};
-use hangar_e2e::{HostProcess, WAIT};
+use ahp::{Client, ClientError, ResourceRequestHandlers, SubscriptionEvent};
+use ahp_types::commands::{ResourceRequestParams, ResourceRequestResult};
+use ahp_types::JsonRpcError;
+use hangar_e2e::{HostProcess, RawClient, WAIT};
 use serde_json::{json, Value};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 const ROOT: &str = "ahp-root://";
 
@@ -270,4 +273,61 @@ async fn grant_policy_and_browse_roots_come_from_flags() {
     create_session(c, "ahp-session:/picked", &uri(&picker.join("repo"))).await.unwrap();
     let (code, _) = create_session(c, "ahp-session:/home", &uri(&f.home.join("elsewhere"))).await.unwrap_err();
     assert_eq!(code, -32009, "home is no browse root any more");
+}
+
+/// Under `--grant-policy ask` the host asks a connected client with its own
+/// `resourceRequest` and grants what it accepts; a refusal, or silence past
+/// the timeout, is `-32009`.
+#[tokio::test]
+async fn grant_policy_ask_asks_a_connected_client() {
+    let f = setup_with(|_| ["--grant-policy", "ask", "--grant-ask-timeout-secs", "10"].map(str::to_owned).to_vec()).await;
+    let c = &f.client;
+    let (desktop, _) = hangar_e2e::initialized(&f.host, "desktop").await;
+    let asked = Arc::new(Mutex::new(Vec::<ResourceRequestParams>::new()));
+    let seen = asked.clone();
+    desktop.set_resource_request_handlers(ResourceRequestHandlers::new().on_resource_request(move |p: ResourceRequestParams| {
+        let accept = p.uri.ends_with("/elsewhere");
+        seen.lock().unwrap().push(p);
+        async move {
+            match accept {
+                true => Ok(ResourceRequestResult {}),
+                false => Err(JsonRpcError { code: -32009, message: "the user said no".into(), data: None }),
+            }
+        }
+    }));
+    std::fs::create_dir_all(f.home.join("private")).unwrap();
+    std::fs::write(f.home.join("private/diary.txt"), "dear diary\n").unwrap();
+    let notes = uri(&f.home.join("elsewhere/notes.md"));
+    let diary = uri(&f.home.join("private/diary.txt"));
+    assert_eq!(code(call(c, "resourceRead", json!({"uri": notes})).await), -32009, "nothing granted yet");
+
+    // The desktop accepts: the grant is recorded and reading works.
+    call(c, "resourceRequest", json!({"uri": uri(&f.home.join("elsewhere")), "read": true})).await.unwrap();
+    assert_eq!(call(c, "resourceRead", json!({"uri": notes})).await.unwrap()["data"], "# notes\n");
+    // The desktop refuses: -32009, and the file stays closed.
+    let refused = call(c, "resourceRequest", json!({"uri": uri(&f.home.join("private")), "read": true})).await;
+    assert_eq!(code(refused), -32009);
+    assert_eq!(code(call(c, "resourceRead", json!({"uri": diary})).await), -32009);
+    let asked_uris: Vec<String> = asked.lock().unwrap().iter().map(|p| p.uri.clone()).collect();
+    assert_eq!(asked_uris, [uri(&f.home.join("elsewhere")), uri(&f.home.join("private"))]);
+    assert!(asked.lock().unwrap().iter().all(|p| p.read == Some(true) && p.write.is_none()));
+
+    // Nobody who answers: the desktop has no handler any more (skipped), a
+    // silent client never answers; after the timeout the request is denied.
+    desktop.clear_server_request_handler();
+    let mut silent = RawClient::initialized(&f.host, "silent").await;
+    let request = call(c, "resourceRequest", json!({"uri": uri(&f.home.join("private")), "read": true}));
+    let (outcome, received) = tokio::join!(request, async {
+        loop {
+            let msg = silent.next_json().await.expect("the silent client stays connected");
+            if msg["method"] == "resourceRequest" {
+                return msg;
+            }
+        }
+    });
+    assert_eq!(code(outcome), -32009, "no answer in time means no");
+    assert_eq!(received["params"]["uri"], uri(&f.home.join("private")));
+    assert_eq!(code(call(c, "resourceRead", json!({"uri": diary})).await), -32009);
+    let grants = call(c, "x-hangar/listGrants", json!({})).await.unwrap();
+    assert_eq!(grants["items"].as_array().unwrap().len(), 1, "only the accepted grant: {grants}");
 }

@@ -5,7 +5,6 @@
 //! So frames are read as raw JSON first, the id is kept as the client sent it
 //! (number or string), and only `params` are decoded into the crate's types.
 
-use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::error::Category;
 use serde_json::value::RawValue;
@@ -33,8 +32,15 @@ pub enum Incoming {
         /// Params (`null` when absent).
         params: Box<RawValue>,
     },
-    /// A response to a request the host sent (none are sent yet): ignored.
-    Response,
+    /// A response to a request the host sent (see [`crate::outgoing`]).
+    Response {
+        /// The id, as the client echoed it.
+        id: Value,
+        /// `result`, when present (even `null`).
+        result: Option<Box<RawValue>>,
+        /// `error`, when present.
+        error: Option<Box<RawValue>>,
+    },
     /// Not a valid message; answer the error to `id` (`null` if unknown).
     Invalid {
         /// The id, when one could be read.
@@ -51,8 +57,15 @@ struct Message {
     id: Option<Value>,
     method: Option<Value>,
     params: Option<Box<RawValue>>,
-    result: Option<IgnoredAny>,
-    error: Option<IgnoredAny>,
+    #[serde(default, deserialize_with = "present")]
+    result: Option<Box<RawValue>>,
+    #[serde(default, deserialize_with = "present")]
+    error: Option<Box<RawValue>>,
+}
+
+/// A field that is present, even as `null`, is `Some`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue>>, D::Error> {
+    Box::<RawValue>::deserialize(d).map(Some)
 }
 
 /// Whether `text` nests arrays/objects deeper than `max` (strings skipped).
@@ -113,7 +126,9 @@ pub fn parse(text: &str) -> Incoming {
         (Some(Value::String(method)), Some(id)) => Incoming::Request { id, method, params },
         (Some(Value::String(method)), None) => Incoming::Notification { method, params },
         (Some(_), id) => Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("method must be a string") },
-        (None, _) if msg.result.is_some() || msg.error.is_some() => Incoming::Response,
+        (None, id) if msg.result.is_some() || msg.error.is_some() => {
+            Incoming::Response { id: id.unwrap_or(Value::Null), result: msg.result, error: msg.error }
+        }
         (None, id) => Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("missing method") },
     }
 }
@@ -153,6 +168,23 @@ mod tests {
         assert!(matches!(parse(r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#), Incoming::Invalid { error, .. } if error.code == -32600));
         assert!(matches!(parse(r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#), Incoming::Invalid { error, .. } if error.code == -32600));
         assert!(matches!(parse(r#"{"jsonrpc":"2.0","method":"x"}"#), Incoming::Notification { .. }));
+    }
+
+    #[test]
+    fn responses_keep_their_id_result_and_error() {
+        match parse(r#"{"jsonrpc":"2.0","id":3,"result":null}"#) {
+            Incoming::Response { id, result, error } => {
+                assert_eq!((id, result.map(|r| r.get().to_owned()), error.is_none()), (json!(3), Some("null".to_owned()), true));
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse(r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32009,"message":"no"}}"#) {
+            Incoming::Response { id, result, error } => {
+                assert_eq!((id, result.is_none()), (json!(4), true));
+                assert!(error.is_some_and(|e| e.get().contains("-32009")));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -7,9 +7,12 @@
 //! - `methods.rs`    — the method table.
 //! - `resource_methods.rs` — `resource*`, watches and `completions`, run off
 //!   the read loop.
+//! - `grant_ask.rs`  — `resourceRequest` under the grant policy; asks a
+//!   client when the policy is `ask`.
 
 mod connection;
 mod frames;
+mod grant_ask;
 mod methods;
 mod resource_methods;
 pub mod upgrade;

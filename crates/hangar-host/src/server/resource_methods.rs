@@ -30,7 +30,10 @@ fn send_outcome(host: &Host, conn: ConnId, id: &Value, outcome: Result<impl serd
 pub fn resource_request(host: &Arc<Host>, conn: ConnId, id: Value, method: String, params: Value) {
     let host = host.clone();
     tokio::spawn(async move {
-        let outcome = host.resources.handle(&method, params).await;
+        let outcome = match method.as_str() {
+            "resourceRequest" => super::grant_ask::resource_request(&host, conn, params).await,
+            _ => host.resources.handle(&method, params).await,
+        };
         send_outcome(&host, conn, &id, outcome);
     });
 }

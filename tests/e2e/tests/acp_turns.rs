@@ -217,11 +217,25 @@ async fn open_tool_calls_are_closed_when_the_prompt_returns() {
 
 #[tokio::test]
 async fn refusal_and_failed_prompt_become_errors() {
-    let script = json!({ "turns": [[{ "chunk": "no" }, { "end": "refusal" }], [{ "endRaw": null }]] });
+    let script = json!({ "turns": [
+        [{ "chunk": "no" }, { "end": "refusal" }],
+        [{ "chunk": "trying" }, { "fail": { "code": -32603, "message": "upstream model overloaded" } }]
+    ] });
     let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
     let turn = rig.send("x").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/error");
     assert!(error_message(&rig.turn(&turn).await).unwrap().contains("refused"));
+    // The prompt answered with a JSON-RPC error: the turn ends with the
+    // agent's message, what it streamed before is kept.
+    let second = rig.send("y").await;
+    assert_eq!(rig.wait_end(&second).await, "chat/error");
+    let t = rig.turn(&second).await;
+    let message = error_message(&t).unwrap();
+    assert!(message.contains("upstream model overloaded"), "{message}");
+    assert_eq!(markdown(&t), "trying");
+    // The session stays usable.
+    let third = rig.send("z").await;
+    assert_eq!(rig.wait_end(&third).await, "chat/error", "turns[1] again, on the same agent");
 }
 
 #[tokio::test]

@@ -6,6 +6,9 @@
 //! are answered as outside a turn (an elicitation or permission gets
 //! `cancel`, files are served) so it never waits on the host.
 //!
+//! A turn that starts while a cancelled prompt is still running is held
+//! (`held`) until that prompt returns or the agent is stopped.
+//!
 //! Steering: ACP cannot inject a message into a running prompt, so a
 //! steering message is delivered at the earliest point after it: when the
 //! agent answers the current `session/prompt` with `end_turn`, the host
@@ -105,6 +108,16 @@ pub struct SessionTask {
     reset_notice: bool,
     models: AgentModels,
     prompt_support: PromptSupport,
+    /// A turn that started while the previous prompt was still running
+    /// (cancelled, not yet answered): sent once that prompt has returned or
+    /// the agent was stopped, so one ACP session never runs two prompts.
+    held: Option<HeldTurn>,
+}
+
+struct HeldTurn {
+    chat: String,
+    turn_id: String,
+    message: Message,
 }
 
 /// The agent's next message; a burst of text chunks comes merged into one.
@@ -208,6 +221,7 @@ impl SessionTask {
             reset_notice: false,
             models: AgentModels::default(),
             prompt_support: PromptSupport::default(),
+            held: None,
         }
     }
 
@@ -233,6 +247,11 @@ impl SessionTask {
                 }
                 Event::Prompt(result) => self.on_prompt_answer(result).await,
                 Event::Deadline => self.on_deadline().await,
+            }
+            if self.prompt.is_none() {
+                if let Some(held) = self.held.take() {
+                    self.start_turn(held.chat, held.turn_id, held.message).await;
+                }
             }
         }
         self.stop_agent().await;
@@ -264,6 +283,10 @@ impl SessionTask {
             },
             SideEffect::TurnStarted { chat, turn_id, message, .. } => self.start_turn(chat, turn_id, message).await,
             SideEffect::TurnCancelled { turn_id, .. } => {
+                if self.held.as_ref().is_some_and(|h| h.turn_id == turn_id) {
+                    self.held = None;
+                    return;
+                }
                 let Some(turn) = self.turn.as_mut().filter(|t| t.turn_id == turn_id) else {
                     return;
                 };
@@ -324,6 +347,12 @@ impl SessionTask {
     }
 
     async fn start_turn(&mut self, chat: String, turn_id: String, message: Message) {
+        if self.prompt.is_some() {
+            // The previous prompt has not returned yet (a cancel is being
+            // honoured): its late updates are dropped, and this turn waits.
+            self.held = Some(HeldTurn { chat, turn_id, message });
+            return;
+        }
         if self.turn.as_ref().is_some_and(|t| !t.ended) {
             tracing::warn!("a turn started while another was running; the old one is dropped");
         }

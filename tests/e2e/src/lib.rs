@@ -61,7 +61,22 @@ pub struct HostProcess {
     pub token: String,
     /// The ready line exactly as printed.
     pub ready_line: String,
+    /// Collects whatever follows the ready line on stdout (the contract: nothing).
+    stdout_rest: Option<std::thread::JoinHandle<Vec<String>>>,
+    /// Everything written to stderr so far.
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     _tmp: Option<tempfile::TempDir>,
+}
+
+/// What a host left behind once it exited.
+pub struct ExitedHost {
+    /// Its exit status.
+    pub status: ExitStatus,
+    /// Lines it printed to stdout after the ready line.
+    pub extra_stdout: Vec<String>,
+    /// Everything it printed to stderr.
+    pub stderr: String,
 }
 
 impl HostProcess {
@@ -95,36 +110,32 @@ impl HostProcess {
         let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
+        let stdout_rest = std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut line = String::new();
             let _ = reader.read_line(&mut line);
             let _ = tx.send(line);
-            // Anything more on stdout breaks the contract; keep draining.
-            let mut rest = String::new();
-            while reader.read_line(&mut rest).unwrap_or(0) > 0 {
-                eprintln!("UNEXPECTED STDOUT: {rest}");
-                rest.clear();
-            }
+            // Anything more on stdout breaks the contract; keep it for the tests.
+            reader.lines().map_while(Result::ok).collect()
         });
         let stderr = child.stderr.take().unwrap();
-        let (etx, erx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut all = String::new();
+        let stderr_text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let all = stderr_text.clone();
+        let stderr_reader = std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 if std::env::var_os("HANGAR_TEST_LOG").is_some() {
                     eprintln!("[host] {line}");
                 }
+                let mut all = all.lock().unwrap();
                 all.push_str(&line);
                 all.push('\n');
-                let _ = etx.send(all.clone());
             }
         });
         let line = rx.recv_timeout(Duration::from_secs(60)).map_err(|_| "no ready line within 60 s".to_owned())?;
         if line.trim().is_empty() {
             let _ = child.wait();
-            std::thread::sleep(Duration::from_millis(100));
-            let stderr = erx.try_iter().last().unwrap_or_default();
+            let _ = stderr_reader.join();
+            let stderr = stderr_text.lock().unwrap().clone();
             return Err(stderr);
         }
         let ready: Value = serde_json::from_str(line.trim()).map_err(|e| format!("bad ready line {line:?}: {e}"))?;
@@ -136,6 +147,9 @@ impl HostProcess {
             data_dir: data_dir.to_owned(),
             token,
             ready_line: line.trim_end().to_owned(),
+            stdout_rest: Some(stdout_rest),
+            stderr: stderr_text,
+            stderr_reader: Some(stderr_reader),
             _tmp: None,
         })
     }
@@ -160,10 +174,21 @@ impl HostProcess {
 
     /// SIGTERM, then wait for the exit status.
     pub fn sigterm(&mut self) -> ExitStatus {
+        self.stop_with("TERM").status
+    }
+
+    /// Send `signal` (`TERM`, `INT`), wait for the exit, and collect what the
+    /// host printed.
+    pub fn stop_with(&mut self, signal: &str) -> ExitedHost {
         let mut child = self.child.take().unwrap();
-        let status = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap();
-        assert!(status.success());
-        child.wait().unwrap()
+        let sent = Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status().unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        let extra_stdout = self.stdout_rest.take().map(|t| t.join().unwrap()).unwrap_or_default();
+        if let Some(reader) = self.stderr_reader.take() {
+            reader.join().unwrap();
+        }
+        ExitedHost { status, extra_stdout, stderr: self.stderr.lock().unwrap().clone() }
     }
 }
 

@@ -93,6 +93,13 @@ async fn kill_9_then_restart_loses_nothing() {
     assert_eq!(uris(&after), uris(&before));
     let d2 = after.as_array().unwrap().iter().find(|s| s["resource"] == "ahp-session:/d2").unwrap();
     assert_ne!(d2["status"].as_u64().unwrap() & 64, 0, "archived flag survived");
+    let summary = |list: &Value, uri: &str| list.as_array().unwrap().iter().find(|s| s["resource"] == uri).unwrap().clone();
+    assert_ne!(summary(&before, "ahp-session:/d1")["status"].as_u64().unwrap() & 32, 0, "d1 was marked read");
+    // Sessions untouched by the restart come back exactly (read and archived
+    // flags, title, times); d3's interrupted turn changes its summary.
+    for uri in ["ahp-session:/d1", "ahp-session:/d2"] {
+        assert_eq!(summary(&after, uri), summary(&before, uri), "{uri}'s summary survived kill -9");
+    }
 
     let chat1_after = raw.request(json!(3), "subscribe", json!({"channel": chat1})).await["result"]["snapshot"]["state"].clone();
     assert_eq!(chat1_after["turns"], chat1_before["turns"], "completed turns survived exactly");

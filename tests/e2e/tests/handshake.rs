@@ -13,9 +13,28 @@ fn error_code(reply: &Value) -> i64 {
     reply["error"]["code"].as_i64().unwrap_or_else(|| panic!("expected an error, got {reply}"))
 }
 
-#[test]
-fn ready_line_is_the_only_stdout_and_has_the_documented_shape() {
-    let host = HostProcess::start(&[]);
+/// Some traffic touching every part of the host: sessions, chats,
+/// subscriptions, a rejection, listing.
+async fn some_traffic(host: &HostProcess) {
+    let mut raw = RawClient::initialized(host, "traffic").await;
+    let r = raw.request(json!(2), "createSession", json!({"channel": "ahp-session:/t"})).await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+    let s = raw.request(json!(3), "subscribe", json!({"channel": "ahp-session:/t"})).await;
+    let chat = s["result"]["snapshot"]["state"]["defaultChat"].as_str().unwrap().to_owned();
+    raw.request(json!(4), "subscribe", json!({"channel": chat})).await;
+    raw.send_text(json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": "ahp-session:/t", "clientSeq": 1,
+        "action": {"type": "session/titleChanged", "title": "traffic"}}}).to_string()).await;
+    raw.send_text(json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": chat, "clientSeq": 2,
+        "action": {"type": "chat/turnCancelled", "turnId": "none", "duration": 1}}}).to_string()).await;
+    let listed = raw.request(json!(5), "listSessions", json!({"channel": ROOT})).await;
+    assert_eq!(listed["result"]["items"].as_array().unwrap().len(), 1, "{listed}");
+    let bad = raw.request(json!(6), "noSuchMethod", json!({})).await;
+    assert_eq!(error_code(&bad), -32601);
+}
+
+#[tokio::test]
+async fn ready_line_is_the_only_stdout_and_has_the_documented_shape() {
+    let mut host = HostProcess::start(&[]);
     assert!(host.ready_line.starts_with(r#"{"type":"ready","url":"ws://127.0.0.1:"#), "{}", host.ready_line);
     let ready: Value = serde_json::from_str(&host.ready_line).unwrap();
     let data_dir = std::fs::canonicalize(&host.data_dir).unwrap();
@@ -23,6 +42,11 @@ fn ready_line_is_the_only_stdout_and_has_the_documented_shape() {
     let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(host.data_dir.join("token")).unwrap().permissions());
     assert_eq!(mode & 0o777, 0o600);
     assert!(host.token.len() >= 32, "token must carry at least 128 bits");
+
+    some_traffic(&host).await;
+    let exited = host.stop_with("TERM");
+    assert!(exited.status.success(), "{:?}", exited.status);
+    assert_eq!(exited.extra_stdout, Vec::<String>::new(), "nothing but the ready line on stdout");
 }
 
 #[tokio::test]
@@ -163,4 +187,40 @@ fn sigterm_exits_cleanly() {
     let mut host = HostProcess::start(&[]);
     let status = host.sigterm();
     assert!(status.success(), "{status:?}");
+}
+
+#[tokio::test]
+async fn sigint_exits_cleanly_and_keeps_what_was_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = HostProcess::start_in(dir.path(), &[]);
+    some_traffic(&host).await;
+    let exited = host.stop_with("INT");
+    assert!(exited.status.success(), "{:?}", exited.status);
+    let host = HostProcess::start_in(dir.path(), &[]);
+    let mut raw = RawClient::initialized(&host, "after").await;
+    let listed = raw.request(json!(2), "listSessions", json!({"channel": ROOT})).await;
+    assert_eq!(listed["result"]["items"][0]["title"], "traffic", "{listed}");
+}
+
+#[tokio::test]
+async fn the_token_never_reaches_stderr_even_at_trace_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = HostProcess::try_start_in(dir.path(), &["--log", "trace"], &[("RUST_LOG", "trace")]).unwrap();
+    // On the URL …
+    some_traffic(&host).await;
+    // … in a header …
+    let mut bearer = host.url.as_str().into_client_request().unwrap();
+    bearer.headers_mut().insert("authorization", HeaderValue::from_str(&format!("Bearer {}", host.token)).unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(bearer).await.unwrap();
+    futures_util::SinkExt::send(&mut ws, tokio_tungstenite::tungstenite::Message::text(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#))
+        .await
+        .unwrap();
+    futures_util::StreamExt::next(&mut ws).await.unwrap().unwrap();
+    // … and nearly right.
+    let almost = format!("{}?tkn={}x", host.url, host.token);
+    assert!(tokio_tungstenite::connect_async(almost).await.is_err());
+    let exited = host.stop_with("TERM");
+    assert!(exited.status.success(), "{:?}", exited.status);
+    assert!(exited.stderr.lines().count() > 10, "trace logging is on: {}", exited.stderr);
+    assert!(!exited.stderr.contains(&host.token), "the token was logged");
 }

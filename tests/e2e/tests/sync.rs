@@ -206,3 +206,63 @@ async fn a_message_queued_while_idle_starts_a_turn_at_once() {
     assert_eq!(t.message.text, "run me now");
     assert!(started.origin.is_none(), "the host started it");
 }
+
+/// Action envelopes `raw` receives until one on `marker` arrives.
+async fn actions_until_marker(raw: &mut RawClient, marker: &str) -> Vec<Value> {
+    let mut seen = Vec::new();
+    loop {
+        let msg = raw.next_json().await.expect("connection open");
+        if msg["method"] != "action" {
+            continue;
+        }
+        if msg["params"]["channel"] == marker {
+            return seen;
+        }
+        seen.push(msg["params"].clone());
+    }
+}
+
+#[tokio::test]
+async fn after_unsubscribe_no_more_envelopes_arrive_for_that_channel() {
+    let host = HostProcess::start(&[]);
+    let (writer, _) = initialized(&host, "writer").await;
+    let (session, marker) = ("ahp-session:/unsub-1", "ahp-session:/unsub-marker");
+    create_session(&writer, session).await;
+    create_session(&writer, marker).await;
+    let snapshot = writer.subscribe(session.into()).await.unwrap().0.snapshot.unwrap();
+    let chat = default_chat(&snapshot.state);
+
+    let mut reader = RawClient::initialized(&host, "reader").await;
+    for (i, channel) in [session, chat.as_str(), marker].into_iter().enumerate() {
+        let r = reader.request(json!(10 + i), "subscribe", json!({"channel": channel})).await;
+        assert!(r["result"]["snapshot"].is_object(), "{r}");
+    }
+    let touch_all = |round: &str| {
+        let round = round.to_owned();
+        let (writer, chat) = (&writer, chat.clone());
+        async move {
+            writer.dispatch(session.into(), title(&format!("title {round}"))).await.unwrap();
+            let draft = json!({"type": "chat/draftChanged", "draft": {"text": format!("draft {round}"), "origin": {"kind": "user"}}});
+            writer.dispatch(chat, serde_json::from_value(draft).unwrap()).await.unwrap();
+            writer.dispatch(marker.into(), title(&format!("marker {round}"))).await.unwrap();
+        }
+    };
+
+    // Subscribed: both channels' envelopes arrive before the marker's.
+    touch_all("one").await;
+    let seen = actions_until_marker(&mut reader, marker).await;
+    let channels: Vec<&str> = seen.iter().map(|e| e["channel"].as_str().unwrap()).collect();
+    assert!(channels.contains(&session) && channels.contains(&chat.as_str()), "{seen:?}");
+
+    for channel in [session, chat.as_str()] {
+        reader.send_text(json!({"jsonrpc": "2.0", "method": "unsubscribe", "params": {"channel": channel}}).to_string()).await;
+    }
+    // The connection handles frames in order: once ping is answered, both
+    // unsubscribes have been applied.
+    let pong = reader.request(json!(20), "ping", json!({})).await;
+    assert_eq!(pong["result"], Value::Null);
+
+    touch_all("two").await;
+    let seen = actions_until_marker(&mut reader, marker).await;
+    assert!(seen.iter().all(|e| e["channel"] != session && e["channel"] != chat.as_str()), "{seen:?}");
+}

@@ -199,6 +199,46 @@ async fn chunks_thoughts_unknown_updates_usage_and_title() {
 }
 
 #[tokio::test]
+async fn tool_call_kind_input_and_locations_are_shown() {
+    let script = script_turn(json!([
+        { "update": { "sessionUpdate": "tool_call", "toolCallId": "r1", "title": "Read hello.txt", "kind": "read", "status": "pending",
+            "rawInput": { "path": "$CWD/hello.txt", "line": 1 }, "locations": [{ "path": "$CWD/hello.txt", "line": 1 }] } },
+        { "update": { "sessionUpdate": "tool_call_update", "toolCallId": "r1", "status": "in_progress" } },
+        { "update": { "sessionUpdate": "tool_call_update", "toolCallId": "r1", "locations": [{ "path": "hello.txt", "line": 3 }, { "path": "$CWD/other.txt" }] } },
+        { "update": { "sessionUpdate": "tool_call_update", "toolCallId": "r1", "status": "completed",
+            "content": [{ "type": "content", "content": { "type": "text", "text": "hello world" } }] } },
+        { "end": "end_turn" }
+    ]));
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let turn = rig.send("read it").await;
+    // While running, the moved locations are shown at once.
+    let changed = rig.wait_type("chat/toolCallContentChanged").await;
+    let changed = serde_json::to_value(&changed.action).unwrap();
+    let ws = rig.workspace.display().to_string();
+    assert_eq!(changed["content"][0]["uri"], format!("file://{ws}/hello.txt#L3"), "{changed}");
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let t = rig.turn(&turn).await;
+    let calls = tool_calls(&t);
+    let [ToolCallState::Completed(call)] = calls.as_slice() else { panic!("{t:?}") };
+    assert_eq!(call.tool_name, "read");
+    assert_eq!(call.display_name, "Read hello.txt");
+    let input: Value = match call.tool_input.as_ref().unwrap() {
+        ahp_types::state::ToolInput::Inline(s) => serde_json::from_str(s).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(input, json!({ "path": format!("{ws}/hello.txt"), "line": 1 }));
+    let content = serde_json::to_value(call.content.as_ref().unwrap()).unwrap();
+    assert_eq!(
+        content,
+        json!([
+            { "type": "text", "text": "hello world" },
+            { "type": "resource", "uri": format!("file://{ws}/hello.txt#L3") },
+            { "type": "resource", "uri": format!("file://{ws}/other.txt") }
+        ])
+    );
+}
+
+#[tokio::test]
 async fn open_tool_calls_are_closed_when_the_prompt_returns() {
     let script = script_turn(json!([
         { "update": { "sessionUpdate": "tool_call", "toolCallId": "a", "title": "Streaming", "kind": "read", "status": "pending" } },

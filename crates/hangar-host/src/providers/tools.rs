@@ -1,12 +1,13 @@
 //! ACP tool-call pieces in AHP terms: content blocks and `diff`s as tool
 //! result content and file edits (the agent's exact old/new text, carried in
-//! `data:` URIs), permission options as `ConfirmationOption`s, and the
-//! option that answers a user's confirmation.
+//! `data:` URIs), locations as `file:` resources (`#L<line>`), permission
+//! options as `ConfirmationOption`s, and the option that answers a user's
+//! confirmation.
 
-use agent_client_protocol::v1::schema::{ContentBlock, PermissionOption, PermissionOptionKind, ToolCallContent};
+use agent_client_protocol::v1::schema::{ContentBlock, PermissionOption, PermissionOptionKind, ToolCallContent, ToolCallLocation};
 use ahp_types::state::{
     ConfirmationOption, ConfirmationOptionKind, ContentRef, FileEdit, FileEditCollection, FileEditDiffStats, FileEditSide,
-    ToolResultContent, ToolResultFileEditContent, ToolResultTextContent,
+    ToolResultContent, ToolResultFileEditContent, ToolResultResourceContent, ToolResultTextContent,
 };
 use base64::Engine as _;
 
@@ -85,6 +86,21 @@ pub fn result_content(content: &[ToolCallContent], cwd: &std::path::Path) -> Vec
                 Some(ToolResultContent::Text(ToolResultTextContent { text: format!("(terminal {})", t.terminal_id) }))
             }
             _ => None,
+        })
+        .collect()
+}
+
+/// ACP tool call `locations` as resource content: the file's URI, with
+/// `#L<line>` when the agent named a line.
+pub fn location_content(locations: &[ToolCallLocation], cwd: &std::path::Path) -> Vec<ToolResultContent> {
+    locations
+        .iter()
+        .map(|l| {
+            let mut uri = file_uri(&l.path, cwd);
+            if let Some(line) = l.line {
+                uri.push_str(&format!("#L{line}"));
+            }
+            ToolResultContent::Resource(ToolResultResourceContent { uri, size_hint: None, content_type: None, nonce: None })
         })
         .collect()
 }

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use agent_client_protocol::v1::schema::{ContentBlock, Plan, ToolCall, ToolCallContent, ToolCallUpdate};
+use agent_client_protocol::v1::schema::{ContentBlock, Plan, ToolCall, ToolCallContent, ToolCallLocation, ToolCallUpdate};
 use ahp_types::actions::{
     ChatDeltaAction, ChatErrorAction, ChatInputCompletedAction, ChatInputRequestedAction, ChatReasoningAction, ChatResponsePartAction, ChatToolCallCompleteAction,
     ChatToolCallContentChangedAction, ChatToolCallDeltaAction, ChatToolCallReadyAction, ChatToolCallStartAction,
@@ -47,6 +47,7 @@ struct Tool {
     raw_input: Option<Value>,
     raw_output: Option<Value>,
     content: Vec<ToolCallContent>,
+    locations: Vec<ToolCallLocation>,
 }
 
 /// Tool call fields from a `tool_call`, `tool_call_update` or permission.
@@ -56,6 +57,7 @@ struct Fields {
     kind: Option<String>,
     status: Option<String>,
     content: Option<Vec<ToolCallContent>>,
+    locations: Option<Vec<ToolCallLocation>>,
     raw_input: Option<Value>,
     raw_output: Option<Value>,
 }
@@ -67,6 +69,7 @@ impl From<ToolCall> for Fields {
             kind: enum_name(&t.kind),
             status: enum_name(&t.status),
             content: Some(t.content),
+            locations: Some(t.locations),
             raw_input: t.raw_input,
             raw_output: t.raw_output,
         }
@@ -81,6 +84,7 @@ impl From<ToolCallUpdate> for Fields {
             kind: f.kind.as_ref().and_then(enum_name),
             status: f.status.as_ref().and_then(enum_name),
             content: f.content,
+            locations: f.locations,
             raw_input: f.raw_input,
             raw_output: f.raw_output,
         }
@@ -295,7 +299,14 @@ impl Turn {
         );
         self.tools.insert(
             id.to_owned(),
-            Tool { phase: Phase::Streaming, title: title.to_owned(), raw_input: None, raw_output: None, content: Vec::new() },
+            Tool {
+                phase: Phase::Streaming,
+                title: title.to_owned(),
+                raw_input: None,
+                raw_output: None,
+                content: Vec::new(),
+                locations: Vec::new(),
+            },
         );
         self.order.push(id.to_owned());
     }
@@ -353,9 +364,13 @@ impl Turn {
         if f.raw_output.is_some() {
             tool.raw_output = f.raw_output;
         }
-        let content_changed = f.content.as_ref().is_some_and(|c| !c.is_empty());
+        let mut content_changed = f.content.as_ref().is_some_and(|c| !c.is_empty());
         if let Some(content) = f.content.filter(|c| !c.is_empty()) {
             tool.content = content;
+        }
+        if let Some(locations) = f.locations.filter(|l| !l.is_empty() && *l != tool.locations) {
+            tool.locations = locations;
+            content_changed = true;
         }
         let phase = tool.phase;
         let title = tool.title.clone();
@@ -397,7 +412,7 @@ impl Turn {
         let Some(tool) = self.tools.get(id) else {
             return;
         };
-        let content = tools::result_content(&tool.content, &self.cwd);
+        let content = self.visible_content(tool);
         self.emit(
             host,
             StateAction::ChatToolCallContentChanged(ChatToolCallContentChangedAction {
@@ -409,11 +424,19 @@ impl Turn {
         );
     }
 
+    /// What a client sees of a tool call: its content, then the places it
+    /// touches (ACP `locations`).
+    fn visible_content(&self, tool: &Tool) -> Vec<ToolResultContent> {
+        let mut content = tools::result_content(&tool.content, &self.cwd);
+        content.extend(tools::location_content(&tool.locations, &self.cwd));
+        content
+    }
+
     fn complete(&mut self, host: &Arc<Host>, id: &str, success: bool, message: Option<String>) {
         let Some(tool) = self.tools.get(id) else {
             return;
         };
-        let mut content = tools::result_content(&tool.content, &self.cwd);
+        let mut content = self.visible_content(tool);
         if let Some(text) = &message {
             content.push(ToolResultContent::Text(ToolResultTextContent { text: text.clone() }));
         }

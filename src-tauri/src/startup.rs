@@ -39,10 +39,27 @@ pub fn data_dir(args: &[String]) -> Result<PathBuf, CoreError> {
     }
 }
 
+/// Folders the embedded host lets sessions work in and folder pickers list
+/// (`hangar serve --browse-root`): every `--browse-root DIR`, then the
+/// `HANGAR_BROWSE_ROOTS` environment variable (`:`-separated). Empty means
+/// the host's default, the user's home.
+pub fn browse_roots(args: &[String]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let dir = if a == "--browse-root" { it.next().cloned() } else { a.strip_prefix("--browse-root=").map(str::to_owned) };
+        out.extend(dir.map(PathBuf::from));
+    }
+    if let Some(env) = std::env::var_os("HANGAR_BROWSE_ROOTS") {
+        out.extend(std::env::split_paths(&env).filter(|p| !p.as_os_str().is_empty()));
+    }
+    out
+}
+
 /// Start the embedded host and the core (inside a Tokio runtime).
 pub async fn start(args: &[String]) -> Result<Started, CoreError> {
     let agents = agent_specs(args)?;
-    let host = EmbeddedHost::start(data_dir(args)?, agents).await?;
+    let host = EmbeddedHost::start(data_dir(args)?, agents, browse_roots(args)).await?;
     let core = Core::start();
     core.add_host(LOCAL_HOST_ID, "This computer", host.url.clone()).await?;
     Ok(Started { core, host })

@@ -76,7 +76,9 @@ impl TestApp {
         let tmp = tempfile::tempdir().unwrap();
         let ws = tmp.path().join("ws");
         std::fs::create_dir_all(&ws).unwrap();
+        // The workspace lives in a temp dir, outside HOME: let sessions use it.
         let mut args = vec!["--no-discover".to_owned(), "--data-dir".to_owned(), tmp.path().join("data").display().to_string()];
+        args.extend(["--browse-root".to_owned(), tmp.path().display().to_string()]);
         for (id, script) in agents {
             args.push("--agent".to_owned());
             args.push(format!("{id}={} --script {script}", fake_agent().display()));

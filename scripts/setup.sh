@@ -24,6 +24,11 @@ if [ "${#need_apt[@]}" -gt 0 ]; then
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "setup: Rust (cargo 1.80 or newer) is required: https://rustup.rs (Debian's own cargo is too old)" >&2
+  echo "setup: Rust (cargo 1.90 or newer) is required: https://rustup.rs (Debian's own cargo is too old)" >&2
+  exit 1
+fi
+rust_minor=$(rustc --version | sed -nE 's/^rustc 1\.([0-9]+)\..*/\1/p')
+if [ "${rust_minor:-0}" -lt 90 ]; then
+  echo "setup: Rust 1.90 or newer is required, found $(rustc --version): run \`rustup update stable\`" >&2
   exit 1
 fi

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use crate::core::{Core, Sink};
 use crate::error::CoreError;
-use crate::outgoing::{self, action, fresh_id};
+use crate::outgoing::{self, action, fresh_id, Composed};
 
 /// Every command name, for the bridge and the docs.
 pub const COMMANDS: &[&str] = &[
@@ -33,6 +33,18 @@ fn bad(command: &str, message: impl Into<String>) -> CoreError {
 
 fn arg<T: DeserializeOwned>(command: &str, args: &Value, name: &str) -> Result<T, CoreError> {
     serde_json::from_value(args.get(name).cloned().unwrap_or(Value::Null)).map_err(|e| bad(command, format!("{name}: {e}")))
+}
+
+/// The message of `chat.send` / `chat.queue`: `text` (not blank), `model`,
+/// `attachments` (those of the `@` mentions picked from `chat.completions`).
+fn composed(command: &str, args: &Value) -> Result<Composed, CoreError> {
+    let text: String = arg(command, args, "text")?;
+    if text.trim().is_empty() {
+        return Err(bad(command, "the message is empty"));
+    }
+    let model: Option<String> = arg(command, args, "model")?;
+    let attachments = outgoing::attachments(command, args.get("attachments").cloned().unwrap_or(Value::Null))?;
+    Ok(Composed { text, model, attachments })
 }
 
 async fn dispatch(core: &Core, host: &HostId, channel: &str, action: StateAction) -> Result<Value, CoreError> {
@@ -129,22 +141,15 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
         }
         "chat.send" => {
             let chat: String = arg(c, &args, "chat")?;
-            let text: String = arg(c, &args, "text")?;
-            if text.trim().is_empty() {
-                return Err(bad(c, "the message is empty"));
-            }
-            let model: Option<String> = arg(c, &args, "model")?;
-            core.send(&host()?, &chat, &text, model.as_deref()).await
+            core.send(&host()?, &chat, composed(c, &args)?).await
         }
         "chat.queue" => {
             let chat: String = arg(c, &args, "chat")?;
-            let text: String = arg(c, &args, "text")?;
             let kind: String = arg::<Option<String>>(c, &args, "kind")?.unwrap_or_else(|| "queued".into());
             if kind != "queued" && kind != "steering" {
                 return Err(bad(c, "kind is queued or steering"));
             }
-            let model: Option<String> = arg(c, &args, "model")?;
-            let (id, a) = outgoing::pending(&kind, &text, model.as_deref())?;
+            let (id, a) = outgoing::pending(&kind, &composed(c, &args)?)?;
             let mut out = dispatch(core, &host()?, &chat, a).await?;
             out["id"] = json!(id);
             Ok(out)
@@ -192,7 +197,7 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
         "chat.draft" => {
             let chat: String = arg(c, &args, "chat")?;
             let text: Option<String> = arg(c, &args, "text")?;
-            let draft = text.filter(|t| !t.is_empty()).map(|t| outgoing::user_message(&t, None));
+            let draft = text.filter(|t| !t.is_empty()).map(|t| Composed::plain(t).message());
             dispatch(core, &host()?, &chat, action(c, json!({ "type": "chat/draftChanged", "draft": draft }))?).await
         }
         "chat.inputAnswer" => {

@@ -13,7 +13,7 @@
 use ahp_types::state::{SessionLifecycle, SessionState};
 use serde_json::{json, Value};
 
-use crate::outgoing::fresh_id;
+use crate::outgoing::{fresh_id, Composed};
 
 /// Where a session's agent is in starting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,10 +51,8 @@ impl Lifecycle {
 pub struct HeldMessage {
     /// Id shown to the UI.
     pub id: String,
-    /// The text.
-    pub text: String,
-    /// The model chosen in the composer, if any.
-    pub model: Option<String>,
+    /// The message as composed.
+    pub message: Composed,
 }
 
 /// One open chat's view of its session's start.
@@ -72,7 +70,7 @@ impl SessionStart {
             "lifecycle": Lifecycle::of(session).word(),
             "provider": session.map(|s| s.provider.clone()),
             "error": session.and_then(|s| s.creation_error.as_ref()).map(|e| e.message.clone()),
-            "held": self.held.iter().map(|m| json!({ "id": m.id, "text": m.text })).collect::<Vec<_>>(),
+            "held": self.held.iter().map(|m| json!({ "id": m.id, "text": m.message.text })).collect::<Vec<_>>(),
         })
     }
 
@@ -94,9 +92,9 @@ impl SessionStart {
     }
 
     /// Hold a message until the session is ready; returns its id.
-    pub fn hold(&mut self, text: String, model: Option<String>) -> String {
+    pub fn hold(&mut self, message: Composed) -> String {
         let id = fresh_id();
-        self.held.push(HeldMessage { id: id.clone(), text, model });
+        self.held.push(HeldMessage { id: id.clone(), message });
         id
     }
 
@@ -128,16 +126,16 @@ mod tests {
         let mut start = SessionStart::default();
         let creating = session("creating", None);
         assert_eq!(start.snapshot(Some(&creating))["lifecycle"], "creating");
-        start.hold("first".into(), None);
-        start.hold("second".into(), Some("m".into()));
+        start.hold(Composed::plain("first"));
+        start.hold(Composed { model: Some("m".into()), ..Composed::plain("second") });
         assert!(start.release(Some(&creating)).is_empty(), "nothing leaves while creating");
         let op = start.update(Some(&creating)).unwrap();
         assert_eq!(op["start"]["held"][1]["text"], "second");
         assert!(start.update(Some(&creating)).is_none(), "unchanged views are not re-sent");
         let ready = session("ready", None);
         let released = start.release(Some(&ready));
-        assert_eq!(released.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(), ["first", "second"]);
-        assert_eq!(released[1].model.as_deref(), Some("m"));
+        assert_eq!(released.iter().map(|m| m.message.text.as_str()).collect::<Vec<_>>(), ["first", "second"]);
+        assert_eq!(released[1].message.model.as_deref(), Some("m"));
         assert!(start.release(Some(&ready)).is_empty());
         let op = start.update(Some(&ready)).unwrap();
         assert_eq!(op["start"]["lifecycle"], "ready");
@@ -147,7 +145,7 @@ mod tests {
     #[test]
     fn a_failed_start_keeps_the_messages_and_shows_why() {
         let mut start = SessionStart::default();
-        start.hold("lost?".into(), None);
+        start.hold(Composed::plain("lost?"));
         let failed = session("failed", Some("the agent exited with status 3"));
         assert!(start.release(Some(&failed)).is_empty());
         let view = start.view(Some(&failed));

@@ -31,11 +31,11 @@ async fn core_stream(state: tauri::State<'_, AppCore>, cmd: String, args: Value,
 struct WindowNotifier(AppHandle);
 
 impl Notifier for WindowNotifier {
+    fn window_focused(&self) -> bool {
+        self.0.get_webview_window("main").and_then(|w| w.is_focused().ok()).unwrap_or(false)
+    }
+
     fn needs_input(&self, session_title: &str, host_label: &str) {
-        let focused = self.0.get_webview_window("main").and_then(|w| w.is_focused().ok()).unwrap_or(false);
-        if focused {
-            return;
-        }
         let shown = self
             .0
             .notification()

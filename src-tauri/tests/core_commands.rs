@@ -73,7 +73,31 @@ impl TestApp {
             eprintln!("skipped: {} missing (cargo build -p hangar-fake-agent)", fake_agent().display());
             return None;
         }
-        let tmp = tempfile::tempdir().unwrap();
+        Some(Self::start_in(tempfile::tempdir().unwrap(), agents).await)
+    }
+
+    /// Stop the app (its embedded host closes its database) and start it
+    /// again on the same data directory, as a relaunch would.
+    async fn restart(self, agents: &[(&str, String)]) -> Self {
+        let Self { _tmp, started, core, .. } = self;
+        // The old core lets go of the host (its connection holds the host
+        // and with it the data directory's lock), then the host stops.
+        core.multi().remove_host(&ahp::hosts::HostId::new("local")).await.unwrap();
+        drop(core);
+        drop(started);
+        // The host lets go of its data directory once nothing holds it: an
+        // active client's grace period (30 s) holds it that long.
+        let lock = _tmp.path().join("data").join("hangar.lock");
+        for _ in 0..2400 {
+            if std::fs::OpenOptions::new().write(true).open(&lock).is_ok_and(|f| f.try_lock().is_ok()) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        Self::start_in(_tmp, agents).await
+    }
+
+    async fn start_in(tmp: tempfile::TempDir, agents: &[(&str, String)]) -> Self {
         let ws = tmp.path().join("ws");
         std::fs::create_dir_all(&ws).unwrap();
         // The workspace lives in a temp dir, outside HOME: let sessions use it.
@@ -89,7 +113,7 @@ impl TestApp {
         call(&core, "app.watch", json!({}), Some(app.sink())).await.unwrap();
         app.wait_for("host", "\"connected\":true").await;
         let folder = format!("file://{}", ws.canonicalize().unwrap().display());
-        Some(Self { _tmp: tmp, started, core, app, folder })
+        Self { _tmp: tmp, started, core, app, folder }
     }
 
     /// Wait until the core's mirror holds `turns` finished turns of `chat`
@@ -322,4 +346,179 @@ async fn a_reconnect_resynchronises_the_open_chats() {
     events.wait_for("a turn on the new connection", "echo: after").await;
     let other = t.other_client().await;
     assert!(t.mirror_matches_fresh_snapshot(&other, &chat, 2).await, "the mirror equals a fresh snapshot");
+}
+
+/// Wait until `chat` on the core's mirror has `turns` finished turns.
+async fn finished_turns(core: &hangar_desktop::core::Core, chat: &str, turns: usize) -> ahp_types::state::ChatState {
+    let host = ahp::hosts::HostId::new("local");
+    for _ in 0..800 {
+        if let Some(state) = core.chat_state(&host, chat) {
+            if state.turns.len() >= turns && state.active_turn.is_none() {
+                return state;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("{chat} never had {turns} finished turns: {:?}", core.chat_state(&host, chat));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_picked_mention_attaches_its_file_to_the_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = write_script(dir.path(), "echo.json", json!({"turns": [[{"echo": true}, {"end": "end_turn"}]]}));
+    let Some(t) = TestApp::start(&[("fake", script)]).await else { return };
+    let file = t._tmp.path().join("ws").join("notes.md");
+    std::fs::write(&file, "# Notes\n").unwrap();
+    let (_, chat, events) = t.open_session("fake").await;
+    events.wait_for("ready", "\"lifecycle\":\"ready\"").await;
+
+    let typed = "Read @note";
+    let offered =
+        call(&t.core, "chat.completions", json!({"host": "local", "chat": chat, "text": typed, "offset": typed.len()}), None).await.unwrap();
+    let item = offered["items"].as_array().unwrap().iter().find(|i| i["insertText"] == "@notes.md").cloned();
+    let item = item.unwrap_or_else(|| panic!("no @notes.md among {offered}"));
+    let attachment = item["attachment"].clone();
+    assert_eq!(attachment["type"], "resource");
+    assert!(attachment["uri"].as_str().unwrap().ends_with("/ws/notes.md"), "{attachment}");
+
+    let refused = call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "x", "attachments": ["notes.md"]}), None).await;
+    assert!(refused.unwrap_err().to_string().contains("attachments"), "a malformed attachment is refused");
+    let sent = json!({"host": "local", "chat": chat, "text": "Read @notes.md please", "attachments": [attachment.clone()]});
+    call(&t.core, "chat.send", sent, None).await.unwrap();
+    let mine = finished_turns(&t.core, &chat, 1).await;
+    assert_eq!(json!(mine.turns[0].message.attachments), json!([attachment.clone()]), "the core's mirror");
+    // On the host: a fresh subscription by another client sees it too.
+    let other = t.other_client().await;
+    let (fresh, _) = other.subscribe(chat.clone()).await.unwrap();
+    let Some(ahp_types::state::SnapshotState::Chat(fresh)) = fresh.snapshot.map(|s| s.state) else { panic!("chat snapshot") };
+    assert_eq!(json!(fresh.turns[0].message.attachments), json!([attachment]), "the host's turn");
+}
+
+/// A notifier that records what it would show; `focused` plays the window.
+#[derive(Default)]
+struct RecordingNotifier {
+    focused: std::sync::atomic::AtomicBool,
+    shown: Mutex<Vec<String>>,
+}
+
+impl hangar_desktop::core::Notifier for RecordingNotifier {
+    fn window_focused(&self) -> bool {
+        self.focused.load(std::sync::atomic::Ordering::SeqCst)
+    }
+    fn needs_input(&self, session_title: &str, host_label: &str) {
+        self.shown.lock().unwrap().push(format!("{session_title} ({host_label})"));
+    }
+}
+
+/// Each turn asks for a permission, then ends.
+fn asking_script(dir: &std::path::Path) -> String {
+    let ask = json!({"request": {"method": "session/request_permission", "params": {"sessionId": "$SID",
+        "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}, {"optionId": "reject", "name": "Reject", "kind": "reject_once"}],
+        "toolCall": {"toolCallId": "ask-1", "title": "Run ls", "kind": "execute"}}},
+        "then": {"*": [{"chunk": "answered"}]}});
+    write_script(dir, "ask.json", json!({"turns": [[ask, {"end": "end_turn"}]]}))
+}
+
+/// Send `text`, wait for its confirmation, answer it, wait for the turn to end.
+async fn ask_and_answer(t: &TestApp, chat: &str, text: &str, turns: usize, asked: impl std::future::Future<Output = ()>) {
+    let host = ahp::hosts::HostId::new("local");
+    call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": text}), None).await.unwrap();
+    asked.await;
+    let turn_id = 'found: {
+        for _ in 0..800 {
+            let pending = t.core.chat_state(&host, chat).and_then(|s| s.active_turn).filter(|a| serde_json::to_string(a).unwrap().contains("ask-1"));
+            if let Some(active) = pending {
+                break 'found active.id;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("{text}: no confirmation asked");
+    };
+    let confirm = json!({"host": "local", "chat": chat, "turnId": turn_id, "toolCallId": "ask-1", "approved": true, "optionId": "allow"});
+    call(&t.core, "chat.confirm", confirm, None).await.unwrap();
+    finished_turns(&t.core, chat, turns).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notification_when_a_session_starts_needing_input_not_at_launch() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(t) = TestApp::start(&[("fake", asking_script(dir.path()))]).await else { return };
+    let (session, chat, _events) = t.open_session("fake").await;
+    call(&t.core, "session.rename", json!({"host": "local", "session": session, "title": "Asker"}), None).await.unwrap();
+    call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "first"}), None).await.unwrap();
+    t.app.wait_for("waiting before the second app starts", "needs-input").await;
+
+    // A second app starts while the session already waits: no notification.
+    let core = hangar_desktop::core::Core::start();
+    let notifier = Arc::new(RecordingNotifier::default());
+    core.set_notifier(notifier.clone());
+    let app = Collected::default();
+    call(&core, "app.watch", json!({}), Some(app.sink())).await.unwrap();
+    core.add_host("local", "Local", t.started.host.url.clone()).await.unwrap();
+    // The inbox item comes from the chat the core subscribes after deciding
+    // whether to notify.
+    app.wait_for("the waiting session's inbox item", "\"toolCallId\":\"ask-1\"").await;
+    assert_eq!(*notifier.shown.lock().unwrap(), Vec::<String>::new(), "nothing at launch for a session already waiting");
+
+    // Answered; the next turn asks again while the window is not focused: one.
+    let host = ahp::hosts::HostId::new("local");
+    let turn_id = t.core.chat_state(&host, &chat).unwrap().active_turn.unwrap().id;
+    let confirm = json!({"host": "local", "chat": chat, "turnId": turn_id, "toolCallId": "ask-1", "approved": true, "optionId": "allow"});
+    call(&t.core, "chat.confirm", confirm, None).await.unwrap();
+    finished_turns(&t.core, &chat, 1).await;
+    let shown_once = async {
+        for _ in 0..800 {
+            if !notifier.shown.lock().unwrap().is_empty() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    };
+    ask_and_answer(&t, &chat, "second", 2, shown_once).await;
+    assert_eq!(*notifier.shown.lock().unwrap(), ["Asker (Local)"], "exactly one notification for one wait");
+
+    // With the window focused, nothing is shown.
+    notifier.focused.store(true, std::sync::atomic::Ordering::SeqCst);
+    app.0.lock().unwrap().clear();
+    ask_and_answer(&t, &chat, "third", 3, app.wait_for("waiting again", "needs-input")).await;
+    app.wait_for("the wait over", "\"status\":\"idle\"").await;
+    assert_eq!(notifier.shown.lock().unwrap().len(), 1, "no notification while focused");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn older_turns_are_paged_in_from_the_host_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents = [("fake", write_script(dir.path(), "echo.json", json!({"turns": [[{"echo": true}, {"end": "end_turn"}]]})))];
+    let Some(t) = TestApp::start(&agents).await else { return };
+    let (session, chat, _) = t.open_session("fake").await;
+    const TURNS: usize = 55;
+    for i in 0..TURNS {
+        call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": format!("turn {i}")}), None).await.unwrap();
+        finished_turns(&t.core, &chat, i + 1).await;
+    }
+
+    // Relaunched, the host holds the newest turns in memory and the rest in
+    // its database; the chat snapshot carries the newest page.
+    let t = t.restart(&agents).await;
+    let events = Collected::default();
+    let opened = call(&t.core, "chat.open", json!({"host": "local", "session": session}), Some(events.sink())).await.unwrap();
+    assert_eq!(opened["chat"], chat.as_str());
+    events.wait_for("snapshot", "\"op\":\"snapshot\"").await;
+    let snapshot = events.0.lock().unwrap().iter().find(|v| v["op"] == "snapshot").cloned().unwrap();
+    let first_sent = snapshot["turns"][0]["message"]["text"].as_str().unwrap().to_owned();
+    let missing: usize = first_sent.trim_start_matches("turn ").parse().unwrap();
+    assert!(missing > 0 && snapshot["turns"].as_array().unwrap().len() == TURNS - missing, "the snapshot is the newest page: {first_sent}");
+    assert!(t.core.chat_state(&ahp::hosts::HostId::new("local"), &chat).unwrap().turns.len() < TURNS, "the rest is on the host only");
+
+    let more = call(&t.core, "chat.fetchOlder", json!({"host": "local", "chat": chat}), None).await.unwrap();
+    assert_eq!(more["more"], true, "a page was asked for");
+    events.wait_for("older page", "\"op\":\"older\"").await;
+    let older =
+        events.0.lock().unwrap().iter().flat_map(|v| v["ops"].as_array().cloned().unwrap_or_default()).find(|op| op["op"] == "older").unwrap();
+    let texts: Vec<String> = older["turns"].as_array().unwrap().iter().map(|turn| turn["message"]["text"].as_str().unwrap().to_owned()).collect();
+    let expected: Vec<String> = (0..missing).map(|i| format!("turn {i}")).collect();
+    assert_eq!(texts, expected, "the older page holds the turns before the snapshot, oldest first");
+    assert_eq!(older["more"], false, "nothing older than turn 0");
+    let more = call(&t.core, "chat.fetchOlder", json!({"host": "local", "chat": chat}), None).await.unwrap();
+    assert_eq!(more["more"], false);
 }

@@ -10,6 +10,7 @@ use clap::Args;
 use hangar_host::agents::AgentSpec;
 use hangar_host::config::HostConfig;
 use hangar_host::host::Host;
+use hangar_host::hub::{MAX_REPLAY_CAPACITY, MIN_REPLAY_CAPACITY};
 
 use crate::token_file;
 
@@ -51,14 +52,17 @@ pub struct ServeArgs {
     /// Seconds `--grant-policy ask` waits for a client's answer before denying.
     #[arg(long, default_value_t = 120.0, hide = true)]
     grant_ask_timeout_secs: f64,
+    /// Resource watches one connection may hold at once.
+    #[arg(long, default_value_t = 256, hide = true)]
+    max_watches_per_connection: usize,
     /// Log level (error, warn, info, debug, trace); RUST_LOG overrides.
     #[arg(long, default_value = "info")]
     log: String,
     /// Seconds a disconnected client stays an active client of its sessions.
     #[arg(long, default_value_t = 30.0, hide = true)]
     active_client_grace_secs: f64,
-    /// Envelopes kept for `reconnect` replay (at least 1,000).
-    #[arg(long, default_value_t = 4096, hide = true)]
+    /// Envelopes kept for `reconnect` replay (1,000 to 1,000,000).
+    #[arg(long, default_value_t = 4096, hide = true, value_parser = replay_capacity)]
     replay_capacity: usize,
 }
 
@@ -70,6 +74,15 @@ pub fn run(args: ServeArgs) -> ExitCode {
             eprintln!("hangar: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `--replay-capacity`: AHP hosts keep at least 1,000 envelopes for `reconnect`.
+fn replay_capacity(value: &str) -> Result<usize, String> {
+    let range = MIN_REPLAY_CAPACITY..=MAX_REPLAY_CAPACITY;
+    match value.parse::<usize>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(format!("must be a number of envelopes from {} to {}", range.start(), range.end())),
     }
 }
 
@@ -109,7 +122,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     config.agents = agents;
     config.allowed_origins = args.allow_origins;
     config.active_client_grace = Duration::from_secs_f64(args.active_client_grace_secs.max(0.0));
-    config.replay_capacity = args.replay_capacity.max(1);
+    config.replay_capacity = args.replay_capacity;
     if !args.browse_roots.is_empty() {
         config.browse_roots = args.browse_roots;
     }
@@ -117,6 +130,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         config.request_policy = policy;
     }
     config.grant_ask_timeout = Duration::from_secs_f64(args.grant_ask_timeout_secs.max(0.0));
+    config.max_watches_per_connection = args.max_watches_per_connection;
 
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
     runtime.block_on(async move {

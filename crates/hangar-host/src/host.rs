@@ -19,6 +19,7 @@ use crate::protocol::versions::ProtocolGeneration;
 use crate::providers::{agent_layer, AgentLayer};
 use crate::resources::{uri::file_uri_to_path, ResourceService, ResourceServiceError, WatchHandle};
 use crate::store::{self, TurnPages};
+use crate::RpcError;
 
 /// Why the host could not start.
 #[derive(Debug, thiserror::Error)]
@@ -47,13 +48,19 @@ fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> HostError {
     move |source| HostError::Io { what, source }
 }
 
+/// A live resource watch and the connection that created it.
+struct LiveWatch {
+    owner: ConnId,
+    _handle: WatchHandle,
+}
+
 /// A running host.
 pub struct Host {
     engine: Arc<Mutex<Engine>>,
     /// The `resource*` file-system surface, watches and `@` completions.
     pub resources: ResourceService,
     /// Live resource watches by channel URI.
-    watches: Mutex<HashMap<String, WatchHandle>>,
+    watches: Mutex<HashMap<String, LiveWatch>>,
     /// Fan-out.
     pub hub: Arc<Hub>,
     /// Requests the host sent to clients, awaiting their answers.
@@ -169,9 +176,25 @@ impl Host {
         }
     }
 
-    /// Keep a watch alive under its channel URI.
-    pub fn add_watch(&self, uri: &str, handle: WatchHandle) {
-        lock(&self.watches).insert(uri.to_owned(), handle);
+    /// Keep a watch alive under its channel URI and open its channel. `owner`
+    /// created it: when that connection closes, the watch goes unless someone
+    /// is subscribed. Refused (`-32600`, `data.limit`) when `owner` already
+    /// holds `max_watches_per_connection` watches, and when it has gone.
+    pub fn add_watch(&self, uri: &str, owner: ConnId, handle: WatchHandle) -> Result<(), RpcError> {
+        let mut watches = lock(&self.watches);
+        let limit = self.config.max_watches_per_connection;
+        if watches.values().filter(|w| w.owner == owner).count() >= limit {
+            let message = format!("too many resource watches on this connection (at most {limit}); unsubscribe from one first");
+            return Err(RpcError::invalid_request(message).with_data(serde_json::json!({ "limit": limit })));
+        }
+        // Checked under the watches lock: `connection_closed` forgets the
+        // connection before it looks for the watches it owns.
+        if !self.hub.identified_connections().iter().any(|(conn, _)| *conn == owner) {
+            return Err(RpcError::invalid_request("the connection closed"));
+        }
+        lock(&self.engine).add_watch(uri, handle.state().clone());
+        watches.insert(uri.to_owned(), LiveWatch { owner, _handle: handle });
+        Ok(())
     }
 
     /// Stop a watch nobody is subscribed to any more.
@@ -208,7 +231,9 @@ impl Host {
     pub fn connection_closed(self: &Arc<Self>, conn: ConnId) {
         let (client_id, channels) = self.hub.remove_connection(conn);
         self.outgoing.connection_closed(conn);
-        for channel in &channels {
+        let owned: Vec<String> =
+            lock(&self.watches).iter().filter(|(_, w)| w.owner == conn).map(|(uri, _)| uri.clone()).collect();
+        for channel in channels.iter().chain(&owned) {
             self.release_watch_if_unwatched(channel);
         }
         let Some(client_id) = client_id else {

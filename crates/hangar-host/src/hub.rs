@@ -29,6 +29,13 @@ use tokio::sync::{mpsc, Notify};
 use crate::protocol::versions::{is_visible_to, ProtocolGeneration};
 use crate::store::Sequenced;
 
+/// The fewest envelopes the replay ring keeps (AHP hosts keep at least
+/// 1,000 for `reconnect`).
+pub const MIN_REPLAY_CAPACITY: usize = 1000;
+
+/// The most envelopes the replay ring may be asked to keep.
+pub const MAX_REPLAY_CAPACITY: usize = 1_000_000;
+
 /// Identifies one WebSocket connection.
 pub type ConnId = u64;
 
@@ -148,9 +155,11 @@ pub enum Replay {
 }
 
 impl Hub {
-    /// A hub keeping the last `ring_capacity` envelopes for `reconnect`;
+    /// A hub keeping the last `ring_capacity` envelopes for `reconnect`
+    /// (held within [`MIN_REPLAY_CAPACITY`]..=[`MAX_REPLAY_CAPACITY`]);
     /// `delivered_seq` is the seq restored from the store.
     pub fn new(ring_capacity: usize, delivered_seq: u64) -> Self {
+        let ring_capacity = ring_capacity.clamp(MIN_REPLAY_CAPACITY, MAX_REPLAY_CAPACITY);
         Self {
             inner: Mutex::new(Inner {
                 conns: HashMap::new(),
@@ -345,5 +354,34 @@ fn remove_sub(by_channel: &mut HashMap<String, HashSet<ConnId>>, channel: &str, 
         if ids.is_empty() {
             by_channel.remove(channel);
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_replay_ring_keeps_at_least_1000_envelopes_whatever_it_is_asked() {
+        let hub = Hub::new(4, 0);
+        let (tx, _rx) = mpsc::channel(8);
+        hub.add_connection(1, tx, Arc::new(Notify::new()));
+        let envelope = |seq: u64| Publication::Envelope {
+            seq,
+            channel: "ahp-session:/ring".into(),
+            action_type: "session/titleChanged".into(),
+            envelope: seq.to_string().into(),
+            frame: "frame".into(),
+        };
+        hub.publish((1..=1000).map(envelope).collect());
+        let mut replayed = Vec::new();
+        let covered = hub.replay_and_subscribe(1, 0, &["ahp-session:/ring".to_owned()], |missed| {
+            replayed = missed;
+            OutFrame::from("reply")
+        });
+        assert!(covered, "a gap of 1,000 envelopes is replayed, not answered with snapshots");
+        assert_eq!(replayed.len(), 1000);
+        assert_eq!(&*replayed[0], "1");
     }
 }

@@ -38,7 +38,7 @@ use serde_json::{json, Value};
 use crate::chat_view::{pending_confirmations, ChatProjection};
 use crate::error::CoreError;
 use crate::event_feed::{EventFeed, SeqTap, TappedTransport};
-use crate::outgoing;
+use crate::outgoing::{self, Composed};
 use crate::session_rows::{host_view, needs_input, row};
 use crate::session_start::{HeldMessage, Lifecycle, SessionStart};
 
@@ -48,7 +48,9 @@ pub type Sink = Arc<dyn Fn(Value) -> bool + Send + Sync>;
 
 /// Shows a desktop notification when a session needs the user.
 pub trait Notifier: Send + Sync {
-    /// A session started waiting for input.
+    /// Whether the app's window has the focus (then nothing is shown).
+    fn window_focused(&self) -> bool;
+    /// A session started waiting for input while the window is not focused.
     fn needs_input(&self, session_title: &str, host_label: &str);
 }
 
@@ -100,6 +102,9 @@ struct CoreState {
     streams: HashMap<u64, HostedResourceKey>,
     inbox: BTreeMap<(String, String, String), Value>,
     waiting: HashSet<(String, String)>,
+    /// Hosts whose already-waiting sessions were noted (without a
+    /// notification) when the core first saw the host connected.
+    seen_hosts: HashSet<String>,
     next_id: u64,
 }
 
@@ -243,7 +248,7 @@ impl Core {
     /// Send a message on a chat: a new turn, or — while the session's agent
     /// is still starting — held (shown in the chat's `start` view) and sent
     /// once the session is ready. A session whose start failed refuses.
-    pub async fn send(&self, host: &HostId, chat: &str, text: &str, model: Option<&str>) -> Result<Value, CoreError> {
+    pub async fn send(&self, host: &HostId, chat: &str, message: Composed) -> Result<Value, CoreError> {
         let key = HostedResourceKey::new(host.clone(), chat);
         {
             let mut st = lock(&self.state);
@@ -252,7 +257,7 @@ impl Core {
                 let session = mirror.sessions().get(&watch.session_key);
                 match Lifecycle::of(session) {
                     Lifecycle::Creating => {
-                        let id = watch.start.hold(text.to_owned(), model.map(str::to_owned));
+                        let id = watch.start.hold(message);
                         if let Some(op) = watch.start.update(session) {
                             send_all(&mut watch.sinks, &json!({ "op": "batch", "ops": [op] }));
                         }
@@ -266,7 +271,7 @@ impl Core {
                 }
             }
         }
-        let (turn_id, action) = outgoing::turn_started(text, model)?;
+        let (turn_id, action) = outgoing::turn_started(&message)?;
         let handle = self.multi.dispatch(host, chat.to_owned(), action).await?;
         Ok(json!({ "clientSeq": handle.client_seq, "turnId": turn_id }))
     }
@@ -275,11 +280,7 @@ impl Core {
     async fn send_released(&self, release: Release) {
         let Release { key, messages, running } = release;
         for (i, m) in messages.iter().enumerate() {
-            let action = if i == 0 && !running {
-                outgoing::turn_started(&m.text, m.model.as_deref())
-            } else {
-                outgoing::pending("queued", &m.text, m.model.as_deref())
-            };
+            let action = if i == 0 && !running { outgoing::turn_started(&m.message) } else { outgoing::pending("queued", &m.message) };
             let result = match action {
                 Ok((_, action)) => self.multi.dispatch(&key.host_id, key.uri.clone(), action).await.map(|_| ()).map_err(CoreError::from),
                 Err(e) => Err(e),
@@ -418,14 +419,31 @@ impl Core {
         let hosts = self.multi.hosts().await;
         send_all(&mut lock(&self.state).app_sinks, &json!({ "op": "sessions", "sessions": snapshot["sessions"] }));
         for h in hosts {
+            self.note_already_waiting(&h);
             for s in &h.session_summaries {
                 self.note_status(&h.id, &h.label, s).await;
             }
         }
     }
 
+    /// The first time a host is seen connected (its summaries just listed),
+    /// note its sessions that already wait, all at once, so that they do
+    /// not notify: they were waiting before the app started.
+    fn note_already_waiting(&self, h: &ahp::hosts::HostHandle) {
+        if h.generation == 0 {
+            return;
+        }
+        let mut st = lock(&self.state);
+        if st.seen_hosts.insert(h.id.as_str().to_owned()) {
+            for s in h.session_summaries.iter().filter(|s| needs_input(s.status)) {
+                st.waiting.insert((h.id.as_str().to_owned(), s.resource.clone()));
+            }
+        }
+    }
+
     /// Track sessions that need input: subscribe their chat (for the
-    /// inbox) and notify when one starts waiting.
+    /// inbox) and notify when one starts waiting while the window is not
+    /// focused.
     async fn note_status(&self, host: &HostId, host_label: &str, s: &ahp_types::state::SessionSummary) {
         let key = (host.as_str().to_owned(), s.resource.clone());
         let waiting = needs_input(s.status);
@@ -443,7 +461,7 @@ impl Core {
         }
         if started {
             let notifier = lock(&self.notifier).clone();
-            if let Some(n) = notifier {
+            if let Some(n) = notifier.filter(|n| !n.window_focused()) {
                 n.needs_input(&s.title, host_label);
             }
         }

@@ -125,6 +125,7 @@ impl Core {
         };
         send_all(&mut lock(&self.state).app_sinks, &op);
         if let Some(s) = summary {
+            self.note_already_waiting(&handle);
             self.note_status(host_id, &handle.label, &s).await;
         }
     }

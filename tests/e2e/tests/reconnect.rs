@@ -82,7 +82,8 @@ async fn reconnect_replays_exactly_what_was_missed_and_lists_gone_channels() {
 
 #[tokio::test]
 async fn a_gap_older_than_the_ring_gets_snapshots_and_unknown_clients_an_error() {
-    let host = HostProcess::start(&["--replay-capacity", "4"]);
+    // The smallest ring allowed: AHP hosts keep at least 1,000 envelopes.
+    let host = HostProcess::start(&["--replay-capacity", "1000"]);
     let session = "ahp-session:/rc-old";
     let mut a = RawClient::initialized(&host, "old-a").await;
     create(&mut a, 2, session).await;
@@ -92,10 +93,10 @@ async fn a_gap_older_than_the_ring_gets_snapshots_and_unknown_clients_an_error()
 
     let mut b = RawClient::initialized(&host, "old-b").await;
     b.request(json!(2), "subscribe", json!({"channel": session})).await;
-    for i in 0..10 {
+    for i in 0..1010 {
         b.send_text(dispatch(session, i, json!({"type": "session/titleChanged", "title": format!("t{i}")}))).await;
     }
-    collect_until(&mut b, |env| env["action"]["title"] == "t9").await;
+    collect_until(&mut b, |env| env["action"]["title"] == "t1009").await;
 
     let mut a2 = RawClient::connect(&host.authed_url()).await.unwrap();
     let reply = a2
@@ -104,11 +105,22 @@ async fn a_gap_older_than_the_ring_gets_snapshots_and_unknown_clients_an_error()
     assert_eq!(reply["result"]["type"], "snapshot", "{reply}");
     let snap = &reply["result"]["snapshots"][0];
     assert_eq!(snap["resource"], session);
-    assert_eq!(snap["state"]["title"], "t9");
+    assert_eq!(snap["state"]["title"], "t1009");
 
     let mut stranger = RawClient::connect(&host.authed_url()).await.unwrap();
     let reply = stranger
         .request(json!(1), "reconnect", json!({"channel": ROOT, "clientId": "never-seen", "lastSeenServerSeq": 0, "subscriptions": []}))
         .await;
     assert_eq!(reply["error"]["code"], -32008, "{reply}");
+}
+
+#[test]
+fn a_replay_buffer_below_1000_envelopes_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for bad in ["999", "4", "0", "-1", "many"] {
+        let refused = HostProcess::try_start_in(dir.path(), &[&format!("--replay-capacity={bad}")], &[]);
+        let stderr = refused.err().unwrap_or_else(|| panic!("started with --replay-capacity {bad}"));
+        assert!(stderr.contains("--replay-capacity"), "{stderr}");
+    }
+    drop(HostProcess::start_in(dir.path(), &["--replay-capacity", "1000"]));
 }

@@ -331,3 +331,89 @@ async fn grant_policy_ask_asks_a_connected_client() {
     let grants = call(c, "x-hangar/listGrants", json!({})).await.unwrap();
     assert_eq!(grants["items"].as_array().unwrap().len(), 1, "only the accepted grant: {grants}");
 }
+
+/// inotify watches the host process holds now (its resource watches' notify
+/// watchers): a side-effect-free look at whether a watch was released.
+fn inotify_watches(host: &HostProcess) -> usize {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{}/fdinfo", host.pid())) else {
+        return 0;
+    };
+    let infos = fds.flatten().map(|fd| std::fs::read_to_string(fd.path()).unwrap_or_default());
+    infos.map(|info| info.lines().filter(|l| l.starts_with("inotify wd:")).count()).sum()
+}
+
+/// Wait until the host holds exactly `n` inotify watches.
+async fn wait_for_inotify_watches(host: &HostProcess, n: usize) {
+    let waited = tokio::time::timeout(WAIT, async {
+        while inotify_watches(host) != n {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    });
+    assert!(waited.await.is_ok(), "the host holds {} inotify watches, expected {n}", inotify_watches(host));
+}
+
+async fn subscribe_code(c: &Client, channel: &str) -> Option<i32> {
+    match c.request::<_, Value>("subscribe", json!({"channel": channel})).await {
+        Ok(_) => None,
+        Err(ClientError::Rpc(e)) => Some(e.code),
+        Err(other) => panic!("transport failure: {other}"),
+    }
+}
+
+#[tokio::test]
+async fn a_watch_lives_while_anyone_subscribes_and_goes_with_its_connections() {
+    let f = setup().await;
+    let c = &f.client;
+    let before = inotify_watches(&f.host);
+    let src = uri(&f.proj.join("src"));
+    let watch = |c| {
+        let params = json!({"uri": src, "recursive": true});
+        async move { call(c, "createResourceWatch", params).await.unwrap()["channel"].as_str().unwrap().to_owned() }
+    };
+
+    // Two subscribers; the creator leaves, the other one still gets changes.
+    let channel = watch(c).await;
+    let (other, _) = hangar_e2e::initialized(&f.host, "other").await;
+    let (_, mut other_sub) = other.subscribe(channel.clone()).await.unwrap();
+    let _ = c.subscribe(channel.clone()).await.unwrap();
+    c.unsubscribe(channel.clone()).await.unwrap();
+    std::fs::write(f.proj.join("src/still_watched.rs"), "").unwrap();
+    let env = hangar_e2e::wait_for_action(&mut other_sub, |e| {
+        serde_json::to_value(&e.action).unwrap().to_string().contains("still_watched.rs")
+    })
+    .await;
+    assert_eq!(hangar_e2e::action_type(&env), "resourceWatch/changed");
+    // The last subscriber's connection drops: the watch is released.
+    assert!(inotify_watches(&f.host) > before);
+    drop(other_sub);
+    drop(other);
+    wait_for_inotify_watches(&f.host, before).await;
+    assert_eq!(subscribe_code(c, &channel).await, Some(-32008), "the watch channel is gone");
+
+    // Created but never subscribed: released when its creator's connection closes.
+    let (creator, _) = hangar_e2e::initialized(&f.host, "creator").await;
+    let orphan = watch(&creator).await;
+    assert!(inotify_watches(&f.host) > before);
+    drop(creator);
+    wait_for_inotify_watches(&f.host, before).await;
+    assert_eq!(subscribe_code(c, &orphan).await, Some(-32008), "the unsubscribed watch is gone");
+}
+
+#[tokio::test]
+async fn watches_per_connection_are_capped() {
+    let f = setup_with(|_| ["--max-watches-per-connection", "2"].map(str::to_owned).to_vec()).await;
+    let c = &f.client;
+    let params = json!({"uri": uri(&f.proj), "recursive": false});
+    let first = call(c, "createResourceWatch", params.clone()).await.unwrap();
+    call(c, "createResourceWatch", params.clone()).await.unwrap();
+    let (code, data) = call(c, "createResourceWatch", params.clone()).await.unwrap_err();
+    assert_eq!((code, data["limit"].as_u64()), (-32600, Some(2)), "{data}");
+    // Another connection has its own allowance; releasing one frees a slot.
+    let (other, _) = hangar_e2e::initialized(&f.host, "other").await;
+    call(&other, "createResourceWatch", params.clone()).await.unwrap();
+    let first = first["channel"].as_str().unwrap().to_owned();
+    let _ = c.subscribe(first.clone()).await.unwrap();
+    c.unsubscribe(first).await.unwrap();
+    c.ping().await.unwrap();
+    call(c, "createResourceWatch", params).await.unwrap();
+}

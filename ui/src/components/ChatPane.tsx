@@ -1,9 +1,10 @@
 // An open session: header (rename, archive, dispose), the windowed
 // transcript (older turns paged in with fetchTurns), the composer, and
 // confirmation shortcuts.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, stream } from '../ipc';
 import { allTurns, applyChatOp, ChatView, emptyChat, visibleTurns } from '../state/chat-store';
+import { Anchor, anchorOf, restoredScrollTop } from '../state/scroll-anchor';
 import { optionForKey, confirmationOptions } from '../state/composer';
 import { SessionRow, statusLabel, AgentInfo, folderName } from '../state/app-store';
 import { Turn, TurnActions } from './Turn';
@@ -22,6 +23,7 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
   const stick = useRef(true);
   const [noMore, setNoMore] = useState(false);
   const loadingOlder = useRef(false);
+  const anchor = useRef<Anchor | null>(null);
   const host = row.host;
 
   useEffect(() => {
@@ -31,6 +33,7 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     setLimit(PAGE);
     setNoMore(false);
     stick.current = true;
+    anchor.current = null;
     stream('chat.open', { host, session: row.uri }, (op) => alive && setView((v) => applyChatOp(v, op)))
       .then((r) => { streamId = r.streamId; setChat(r.chat); if (!alive) call('stream.close', { streamId }); })
       .catch((e) => setError(String(e.message ?? e)));
@@ -66,6 +69,14 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
   const turns = allTurns(view);
   const { hidden, shown } = visibleTurns(turns, limit);
 
+  // Older turns prepended: keep the reader's place (WebKit has no
+  // overflow-anchor), so the view does not land at the top and load again.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !anchor.current) return;
+    const top = restoredScrollTop(anchor.current, el, shown[0]?.id);
+    if (top != null) { el.scrollTop = top; anchor.current = null; }
+  });
   // Follow the bottom while streaming unless the user scrolled up.
   useEffect(() => {
     const el = scroller.current;
@@ -75,17 +86,19 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     const el = scroller.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    if (el.scrollTop < 80) {
-      if (hidden > 0) setLimit((l) => l + PAGE);
+    if (el.scrollTop < 80 && !anchor.current) {
+      if (hidden > 0) { anchor.current = anchorOf(el, shown[0]?.id); setLimit((l) => l + PAGE); }
       else if (!noMore && !loadingOlder.current && chat) {
         loadingOlder.current = true;
+        anchor.current = anchorOf(el, shown[0]?.id);
         call('chat.fetchOlder', { host, chat })
-          .then((r) => { if (!r.more) setNoMore(true); setLimit((l) => l + PAGE); })
-          .catch(() => setNoMore(true))
+          // The last page may have been sent or there was none: a place not restored soon is dropped.
+          .then((r) => { if (!r.more) { setNoMore(true); setTimeout(() => { anchor.current = null; }, 2000); } setLimit((l) => l + PAGE); })
+          .catch(() => { anchor.current = null; setNoMore(true); })
           .finally(() => { loadingOlder.current = false; });
       }
     }
-  }, [hidden, noMore, host, chat]);
+  }, [hidden, noMore, host, chat, shown[0]?.id]);
 
   const rename = async (e: Event) => {
     e.preventDefault();

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../ipc';
 import { applyCompletion, mentionAt, moveInOrder } from '../state/composer';
+import { mentionAttachments, PickedMention, rememberPick } from '../state/mentions';
 import { ChatView, isStarting, startFailed } from '../state/chat-store';
 import { AgentInfo } from '../state/app-store';
 
@@ -14,6 +15,7 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
   const [text, setText] = useState(view.meta?.draft ?? '');
   const [model, setModel] = useState('');
   const [items, setItems] = useState<any[]>([]);
+  const [picked, setPicked] = useState<PickedMention[]>([]);
   const [error, setError] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
   const draftTimer = useRef<number | undefined>(undefined);
@@ -30,6 +32,9 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
     if (document.activeElement !== area.current) setText(d);
   }, [view.meta?.draft, chat]);
 
+  // Picked mentions belong to the chat they were typed in.
+  useEffect(() => setPicked([]), [chat]);
+
   const syncDraft = (t: string) => {
     window.clearTimeout(draftTimer.current);
     draftTimer.current = window.setTimeout(() => call('chat.draft', { host, chat, text: t }).catch(() => {}), 400);
@@ -41,11 +46,13 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
   const submit = async (kind: 'send' | 'queued' | 'steering') => {
     const t = text.trim();
     if (!t || failed) return;
+    const attachments = mentionAttachments(t, picked);
     setText('');
     setItems([]);
+    setPicked([]);
     window.clearTimeout(draftTimer.current);
-    if (kind === 'send') await run('chat.send', { text: t, model: model || null });
-    else await run('chat.queue', { text: t, kind, model: model || null });
+    if (kind === 'send') await run('chat.send', { text: t, model: model || null, attachments });
+    else await run('chat.queue', { text: t, kind, model: model || null, attachments });
     call('chat.draft', { host, chat, text: null }).catch(() => {});
   };
   const onInput = async (e: Event) => {
@@ -65,6 +72,7 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
     const next = applyCompletion(text, caret, item);
     setText(next.text);
     setItems([]);
+    setPicked((p) => rememberPick(p, item));
     syncDraft(next.text);
     requestAnimationFrame(() => { el?.focus(); el?.setSelectionRange(next.caret, next.caret); });
   };

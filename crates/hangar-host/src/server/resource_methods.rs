@@ -58,7 +58,8 @@ pub fn completions(host: &Arc<Host>, conn: ConnId, id: Value, params: Completion
 }
 
 /// `createResourceWatch`: a new `ahp-resource-watch:/…` channel whose
-/// subscribers get batched `resourceWatch/changed` actions.
+/// subscribers get batched `resourceWatch/changed` actions. It lives while it
+/// has subscribers, or, until its first subscriber, while `conn` is open.
 pub fn create_resource_watch(host: &Arc<Host>, conn: ConnId, id: Value, params: CreateResourceWatchParams) {
     let host = host.clone();
     tokio::task::spawn_blocking(move || {
@@ -70,10 +71,9 @@ pub fn create_resource_watch(host: &Arc<Host>, conn: ConnId, id: Value, params: 
             let action: ResourceWatchChangedAction = changed_action(changes);
             host.with_engine(|e| e.emit_server(&channel, StateAction::ResourceWatchChanged(action)).ok());
         });
-        let outcome = host.resources.watch(params, on_change).map(|handle| {
-            host.with_engine_locked(|e| e.add_watch(&uri, handle.state().clone()));
-            host.add_watch(&uri, handle);
-            CreateResourceWatchResult { channel: uri.clone() }
+        let outcome = host.resources.watch(params, on_change).and_then(|handle| {
+            host.add_watch(&uri, conn, handle)?;
+            Ok(CreateResourceWatchResult { channel: uri.clone() })
         });
         send_outcome(&host, conn, &id, outcome);
     });

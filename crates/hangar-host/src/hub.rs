@@ -19,7 +19,7 @@
 //! *pending* until its reply is published: envelopes at or below `fromSeq`
 //! are in the snapshot and skipped, later ones are queued behind the reply,
 //! and ephemeral notifications queued before the reply are not sent ahead of
-//! it.
+//! it (unless the connection already followed that channel).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -236,7 +236,11 @@ impl Hub {
         let ticket = SubscribeTicket(*next_ticket);
         if let Some(conn) = conns.get_mut(&id) {
             for channel in channels {
-                conn.subs.insert(channel.clone(), Sub { from_seq, pending: Some(ticket) });
+                // A channel the connection already follows keeps getting its
+                // notifications; only a new one waits for its reply.
+                let following = conn.subs.get(channel).is_some_and(|s| s.pending.is_none());
+                let pending = if following { None } else { Some(ticket) };
+                conn.subs.insert(channel.clone(), Sub { from_seq, pending });
                 by_channel.entry(channel.clone()).or_default().insert(id);
             }
         }

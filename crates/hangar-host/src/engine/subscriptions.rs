@@ -92,5 +92,16 @@ mod tests {
         assert_eq!(sent.len(), 2, "{sent:?}");
         assert!(sent[0].contains(r#""serverSeq":1"#), "the envelope comes first: {sent:?}");
         assert_eq!(sent[1], "session reply (fromSeq 1)", "no notification from before the subscription");
+
+        // Subscribing again to a channel already followed loses none of its
+        // notifications.
+        engine.writer().publish(Publication::Notification {
+            channel: ROOT_RESOURCE_URI.into(),
+            frame: "root notification".into(),
+            frame_v0_9: "root notification".into(),
+        });
+        engine.subscribe_and_reply(&hub, 1, &[ROOT_RESOURCE_URI.to_owned()], "root again".to_owned());
+        release(&engine, &held, &hub);
+        assert_eq!(frames(&mut rx), ["root notification", "root again"]);
     }
 }

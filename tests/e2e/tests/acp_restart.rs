@@ -6,7 +6,9 @@
 #![allow(clippy::unwrap_used)]
 
 use ahp_types::state::{ResponsePart, Turn};
-use hangar_e2e::acp::{chat_state, fake_agent_bin, markdown, session_state, AgentCmd, Rig};
+use hangar_e2e::acp::{
+    chat_state, fake_agent_bin, markdown, processes_with, session_state, AgentCmd, Rig,
+};
 use hangar_e2e::{action_type, initialized, wait_for_action, HostProcess};
 use serde_json::{json, Value};
 
@@ -132,5 +134,102 @@ async fn restart_without_load_or_resume_starts_a_new_acp_session_and_says_so() {
         markdown(&r.before),
         "part 1, part 2echo: one",
         "the turn before kill -9 is whole"
+    );
+}
+
+/// A wrapper agent that leaves a grandchild (`sh -c "sleep 600; echo TAG"`)
+/// in its process group, then runs the fake agent; returns (command, tag,
+/// script path).
+fn agent_with_grandchild(dir: &std::path::Path) -> (String, String, String) {
+    let tag = format!(
+        "grandchild-{}-{}",
+        std::process::id(),
+        dir.file_name().unwrap().to_string_lossy()
+    );
+    let script = dir.join("script.json");
+    std::fs::write(
+        &script,
+        json!({ "turns": [[{ "echo": true }]] }).to_string(),
+    )
+    .unwrap();
+    let wrapper = dir.join("agent.sh");
+    let body = format!(
+        "#!/bin/sh\nsh -c 'sleep 600; echo {tag}' &\nexec {} --script {}\n",
+        fake_agent_bin().display(),
+        script.display()
+    );
+    std::fs::write(&wrapper, body).unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&wrapper)
+        .status()
+        .unwrap();
+    (
+        wrapper.display().to_string(),
+        tag,
+        script.display().to_string(),
+    )
+}
+
+/// Poll (generously) until no process matches `needle`.
+async fn gone(needle: &str) -> bool {
+    for _ in 0..200 {
+        if processes_with(needle).is_empty() {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn the_agent_runs_in_the_working_directory_and_dispose_ends_its_whole_group() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (cmd, tag, script) = agent_with_grandchild(tmp.path());
+    let mut rig = Rig::start(AgentCmd::Command(cmd), &[]).await;
+    let turn = rig.send("hi").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let agents = processes_with(&script);
+    assert_eq!(agents.len(), 1, "{agents:?}");
+    let cwd = std::fs::read_link(format!("/proc/{}/cwd", agents[0])).unwrap();
+    assert_eq!(
+        cwd, rig.workspace,
+        "the agent's cwd is the session's working directory"
+    );
+    assert_eq!(processes_with(&tag).len(), 1, "the grandchild runs");
+    let _: Value = rig
+        .client
+        .request("disposeSession", json!({ "channel": rig.session }))
+        .await
+        .unwrap();
+    assert!(gone(&tag).await, "dispose ended the agent's grandchild");
+    assert!(gone(&script).await, "dispose ended the agent");
+}
+
+#[tokio::test]
+async fn agents_left_by_a_killed_host_are_ended_at_the_next_start() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let agent_dir = tempfile::tempdir().unwrap();
+    let (cmd, tag, _) = agent_with_grandchild(agent_dir.path());
+    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd.clone()), &[], Some(&data)).await;
+    assert_eq!(rig.created, "session/ready");
+    assert_eq!(processes_with(&tag).len(), 1);
+    let records = std::fs::read_dir(data.join("agent-groups"))
+        .unwrap()
+        .count();
+    assert_eq!(records, 1, "the agent's group is recorded");
+    rig.host.kill9();
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(
+        processes_with(&tag).len(),
+        1,
+        "kill -9 leaves the grandchild running"
+    );
+    let spec = format!("agent={cmd}");
+    let _host = HostProcess::start_in(&data, &["--agent", &spec]);
+    assert!(
+        gone(&tag).await,
+        "the restarted host ended the leftover group"
     );
 }

@@ -21,6 +21,8 @@
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
 //! - `coalesce.rs`  — merging a burst of queued text chunks into one delta.
+//! - `groups.rs`    — agent process groups, recorded in the data dir so a
+//!   host killed with `kill -9` ends the leftovers at its next start.
 //! - `transport.rs` — child process (cwd, own process group, stderr tail) or TCP.
 //!
 //! Why our own NDJSON loop: the official `agent-client-protocol` crate (5.x)
@@ -39,6 +41,7 @@
 mod coalesce;
 mod elicitation;
 mod fs;
+mod groups;
 mod models;
 mod prompt;
 mod rpc;
@@ -50,6 +53,7 @@ mod turn;
 pub use models::{resolve_session_config, session_config_completions};
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -62,6 +66,7 @@ use crate::agents::AgentSpec;
 use crate::config::HostConfig;
 use crate::engine::SideEffect;
 use crate::host::Host;
+use groups::Registry;
 use session::{Command, SessionTask, Setup, META_KEY};
 
 /// Carries out side effects. Implementations must not block: long work is
@@ -79,7 +84,7 @@ pub fn agent_layer(config: &HostConfig) -> Arc<dyn AgentLayer> {
     if config.agents.is_empty() {
         return Arc::new(NoAgents);
     }
-    Arc::new(AcpLayer::new(config.agents.clone()))
+    Arc::new(AcpLayer::new(config.agents.clone(), &config.data_dir))
 }
 
 /// Sessions are ready at once; turns wait for a client to cancel them.
@@ -121,28 +126,6 @@ impl Timeouts {
     }
 }
 
-/// Process groups of running agents, by session (for shutdown).
-#[derive(Clone, Default)]
-pub struct Registry(Arc<Mutex<HashMap<String, u32>>>);
-
-impl Registry {
-    fn insert(&self, session: &str, pgid: u32) {
-        if let Ok(mut m) = self.0.lock() {
-            m.insert(session.to_owned(), pgid);
-        }
-    }
-
-    fn remove(&self, session: &str) {
-        if let Ok(mut m) = self.0.lock() {
-            m.remove(session);
-        }
-    }
-
-    fn drain(&self) -> Vec<u32> {
-        self.0.lock().map(|mut m| m.drain().map(|(_, g)| g).collect()).unwrap_or_default()
-    }
-}
-
 /// Runs each session's ACP agent on its own task.
 pub struct AcpLayer {
     agents: Vec<AgentSpec>,
@@ -152,9 +135,10 @@ pub struct AcpLayer {
 }
 
 impl AcpLayer {
-    /// A layer for these agents.
-    pub fn new(agents: Vec<AgentSpec>) -> Self {
-        Self { agents, tasks: Mutex::default(), registry: Registry::default(), timeouts: Timeouts::from_env() }
+    /// A layer for these agents; agent process groups are recorded under
+    /// `data_dir` (leftovers of an earlier host are ended now).
+    pub fn new(agents: Vec<AgentSpec>, data_dir: &Path) -> Self {
+        Self { agents, tasks: Mutex::default(), registry: Registry::open(data_dir), timeouts: Timeouts::from_env() }
     }
 
     fn spawn(&self, host: &Arc<Host>, setup: Setup) -> mpsc::UnboundedSender<Command> {
@@ -242,16 +226,6 @@ impl AgentLayer for AcpLayer {
                 let _ = tx.send(Command::Dispose);
             }
         }
-        let groups = self.registry.drain();
-        if groups.is_empty() {
-            return;
-        }
-        for g in &groups {
-            transport::signal_group(*g, "TERM");
-        }
-        std::thread::sleep(Duration::from_millis(300));
-        for g in &groups {
-            transport::signal_group(*g, "KILL");
-        }
+        self.registry.end_all();
     }
 }

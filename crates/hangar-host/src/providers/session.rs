@@ -39,7 +39,8 @@ use super::transport::{self, AgentProcess};
 use super::prompt::{prompt_blocks, PromptSupport};
 use super::turn::{prompt_usage, Ending, Turn};
 use super::elicitation::Elicitations;
-use super::{fs, tools, Registry, Timeouts};
+use super::groups::Registry;
+use super::{fs, tools, Timeouts};
 use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
 use crate::host::Host;
@@ -610,10 +611,10 @@ impl SessionTask {
 
     async fn stop_agent(&mut self) {
         if let Some(mut live) = self.live.take() {
-            self.registry.remove(&self.setup.session);
             if let Some(process) = live.process.as_mut() {
                 process.kill().await;
             }
+            self.registry.remove(&self.setup.session);
         }
     }
 

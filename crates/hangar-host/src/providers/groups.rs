@@ -1,0 +1,198 @@
+//! The process groups of running agents: kept by session in memory (ended
+//! together at shutdown) and recorded in `DATA_DIR/agent-groups/`, one file
+//! per group named by its id, so that a host killed with `kill -9` ends its
+//! leftover agents (and their children) at the next start.
+//!
+//! A record holds the boot id and the group leader's start time (Linux
+//! `/proc`). A leftover group is only signalled when the boot is the same
+//! and the process now holding the leader's pid, if any, is still that
+//! leader: a pid reused by an unrelated process is left alone.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::transport::signal_group;
+
+/// Folder of the records under the data dir.
+const DIR: &str = "agent-groups";
+
+/// Process groups of running agents, by session.
+#[derive(Clone, Default)]
+pub struct Registry {
+    groups: Arc<Mutex<HashMap<String, u32>>>,
+    dir: Option<PathBuf>,
+}
+
+/// This boot's id (empty where the system does not say).
+fn boot_id() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .map(|s| s.trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// When process `pid` started (clock ticks after boot), from `/proc`.
+fn start_time(pid: u32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces and parens);
+    // the start time is field 22 overall, the 20th after `comm`.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(19).map(str::to_owned)
+}
+
+/// Whether any process is in group `pgid`.
+fn group_alive(pgid: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            return false;
+        };
+        std::fs::read_to_string(e.path().join("stat"))
+            .ok()
+            .and_then(|s| {
+                s.rfind(')')
+                    .and_then(|i| s[i + 1..].split_whitespace().nth(2).map(str::to_owned))
+            })
+            .and_then(|g| g.parse::<u32>().ok())
+            .is_some_and(|g| g == pgid && pid != std::process::id())
+    })
+}
+
+impl Registry {
+    /// A registry recording under `data_dir`; leftovers recorded there by
+    /// an earlier host are ended first (TERM, then KILL).
+    pub fn open(data_dir: &Path) -> Self {
+        let dir = data_dir.join(DIR);
+        let leftovers = leftover_groups(&dir);
+        for g in &leftovers {
+            tracing::warn!("ending agent process group {g} left by an earlier host");
+            signal_group(*g, "TERM");
+        }
+        if !leftovers.is_empty() {
+            std::thread::sleep(Duration::from_millis(300));
+            for g in &leftovers {
+                signal_group(*g, "KILL");
+            }
+        }
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            tracing::warn!(
+                "cannot record agent process groups in {}: {e}",
+                dir.display()
+            );
+        }
+        Self {
+            groups: Arc::default(),
+            dir: Some(dir),
+        }
+    }
+
+    /// Agent `pgid` runs for `session`.
+    pub fn insert(&self, session: &str, pgid: u32) {
+        if let Ok(mut m) = self.groups.lock() {
+            m.insert(session.to_owned(), pgid);
+        }
+        if let Some(dir) = &self.dir {
+            let record = format!("{}\n{}\n", boot_id(), start_time(pgid).unwrap_or_default());
+            if let Err(e) = std::fs::write(dir.join(pgid.to_string()), record) {
+                tracing::warn!("cannot record agent process group {pgid}: {e}");
+            }
+        }
+    }
+
+    /// The agent of `session` has been ended.
+    pub fn remove(&self, session: &str) {
+        let pgid = self.groups.lock().ok().and_then(|mut m| m.remove(session));
+        if let (Some(dir), Some(pgid)) = (&self.dir, pgid) {
+            let _ = std::fs::remove_file(dir.join(pgid.to_string()));
+        }
+    }
+
+    /// End every recorded group (host shutdown).
+    pub fn end_all(&self) {
+        let groups: Vec<u32> = self
+            .groups
+            .lock()
+            .map(|mut m| m.drain().map(|(_, g)| g).collect())
+            .unwrap_or_default();
+        if groups.is_empty() {
+            return;
+        }
+        for g in &groups {
+            signal_group(*g, "TERM");
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        for g in &groups {
+            signal_group(*g, "KILL");
+            if let Some(dir) = &self.dir {
+                let _ = std::fs::remove_file(dir.join(g.to_string()));
+            }
+        }
+    }
+}
+
+/// Groups recorded in `dir` that are still ours to end; every record is
+/// removed.
+fn leftover_groups(dir: &Path) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let boot = boot_id();
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let record = std::fs::read_to_string(&path).unwrap_or_default();
+        let _ = std::fs::remove_file(&path);
+        let Ok(pgid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let mut lines = record.lines();
+        let (recorded_boot, started) = (
+            lines.next().unwrap_or_default(),
+            lines.next().unwrap_or_default(),
+        );
+        if pgid <= 1 || recorded_boot != boot {
+            continue;
+        }
+        // The leader's pid now belongs to another process: not ours.
+        if start_time(pgid).is_some_and(|now| now != started) {
+            continue;
+        }
+        if group_alive(pgid) {
+            out.push(pgid);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_its_own_start_time() {
+        let me = std::process::id();
+        assert!(start_time(me).is_some_and(|t| t.parse::<u64>().is_ok()));
+        assert!(start_time(u32::MAX).is_none());
+    }
+
+    #[test]
+    fn stale_or_foreign_records_are_dropped_without_signals() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(DIR);
+        std::fs::create_dir_all(&dir).unwrap();
+        // Another boot; this test's own group with a wrong start time; junk.
+        let own = std::process::id();
+        std::fs::write(dir.join("4242"), "some-other-boot\n1\n").unwrap();
+        std::fs::write(dir.join(own.to_string()), format!("{}\n0\n", boot_id())).unwrap();
+        std::fs::write(dir.join("not-a-pid"), "x").unwrap();
+        assert!(leftover_groups(&dir).is_empty());
+        assert_eq!(
+            std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(99),
+            0,
+            "records are consumed"
+        );
+    }
+}

@@ -166,6 +166,33 @@ async fn plan_is_a_running_tool_call_completed_with_the_turn() {
     assert!(text.contains("- ["), "{text}");
 }
 
+#[tokio::test]
+async fn a_plan_update_replaces_the_checklist() {
+    let entry = |content: &str, status: &str| json!({ "content": content, "priority": "medium", "status": status });
+    let script = json!({ "turns": [[
+        { "update": { "sessionUpdate": "plan", "entries": [entry("Read the file", "in_progress"), entry("Edit it", "pending")] } },
+        { "sleep": 300 },
+        { "update": { "sessionUpdate": "plan", "entries": [entry("Read the file", "completed"), entry("Edit it", "in_progress"), entry("Test", "pending")] } },
+        { "chunk": "done" }
+    ]] });
+    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let turn = rig.send("plan it").await;
+    let first = rig.wait_type("chat/toolCallContentChanged").await;
+    let first = serde_json::to_value(&first.action).unwrap();
+    assert_eq!(first["content"], json!([{ "type": "text", "text": "- [~] Read the file\n- [ ] Edit it\n" }]));
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let t = rig.turn(&turn).await;
+    let plans: Vec<_> = tool_calls(&t).into_iter().filter(|c| matches!(c, ToolCallState::Completed(p) if p.tool_name == "plan")).collect();
+    assert_eq!(plans.len(), 1, "one plan part, updated in place");
+    let ToolCallState::Completed(plan) = &plans[0] else { unreachable!() };
+    assert_eq!(
+        serde_json::to_value(&plan.content).unwrap(),
+        json!([{ "type": "text", "text": "- [x] Read the file\n- [~] Edit it\n- [ ] Test\n" }]),
+        "the second plan replaced the first"
+    );
+    assert_eq!(markdown(&t), "done");
+}
+
 fn script_turn(steps: Value) -> Value {
     json!({ "turns": [steps] })
 }

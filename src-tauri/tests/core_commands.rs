@@ -522,3 +522,25 @@ async fn older_turns_are_paged_in_from_the_host_after_a_restart() {
     let more = call(&t.core, "chat.fetchOlder", json!({"host": "local", "chat": chat}), None).await.unwrap();
     assert_eq!(more["more"], false);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chosen_model_goes_with_the_message() {
+    let dir = tempfile::tempdir().unwrap();
+    // The agent offers two models in its `session/new` answer.
+    let models = json!({"currentModelId": "fast", "availableModels": [
+        {"modelId": "fast", "name": "Fast"}, {"modelId": "deep", "name": "Deep thinker"}]});
+    let script = json!({"newSession": {"models": models}, "turns": [[{"echo": true}, {"end": "end_turn"}]]});
+    let Some(t) = TestApp::start(&[("fake", write_script(dir.path(), "models.json", script))]).await else { return };
+    let (_, chat, events) = t.open_session("fake").await;
+    events.wait_for("ready", "\"lifecycle\":\"ready\"").await;
+    // The host lists them on the agent, which is where the composer's model menu comes from.
+    t.app.wait_for("models offered", "\"name\":\"Deep thinker\"").await;
+
+    call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "think hard", "model": "deep"}), None).await.unwrap();
+    let state = finished_turns(&t.core, &chat, 1).await;
+    assert_eq!(state.turns[0].message.model.as_ref().map(|m| m.id.as_str()), Some("deep"), "message.model on the turn");
+    events.wait_for("the agent answered with the chosen model", "[model=deep]").await;
+    call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "default please"}), None).await.unwrap();
+    let state = finished_turns(&t.core, &chat, 2).await;
+    assert!(state.turns[1].message.model.is_none(), "no choice, no model on the message");
+}

@@ -6,7 +6,8 @@
 //! each changed chat once, updates the inbox and collects held messages
 //! whose session became ready; then rows are pushed, held messages sent, and
 //! hosts that lost events are re-snapshotted ([`super::resync`]) before the
-//! next batch. Envelopes at or below a channel's snapshot `fromSeq` (still
+//! next batch; a root action (agents and their models) re-sends the host
+//! views. Envelopes at or below a channel's snapshot `fromSeq` (still
 //! queued from before a re-subscribe) are skipped.
 
 use std::collections::HashSet;
@@ -15,6 +16,7 @@ use std::sync::Arc;
 use ahp::hosts::{HostId, HostSubscriptionEvent};
 use ahp::multi_host_state_mirror::HostedResourceKey;
 use ahp::SubscriptionEvent;
+use ahp_types::ROOT_RESOURCE_URI;
 use serde_json::{json, Value};
 
 use super::{action_type, lock, send_all, update_inbox, Core, CoreState, Release};
@@ -29,6 +31,8 @@ struct AfterBatch {
     released: Vec<Release>,
     /// Hosts that lost events before this batch.
     lagged: HashSet<HostId>,
+    /// A root action arrived (e.g. an agent's models): the host views change.
+    root_changed: bool,
 }
 
 impl Core {
@@ -43,6 +47,9 @@ impl Core {
                 }
             }
             let after = self.apply_batch(batch);
+            if after.root_changed {
+                self.push_hosts().await;
+            }
             for (host_id, session, removed) in after.summaries {
                 self.push_row(&host_id, &session, removed).await;
             }
@@ -68,6 +75,7 @@ impl Core {
             }
             match event {
                 SubscriptionEvent::Action(env) => {
+                    after.root_changed |= env.channel == ROOT_RESOURCE_URI && env.rejection_reason.is_none();
                     let key = HostedResourceKey::new(host_id.clone(), env.channel.clone());
                     if let Some(reason) = &env.rejection_reason {
                         rejections.push(json!({ "op": "rejected", "host": host_id.as_str(), "channel": env.channel, "reason": reason, "action": action_type(&env.action) }));

@@ -153,23 +153,24 @@ async fn escape_attempts_are_refused_and_the_connection_keeps_working() {
     let f = setup().await;
     let c = &f.client;
     let p = f.proj.display().to_string();
+    // Each attempt with the exact refusal: -32009 where access is denied,
+    // -32602 where the URI itself is malformed (an encoded separator).
     let attempts = [
-        format!("file://{p}/etc-link/passwd"),
-        format!("file://{p}/../../../../etc/passwd"),
-        format!("file://{p}/..%2F..%2F..%2Fetc%2Fpasswd"),
-        format!("file://{p}/%2e%2e/%2e%2e/etc/passwd"),
-        "file:///etc/passwd".to_owned(),
-        "file:///dev/zero".to_owned(),
-        "http://example.com/etc/passwd".to_owned(),
-        "ahp-session:/files".to_owned(),
-        "file://evil-host/etc/passwd".to_owned(),
+        (format!("file://{p}/etc-link/passwd"), -32009),
+        (format!("file://{p}/../../../../etc/passwd"), -32009),
+        (format!("file://{p}/..%2F..%2F..%2Fetc%2Fpasswd"), -32602),
+        (format!("file://{p}/%2e%2e/%2e%2e/etc/passwd"), -32009),
+        ("file:///etc/passwd".to_owned(), -32009),
+        ("file:///dev/zero".to_owned(), -32009),
+        ("http://example.com/etc/passwd".to_owned(), -32009),
+        ("ahp-session:/files".to_owned(), -32009),
+        ("file://evil-host/etc/passwd".to_owned(), -32009),
     ];
-    for attempt in &attempts {
-        let outcome = call(c, "resourceRead", json!({"uri": attempt})).await;
-        let (code, _) = outcome.expect_err(attempt);
-        assert!(code == -32009 || code == -32602, "{attempt}: {code}");
+    for (attempt, expected) in &attempts {
+        assert_eq!(code(call(c, "resourceRead", json!({"uri": attempt})).await), *expected, "read {attempt}");
         let write = call(c, "resourceWrite", json!({"uri": attempt, "data": "pwned", "encoding": "utf-8"})).await;
-        assert!(write.is_err(), "{attempt}");
+        assert_eq!(code(write), *expected, "write {attempt}");
+        assert_eq!(code(call(c, "resourceResolve", json!({"uri": attempt})).await), *expected, "resolve {attempt}");
     }
     assert_eq!(code(call(c, "resourceList", json!({"uri": format!("file://{p}/etc-link")})).await), -32009);
     c.ping().await.unwrap();
@@ -416,4 +417,50 @@ async fn watches_per_connection_are_capped() {
     c.unsubscribe(first).await.unwrap();
     c.ping().await.unwrap();
     call(c, "createResourceWatch", params).await.unwrap();
+}
+
+#[tokio::test]
+async fn write_modes_resolve_delete_and_mkdir_over_the_socket() {
+    let f = setup().await;
+    let c = &f.client;
+    let file = uri(&f.proj.join("modes.txt"));
+    let write = |data: &str, extra: Value| {
+        let mut params = json!({"uri": file, "data": data, "encoding": "utf-8"});
+        params.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        params
+    };
+    let on_disk = || std::fs::read_to_string(f.proj.join("modes.txt")).unwrap();
+
+    // Base64 in, exact bytes on disk.
+    let b64 = json!({"uri": uri(&f.proj.join("blob.bin")), "data": "AP8BAg==", "encoding": "base64"});
+    call(c, "resourceWrite", b64).await.unwrap();
+    assert_eq!(std::fs::read(f.proj.join("blob.bin")).unwrap(), [0u8, 255, 1, 2]);
+
+    // Truncate at a position keeps the bytes before it; append with a
+    // position writes that many bytes before the end.
+    call(c, "resourceWrite", write("0123456789", json!({}))).await.unwrap();
+    call(c, "resourceWrite", write("ab", json!({"mode": "truncate", "position": 4}))).await.unwrap();
+    assert_eq!(on_disk(), "0123ab");
+    call(c, "resourceWrite", write("--", json!({"mode": "append", "position": 1}))).await.unwrap();
+    assert_eq!(on_disk(), "0123a--b");
+    let past_end = write("x", json!({"mode": "truncate", "position": 99}));
+    assert_eq!(code(call(c, "resourceWrite", past_end).await), -32602);
+    assert_eq!(on_disk(), "0123a--b", "a refused write changes nothing");
+
+    // Resolve without following: the link itself, even though it points out.
+    let link = uri(&f.proj.join("etc-link"));
+    let stat = call(c, "resourceResolve", json!({"uri": link, "followSymlinks": false})).await.unwrap();
+    assert_eq!((stat["type"].as_str(), stat["uri"].as_str()), (Some("symlink"), Some(link.as_str())));
+    assert_eq!(code(call(c, "resourceResolve", json!({"uri": link})).await), -32009, "following it leads out");
+
+    // Deleting a single file; then it is gone.
+    call(c, "resourceDelete", json!({"uri": file})).await.unwrap();
+    assert!(!f.proj.join("modes.txt").exists());
+    assert_eq!(code(call(c, "resourceResolve", json!({"uri": file})).await), -32008);
+
+    // mkdir over an existing file is -32010; over a folder it is fine (mkdir -p).
+    let hello = uri(&f.proj.join("hello.txt"));
+    assert_eq!(code(call(c, "resourceMkdir", json!({"uri": hello})).await), -32010);
+    assert!(f.proj.join("hello.txt").is_file());
+    call(c, "resourceMkdir", json!({"uri": uri(&f.proj.join("src"))})).await.unwrap();
 }

@@ -616,16 +616,23 @@ mod tests {
         std::fs::create_dir_all(root.join("a/new"))?;
         std::fs::write(root.join("a/new/zebra_file.txt"), "")?;
         std::fs::remove_file(root.join("a/old_name.txt"))?;
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            let found = !c.query(&roots, &params("@zebra"))?.items.is_empty();
-            let gone = c.query(&roots, &params("@old_name"))?.items.is_empty();
-            if found && gone {
-                break;
+        let until = |what: &str, done: &dyn Fn() -> Result<bool, RpcError>| -> Result<(), RpcError> {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !done()? {
+                assert!(Instant::now() < deadline, "index did not pick up {what}");
+                std::thread::sleep(Duration::from_millis(50));
             }
-            assert!(Instant::now() < deadline, "index did not pick up the changes");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+            Ok(())
+        };
+        let zebra = || Ok::<_, RpcError>(!c.query(&roots, &params("@zebra"))?.items.is_empty());
+        let old_gone = || Ok(c.query(&roots, &params("@old_name"))?.items.is_empty());
+        until("the new and removed files", &|| Ok(zebra()? && old_gone()?))?;
+        // A .gitignore edit re-applies: ignoring the folder hides its files,
+        // dropping the rule brings them back.
+        std::fs::write(root.join(".gitignore"), "a/new/\n")?;
+        until("the new .gitignore rule", &|| Ok(!zebra()?))?;
+        std::fs::write(root.join(".gitignore"), "*.log\n")?;
+        until("the dropped .gitignore rule", &zebra)?;
         Ok(())
     }
 

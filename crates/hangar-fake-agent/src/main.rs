@@ -29,6 +29,7 @@
 //! file in `FAKE_ACP_REPORT`), `end` (stop reason; `usage` alongside),
 //! `endRaw` (the whole prompt result), `fail` `{code, message}` (the
 //! prompt answered with a JSON-RPC error), `raw` (any message).
+//! With `FAKE_ACP_LOG` set, every model switch appends `METHOD MODEL` to that file.
 //! `$CWD` and `$SID` in strings become the session's cwd and id; `$ANSWER`
 //! the last answer's `content` as compact JSON (keys sorted), or its
 //! `action` when it has no content.
@@ -267,6 +268,10 @@ impl Agent {
                 "session/set_model" | "session/set_config_option" => {
                     let model = params.get("modelId").or_else(|| params.get("value")).cloned().unwrap_or(Value::Null);
                     eprintln!("fake-agent: model set to {model}");
+                    if let Ok(path) = std::env::var("FAKE_ACP_LOG") {
+                        let line = format!("{method} {}\n", model.as_str().unwrap_or_default());
+                        let _ = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| f.write_all(line.as_bytes()));
+                    }
                     self.model = model.as_str().map(str::to_owned);
                     self.respond(&id, json!({}));
                 }

@@ -469,6 +469,41 @@ async fn the_session_config_model_applies_to_later_turns() {
 }
 
 #[tokio::test]
+async fn a_config_model_change_reaches_an_idle_agent_at_once() {
+    let script = json!({
+        "newSession": { "configOptions": [{ "id": "model", "name": "Model", "category": "model", "type": "select", "currentValue": "m1",
+            "options": [{ "value": "m1", "name": "Model One" }, { "value": "m2", "name": "Model Two" }] }] },
+        "turns": [[{ "echo": true }]]
+    });
+    let log_dir = tempfile::tempdir().unwrap();
+    let log = log_dir.path().join("models.log");
+    let log_env = log.display().to_string();
+    let mut rig = Rig::start(AgentCmd::Script(script), &[("FAKE_ACP_LOG", &log_env)]).await;
+    assert_eq!(rig.created, "session/ready");
+    let mut config = serde_json::Map::new();
+    config.insert("model".into(), json!("m2"));
+    rig.client
+        .dispatch(rig.session.clone(), ahp_types::StateAction::SessionConfigChanged(ahp_types::actions::SessionConfigChangedAction { config, replace: None }))
+        .await
+        .unwrap();
+    // No turn runs: the agent is told anyway.
+    let mut seen = String::new();
+    for _ in 0..300 {
+        seen = std::fs::read_to_string(&log).unwrap_or_default();
+        if !seen.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(seen, "session/set_config_option m2\n");
+    // The next turn does not switch again.
+    let turn = rig.send("which model?").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    assert!(markdown(&rig.turn(&turn).await).contains("[model=m2]"));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "session/set_config_option m2\n");
+}
+
+#[tokio::test]
 async fn restart_loads_the_acp_session_and_shutdown_ends_the_agent() {
     let script = json!({ "capabilities": { "loadSession": true }, "turns": [[{ "echo": true }]] });
     let tmp = tempfile::tempdir().unwrap();

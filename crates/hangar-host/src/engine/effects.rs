@@ -69,6 +69,11 @@ pub enum SideEffect {
         /// Pending message id.
         id: String,
     },
+    /// A client changed the session's config (`session/configChanged`).
+    ConfigChanged {
+        /// Session URI.
+        session: String,
+    },
 }
 
 impl Engine {

@@ -207,7 +207,9 @@ impl AgentLayer for AcpLayer {
                 }
                 return;
             }
-            SideEffect::TurnStarted { session, .. } | SideEffect::TurnCancelled { session, .. } => Some(session.clone()),
+            SideEffect::TurnStarted { session, .. }
+            | SideEffect::TurnCancelled { session, .. }
+            | SideEffect::ConfigChanged { session } => Some(session.clone()),
             SideEffect::ToolCallConfirmed { chat, .. } | SideEffect::InputCompleted { chat, .. } | SideEffect::SteeringSet { chat, .. } => {
                 Self::session_of_chat(host, chat)
             }

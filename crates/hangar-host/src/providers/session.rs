@@ -332,6 +332,16 @@ impl SessionTask {
                     turn.break_text();
                 }
             }
+            SideEffect::ConfigChanged { .. } => {
+                // Idle with a running agent: switch now. Otherwise the next
+                // turn selects the configured model before its prompt.
+                let idle = self.turn.is_none() && self.prompt.is_none() && self.held.is_none();
+                if let (true, true, Some(model)) = (idle, self.live.is_some(), self.configured_model()) {
+                    if let Err(e) = self.select_model(&model).await {
+                        tracing::info!(session = %self.setup.session, "model {model} not selected yet: {e}");
+                    }
+                }
+            }
             SideEffect::SessionDisposed { .. } => {}
         }
     }

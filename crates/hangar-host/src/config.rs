@@ -1,6 +1,7 @@
 //! How a host is set up: address, data directory, token, agents, origins,
-//! limits. Built by the CLI (or the desktop app) and handed to
-//! [`crate::host::Host::start`].
+//! limits, file access (browse roots, grant policy, protected folders).
+//! Built by the CLI (or the desktop app) and handed to
+//! [`crate::host::Host::open`].
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,7 @@
-//! `resourceRequest` (the headless grant decision) and the extension methods
+//! Grant decisions: `resourceRequest` under the [`RequestPolicy`] (decided
+//! here, or — for [`RequestPolicy::Ask`] — in two steps, [`Access::begin`]
+//! then [`Access::settle`] once a client answered), the working-directory
+//! check for `createSession`, and the extension methods
 //! `x-hangar/listGrants` / `x-hangar/revokeGrant`.
 //!
 //! Wire shapes of the extensions:

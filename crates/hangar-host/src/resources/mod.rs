@@ -17,7 +17,8 @@
 //! Error codes (see `docs/ahp-host-notes.md` §2.4, §6.4):
 //! - `-32009` PermissionDenied: outside every allowed root (with `data.request`,
 //!   the grant that would allow it); other schemes, `..`, remote hosts, device
-//!   files/fifos/sockets, `/proc` `/sys` `/dev` and the data dir, files over the
+//!   files/fifos/sockets, `/proc` `/sys` `/dev`, the data dir and the protected
+//!   credential folders (`HostConfig::protected_paths`), files over the
 //!   32 MiB read cap, deleting or moving an allowed root (no `data.request`: no
 //!   grant helps); a denied `resourceRequest`.
 //! - `-32008` NotFound: missing file or directory (only after access is allowed,

@@ -5,11 +5,12 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { call, stream } from '../ipc';
 import { allTurns, applyChatOp, ChatView, emptyChat, visibleTurns } from '../state/chat-store';
 import { Anchor, anchorOf, restoredScrollTop } from '../state/scroll-anchor';
-import { optionForKey, confirmationOptions } from '../state/composer';
+import { optionForKey, confirmationOptions, acceptsShortcut } from '../state/composer';
 import { SessionRow, statusLabel, AgentInfo, folderName } from '../state/app-store';
 import { Turn, TurnActions } from './Turn';
 import { Composer } from './Composer';
 import { StartFailed } from './StartFailed';
+import { ConfirmDialog } from './ConfirmDialog';
 
 const PAGE = 30;
 
@@ -18,6 +19,7 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
   const [chat, setChat] = useState('');
   const [limit, setLimit] = useState(PAGE);
   const [renaming, setRenaming] = useState(false);
+  const [disposing, setDisposing] = useState(false);
   const [error, setError] = useState('');
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -52,11 +54,11 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(String(e.message ?? e))),
   }), [host, chat]);
 
-  // Keyboard: answer the first pending confirmation.
+  // Keyboard: answer the first pending confirmation (digits, y, n), unless
+  // the key belongs to a field, a button or an open dialog.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement;
-      if (t && (t.tagName === 'TEXTAREA' || t.tagName === 'INPUT' || t.tagName === 'SELECT')) return;
+      if (e.defaultPrevented || !acceptsShortcut(e as any, !!document.querySelector('[role=dialog]'))) return;
       const part = view.active?.parts.find((p) => p?.kind === 'toolCall' && p.toolCall.status === 'pending-confirmation');
       if (!part) return;
       const o = optionForKey(e.key, confirmationOptions(part.toolCall));
@@ -119,12 +121,15 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
         <span class="spacer" />
         <button onClick={() => setRenaming(true)}>Rename</button>
         <button data-testid="archive" onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}>{row.archived ? 'Unarchive' : 'Archive'}</button>
-        <button class="danger" onClick={() => { if (confirm('Dispose this session? Its history is deleted on the host.')) call('session.dispose', { host, session: row.uri }).then(onClosed); }}>Dispose</button>
+        <button class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>Dispose</button>
       </header>
+      {disposing && <ConfirmDialog title="Dispose this session?" message="Its history is deleted on the host. This cannot be undone." confirmLabel="Dispose"
+        testid="dispose-dialog" onCancel={() => setDisposing(false)}
+        onConfirm={() => { setDisposing(false); call('session.dispose', { host, session: row.uri }).then(onClosed, (err) => setError(String(err.message ?? err))); }} />}
       {error && <p class="error banner" role="alert" onClick={() => setError('')}>{error}</p>}
       <div class="transcript" ref={scroller} onScroll={onScroll} data-testid="transcript">
         {(hidden > 0 || !noMore) && turns.length >= PAGE && <p class="muted small center">Scroll up for older turns</p>}
-        {shown.map((t) => <Turn key={t.id} turn={t} actions={actions} />)}
+        {shown.map((t, i) => <Turn key={t.id} turn={t} latest={i === shown.length - 1} actions={actions} />)}
         {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
       </div>
       {view.start?.lifecycle === 'failed' && <StartFailed row={row} agent={agent} start={view.start} onClosed={onClosed} onOpen={onOpen} />}

@@ -98,7 +98,7 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
       )}
       {(queued.length > 0 || view.meta?.steering) && (
         <ul class="queue" data-testid="queue">
-          {view.meta?.steering && <li class="steer">Steering: {view.meta.steering.text}</li>}
+          {view.meta?.steering && <li class="steer" data-testid="steering">Steering: {view.meta.steering.text}</li>}
           {queued.map((q, i) => (
             <li key={q.id} data-testid="queued-message">
               <span class="q-text">{q.text}</span>

@@ -2,8 +2,8 @@
 // synced with chat/inputAnswerChanged, and submit / skip / decline. A url-mode
 // request shows its link (host first); a request left open by a turn that
 // ended shows as not answered.
-import { useEffect, useState } from 'preact/hooks';
-import { AnswerValue, formErrors, initialValue, parseNumber, submittedAnswers, toggleMany } from '../state/input-form';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { AnswerValue, draftFits, draftsFromElsewhere, DraftSync, formErrors, freeformText, initialValue, noteSentDraft, parseNumber, submittedAnswers, toggleMany, withFreeform } from '../state/input-form';
 
 export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
   part: any;
@@ -17,20 +17,22 @@ export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
   const [values, setValues] = useState<Record<string, AnswerValue | undefined>>(() =>
     Object.fromEntries(questions.map((q) => [q.id, initialValue(q, req.answers)])));
   const [touched, setTouched] = useState(false);
-  // Drafts answered elsewhere flow in.
+  // What was typed in each multi-select's "Other…" field (kept while it means the same list).
+  const [typed, setTyped] = useState<Record<string, string>>({});
+  const sync = useRef<DraftSync>({ sent: {}, seen: {} });
+  // Drafts answered elsewhere flow in; this form's own echoes do not (a
+  // late one would undo what was typed since).
   useEffect(() => {
-    setValues((cur) => {
-      const next = { ...cur };
-      for (const q of questions) {
-        const a = req.answers?.[q.id];
-        if (a?.value && JSON.stringify(a.value) !== JSON.stringify(cur[q.id])) next[q.id] = a.value;
-      }
-      return next;
-    });
+    const incoming = draftsFromElsewhere(questions, req.answers, sync.current);
+    if (Object.keys(incoming).length) setValues((cur) => ({ ...cur, ...incoming }));
   }, [JSON.stringify(req.answers ?? {})]);
   const set = (q: any, v: AnswerValue | undefined) => {
     setValues((cur) => ({ ...cur, [q.id]: v }));
-    onDraft(req.id, q.id, v === undefined ? null : { state: 'draft', value: v });
+    // A value the host would refuse as a draft (2.5 for an integer) clears
+    // the synced draft instead; the form keeps it and shows why on submit.
+    const synced = v !== undefined && draftFits(q, v) ? v : undefined;
+    if (synced !== undefined) noteSentDraft(sync.current, q.id, synced);
+    onDraft(req.id, q.id, synced === undefined ? null : { state: 'draft', value: synced });
   };
   const errors = formErrors(questions, values);
   const submit = () => {
@@ -44,7 +46,7 @@ export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
     </div>;
   }
   return (
-    <form class="input-request" data-testid="input-request" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+    <form class="input-request" data-testid="input-request" noValidate onSubmit={(e) => { e.preventDefault(); submit(); }}>
       {req.message && <p class="ir-message">{req.message}</p>}
       {req.url && <p class="ir-url" data-testid="input-url">Opens <strong>{urlHost(req.url)}</strong>: <a href={req.url} target="_blank" rel="noreferrer noopener">{req.url}</a></p>}
       {questions.map((q) => {
@@ -61,24 +63,27 @@ export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
             {q.kind === 'single-select' && <div class="options">
               {q.options.map((o: any) => <label><input type="radio" name={`${req.id}-${q.id}`} checked={v?.kind === 'selected' && v.value === o.id}
                 onChange={() => set(q, { kind: 'selected', value: o.id })} /> {o.label}{o.recommended ? ' (recommended)' : ''}</label>)}
-              {q.allowFreeformInput && <input type="text" placeholder="Other…" onInput={(e) => set(q, { kind: 'selected', value: (e.target as HTMLInputElement).value })} />}
+              {q.allowFreeformInput && <input type="text" placeholder="Other…" data-testid="freeform" value={freeformText(q, v)}
+                onInput={(e) => set(q, withFreeform(q, v, (e.target as HTMLInputElement).value))} />}
             </div>}
             {q.kind === 'multi-select' && <div class="options">
               {q.options.map((o: any) => <label><input type="checkbox" checked={v?.kind === 'selected-many' && v.value.includes(o.id)}
                 onChange={() => set(q, toggleMany(v, o.id))} /> {o.label}</label>)}
-              {q.allowFreeformInput && <input type="text" placeholder="Other (comma separated)…" onInput={(e) => {
-                const free = (e.target as HTMLInputElement).value.split(',').map((s) => s.trim()).filter(Boolean);
-                set(q, { kind: 'selected-many', value: v?.kind === 'selected-many' ? v.value : [], freeformValues: free });
-              }} />}
+              {q.allowFreeformInput && <input type="text" placeholder="Other (comma separated)…" data-testid="freeform" value={freeformText(q, v, typed[q.id])}
+                onInput={(e) => {
+                  const text = (e.target as HTMLInputElement).value;
+                  setTyped((cur) => ({ ...cur, [q.id]: text }));
+                  set(q, withFreeform(q, v, text));
+                }} />}
             </div>}
-            {err && <p class="error small" role="alert">{err}</p>}
+            {err && <p class="error small" role="alert" data-testid="question-error">{err}</p>}
           </fieldset>
         );
       })}
       <div class="ir-actions">
         <button type="submit" class="primary" data-testid="input-submit">{req.url && !questions.length ? 'Done' : 'Submit'}</button>
         <button type="button" data-testid="input-skip" onClick={() => onComplete(req.id, 'accept', Object.fromEntries(questions.map((q) => [q.id, { state: 'skipped' }])))}>Skip</button>
-        <button type="button" class="danger" onClick={() => onComplete(req.id, 'decline')}>Decline</button>
+        <button type="button" class="danger" data-testid="input-decline" onClick={() => onComplete(req.id, 'decline')}>Decline</button>
       </div>
     </form>
   );

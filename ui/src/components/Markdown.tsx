@@ -2,25 +2,10 @@
 // highlighting. highlight.js reads each block's text and writes escaped
 // spans, so it adds no way for peer content to inject markup.
 import { useEffect, useRef } from 'preact/hooks';
-import hljs from 'highlight.js/lib/core';
-import rust from 'highlight.js/lib/languages/rust';
-import typescript from 'highlight.js/lib/languages/typescript';
-import javascript from 'highlight.js/lib/languages/javascript';
-import python from 'highlight.js/lib/languages/python';
-import bash from 'highlight.js/lib/languages/bash';
-import json from 'highlight.js/lib/languages/json';
-import diff from 'highlight.js/lib/languages/diff';
+// highlight.js's "common" set: ~37 languages (Rust, TypeScript, Python,
+// Go, C/C++, Java, shell, SQL, YAML, JSON, diff, …) with their aliases.
+import hljs from 'highlight.js/lib/common';
 
-hljs.registerLanguage('rust', rust);
-hljs.registerLanguage('typescript', typescript);
-hljs.registerLanguage('ts', typescript);
-hljs.registerLanguage('javascript', javascript);
-hljs.registerLanguage('js', javascript);
-hljs.registerLanguage('python', python);
-hljs.registerLanguage('bash', bash);
-hljs.registerLanguage('sh', bash);
-hljs.registerLanguage('json', json);
-hljs.registerLanguage('diff', diff);
 hljs.configure({ ignoreUnescapedHTML: true });
 
 export function Markdown({ html, className }: { html: string; className?: string }) {

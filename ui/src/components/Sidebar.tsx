@@ -29,7 +29,7 @@ export function Sidebar(props: {
                   <li key={k}>
                     <button
                       class={`session-row ${props.selected === k ? 'selected' : ''}`}
-                      data-testid="session-row" data-status={r.status} data-uri={r.uri}
+                      data-testid="session-row" data-status={r.status} data-uri={r.uri} data-host={r.host} data-unread={r.unread ? "true" : "false"}
                       onClick={() => props.onSelect(r.host, r.uri)}
                     >
                       <span class={`status-dot ${r.status}`} title={statusLabel[r.status]} aria-label={statusLabel[r.status]} />
@@ -47,7 +47,7 @@ export function Sidebar(props: {
         ))}
       </div>
       <label class="archived-toggle small">
-        <input type="checkbox" checked={props.showArchived} onChange={props.onToggleArchived} /> Show archived
+        <input type="checkbox" data-testid="show-archived" checked={props.showArchived} onChange={props.onToggleArchived} /> Show archived
       </label>
     </nav>
   );

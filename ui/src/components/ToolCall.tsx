@@ -1,6 +1,6 @@
 // A tool call: status, the full input, file-edit diffs, the result, and
 // the inline confirmation card with the options the host sent.
-import { confirmationOptions, OptionView } from '../state/composer';
+import { confirmationOptions, OptionView, shortcutKeys } from '../state/composer';
 import { plain, toolInputText, toolResultText } from '../state/chat-store';
 
 export function Diff({ d }: { d: any }) {
@@ -25,6 +25,8 @@ export function ToolCall({ part, onConfirm }: { part: any; onConfirm?: (tc: any,
   const message = distinct(plain(tc.invocationMessage) || tc.intention || '');
   const confirmTitle = distinct(plain(tc.confirmationTitle));
   const past = distinct(plain(tc.pastTenseMessage));
+  const options = confirmationOptions(tc);
+  const keys = shortcutKeys(options);
   return (
     <div class={`tool-call ${status}`} data-testid="tool-call" data-status={status}>
       <div class="tool-head">
@@ -37,12 +39,12 @@ export function ToolCall({ part, onConfirm }: { part: any; onConfirm?: (tc: any,
       {part.diffs?.map((d: any) => <Diff d={d} />)}
       {pending && onConfirm && (
         <div class="confirm-card" data-testid="confirmation">
-          {confirmationOptions(tc).map((o, i) => (
-            <button class={o.kind === 'approve' ? 'primary' : o.kind === 'deny' ? 'danger' : ''} data-testid={`confirm-${o.kind}`} onClick={() => onConfirm(tc, o)}>
-              {o.label} <kbd>{i + 1}</kbd>
+          {options.map((o, i) => (
+            <button class={o.kind === 'approve' ? 'primary' : o.kind === 'deny' ? 'danger' : ''} data-testid={`confirm-${o.kind}`} onClick={() => onConfirm(tc, o)}
+              title={`Shortcut: ${keys[i].join(' or ')} (when no field or button has focus)`}>
+              {o.label} {keys[i].map((k) => <kbd data-testid="shortcut">{k}</kbd>)}
             </button>
           ))}
-          <span class="muted small">y approve · n deny</span>
         </div>
       )}
       {status === 'completed' && (

@@ -4,7 +4,7 @@ import { memo } from 'preact/compat';
 import { Markdown } from './Markdown';
 import { ToolCall } from './ToolCall';
 import { InputRequestForm } from './InputRequestForm';
-import { TurnView, usageText } from '../state/chat-store';
+import { retryPartIndex, TurnView, usageText } from '../state/chat-store';
 import { OptionView } from '../state/composer';
 
 export interface TurnActions {
@@ -14,7 +14,7 @@ export interface TurnActions {
   retry: (turnId: string) => void;
 }
 
-function Part({ part, turnId, live, actions }: { part: any; turnId: string; live: boolean; actions: TurnActions }) {
+function Part({ part, turnId, live, retry, actions }: { part: any; turnId: string; live: boolean; retry: boolean; actions: TurnActions }) {
   if (!part) return null;
   switch (part.kind) {
     case 'markdown':
@@ -28,7 +28,7 @@ function Part({ part, turnId, live, actions }: { part: any; turnId: string; live
     case 'error':
       return <div class="turn-error" role="alert" data-testid="turn-error">
         <strong>{part.error?.errorType ?? 'Error'}</strong>: {part.error?.message}
-        {part.resumable && <button onClick={() => actions.retry(turnId)}>Retry</button>}
+        {retry && <button data-testid="retry" onClick={() => actions.retry(turnId)}>Retry</button>}
       </div>;
     case 'systemNotification':
       return <p class="muted small">{typeof part.content === 'string' ? part.content : part.content?.markdown ?? ''}</p>;
@@ -39,12 +39,13 @@ function Part({ part, turnId, live, actions }: { part: any; turnId: string; live
   }
 }
 
-export const Turn = memo(function Turn({ turn, actions }: { turn: TurnView; actions: TurnActions }) {
+export const Turn = memo(function Turn({ turn, latest, actions }: { turn: TurnView; latest: boolean; actions: TurnActions }) {
+  const retryAt = retryPartIndex(turn, latest);
   return (
     <article class={`turn ${turn.active ? 'active' : ''} ${turn.state ?? ''}`} data-testid="turn" data-turn={turn.id}>
       <div class="user-msg">{turn.message.text}</div>
       <div class="response">
-        {turn.parts.map((p, i) => <Part key={p?.id ?? p?.toolCall?.toolCallId ?? i} part={p} turnId={turn.id} live={!!turn.active} actions={actions} />)}
+        {turn.parts.map((p, i) => <Part key={p?.id ?? p?.toolCall?.toolCallId ?? i} part={p} turnId={turn.id} live={!!turn.active} retry={i === retryAt} actions={actions} />)}
         {turn.active && turn.parts.length === 0 && <p class="muted small typing">Working…</p>}
       </div>
       <footer class="turn-foot small muted">

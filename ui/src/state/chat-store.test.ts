@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allTurns, applyChatOp, emptyChat, isStarting, startFailed, plain, toolInputText, toolResultText, usageText, visibleTurns } from './chat-store';
+import { allTurns, applyChatOp, emptyChat, isStarting, startFailed, plain, retryPartIndex, toolInputText, toolResultText, usageText, visibleTurns } from './chat-store';
 
 const turn = (id: string, extra: any = {}) => ({ id, active: false, message: { text: id }, parts: [], state: 'complete', ...extra });
 const meta = { resource: 'c', title: '', status: 1, queued: [] };
@@ -56,5 +56,17 @@ describe('chat store', () => {
     expect(toolResultText({ error: 'boom' })).toBe('boom');
     expect(usageText({ inputTokens: 10, outputTokens: 2, model: 'm' })).toBe('10 in · 2 out · m');
     expect(plain({ markdown: '**x**' })).toBe('**x**');
+  });
+
+  it('offers Retry only on the latest turn, on its last error part, when resumable', () => {
+    const err = (resumable: boolean) => ({ kind: 'error', error: { message: 'x' }, resumable });
+    const t = turn('t', { parts: [{ kind: 'markdown', html: 'a' }, err(true), { kind: 'markdown', html: 'b' }, err(true)], state: 'error' });
+    expect(retryPartIndex(t, true)).toBe(3);
+    expect(retryPartIndex(t, false)).toBe(-1);
+    expect(retryPartIndex({ ...t, parts: [err(true), err(false)] }, true)).toBe(-1);
+    expect(retryPartIndex({ ...t, parts: [err(true), { kind: 'markdown', html: 'c' }] }, true)).toBe(0);
+    expect(retryPartIndex({ ...t, parts: [err(false)] }, true)).toBe(-1);
+    expect(retryPartIndex({ ...t, active: true }, true)).toBe(-1);
+    expect(retryPartIndex(turn('ok'), true)).toBe(-1);
   });
 });

@@ -66,6 +66,20 @@ export function visibleTurns(turns: TurnView[], limit: number): { hidden: number
 
 export const isRunning = (s: ChatView) => !!s.active;
 
+/**
+ * The part of `turn` that offers Retry: its last error part, when that
+ * error is resumable and `turn` is the chat's latest turn (retrying an
+ * older turn would resume a conversation that has moved on). -1 if none.
+ */
+export function retryPartIndex(turn: TurnView, latest: boolean): number {
+  if (!latest || turn.active) return -1;
+  for (let i = turn.parts.length - 1; i >= 0; i--) {
+    const p = turn.parts[i];
+    if (p?.kind === 'error') return p.resumable ? i : -1;
+  }
+  return -1;
+}
+
 /** Whether the session's agent is still starting (Send holds the message). */
 export const isStarting = (s: ChatView) => s.start?.lifecycle === 'creating';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCompletion, confirmationOptions, mentionAt, moveInOrder, optionForKey } from './composer';
+import { acceptsShortcut, applyCompletion, confirmationOptions, mentionAt, moveInOrder, optionForKey, shortcutKeys } from './composer';
 
 describe('composer', () => {
   it('finds the @mention at the caret', () => {
@@ -20,7 +20,25 @@ describe('composer', () => {
     expect(optionForKey('n', opts)?.id).toBe('no');
     expect(optionForKey('9', opts)).toBeNull();
     expect(optionForKey('x', opts)).toBeNull();
+    // Enter and Escape belong to the focused control or dialog, never to a confirmation.
+    expect(optionForKey('Enter', opts)).toBeNull();
+    expect(optionForKey('Escape', opts)).toBeNull();
+    expect(shortcutKeys(opts)).toEqual([['1', 'y'], ['2'], ['3', 'n']]);
     expect(confirmationOptions({}).map((o) => o.kind)).toEqual(['approve', 'deny']);
+  });
+
+  it('takes shortcuts only from the page, never from fields, buttons or dialogs', () => {
+    const el = (tagName: string, inside: string[] = []) => ({ tagName, closest: (sel: string) => sel.split(',').some((s) => inside.includes(s.trim())) || null });
+    expect(acceptsShortcut({ target: el('BODY') }, false)).toBe(true);
+    expect(acceptsShortcut({ target: el('DIV') }, false)).toBe(true);
+    expect(acceptsShortcut({ target: null }, false)).toBe(true);
+    expect(acceptsShortcut({ target: el('BODY') }, true)).toBe(false);
+    for (const tag of ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'A']) expect(acceptsShortcut({ target: el(tag) }, false)).toBe(false);
+    expect(acceptsShortcut({ target: el('KBD', ['button']) }, false)).toBe(false);
+    expect(acceptsShortcut({ target: el('DIV', ['[role=dialog]']) }, false)).toBe(false);
+    expect(acceptsShortcut({ target: { tagName: 'DIV', isContentEditable: true } }, false)).toBe(false);
+    expect(acceptsShortcut({ target: el('BODY'), ctrlKey: true }, false)).toBe(false);
+    expect(acceptsShortcut({ target: el('BODY'), repeat: true }, false)).toBe(false);
   });
 
   it('reorders queued messages', () => {

@@ -21,14 +21,46 @@ export function applyCompletion(text: string, caret: number, item: { insertText:
 export interface OptionView { id: string; label: string; kind: string }
 
 /**
- * Confirmation shortcuts: `1`–`9` pick the Nth option, `y`/`Enter` the
- * first approve option, `n`/`Escape` the first deny option.
+ * Confirmation shortcuts: `1`–`9` pick the Nth option, `y` the first
+ * approve option, `n` the first deny option. Enter and Escape are not
+ * shortcuts: they belong to whatever has focus (a button, a dialog).
  */
 export function optionForKey(key: string, options: OptionView[]): OptionView | null {
   if (/^[1-9]$/.test(key)) return options[Number(key) - 1] ?? null;
-  if (key === 'y' || key === 'Enter') return options.find((o) => o.kind === 'approve') ?? null;
-  if (key === 'n' || key === 'Escape') return options.find((o) => o.kind === 'deny') ?? null;
+  if (key === 'y') return options.find((o) => o.kind === 'approve') ?? null;
+  if (key === 'n') return options.find((o) => o.kind === 'deny') ?? null;
   return null;
+}
+
+/** The keys that pick each option (shown on its button). */
+export function shortcutKeys(options: OptionView[]): string[][] {
+  const approve = options.findIndex((o) => o.kind === 'approve');
+  const deny = options.findIndex((o) => o.kind === 'deny');
+  return options.map((_, i) => [
+    ...(i < 9 ? [String(i + 1)] : []),
+    ...(i === approve ? ['y'] : []),
+    ...(i === deny ? ['n'] : []),
+  ]);
+}
+
+/** What a key event came from, as far as the shortcuts care. */
+export interface KeyOrigin {
+  target: { tagName?: string; isContentEditable?: boolean; closest?: (selector: string) => unknown } | null;
+  ctrlKey?: boolean; altKey?: boolean; metaKey?: boolean; repeat?: boolean;
+}
+
+/**
+ * Whether a window-level key press may answer a confirmation: not while a
+ * dialog is open, not from a field, a button or anything inside a dialog,
+ * not with a modifier held and not an auto-repeat.
+ */
+export function acceptsShortcut(e: KeyOrigin, dialogOpen: boolean): boolean {
+  if (dialogOpen || e.ctrlKey || e.altKey || e.metaKey || e.repeat) return false;
+  const t = e.target;
+  if (!t) return true;
+  if (t.isContentEditable) return false;
+  if (['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'A', 'SUMMARY', 'OPTION'].includes((t.tagName ?? '').toUpperCase())) return false;
+  return !t.closest?.('button, a, [role=dialog], .modal, .modal-backdrop, [contenteditable=true]');
 }
 
 /** Options the host sent, or approve/deny when it sent none. */

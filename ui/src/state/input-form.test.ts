@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formErrors, initialValue, parseNumber, submittedAnswers, toggleMany, validate } from './input-form';
+import { draftFits, draftsFromElsewhere, DraftSync, formErrors, noteSentDraft, freeformText, initialValue, ownDraftEcho, parseNumber, submittedAnswers, toggleMany, validate, withFreeform } from './input-form';
 
 describe('input request forms', () => {
   it('starts from synced drafts, then defaults', () => {
@@ -32,5 +32,62 @@ describe('input request forms', () => {
     const values = { a: { kind: 'text' as const, value: 'hi' }, b: undefined };
     expect(submittedAnswers(qs, values)).toEqual({ a: { state: 'submitted', value: { kind: 'text', value: 'hi' } }, b: { state: 'skipped' } });
     expect(formErrors(qs, values)).toEqual({});
+  });
+
+  it('binds the "Other…" fields to the value, synced drafts included', () => {
+    const one = { kind: 'single-select', id: 's', options: [{ id: 'a', label: 'A' }], allowFreeformInput: true };
+    expect(freeformText(one, { kind: 'selected', value: 'a' })).toBe('');
+    // A draft typed on another client fills the field.
+    expect(freeformText(one, { kind: 'selected', value: 'my own' })).toBe('my own');
+    expect(freeformText(one, undefined)).toBe('');
+    expect(withFreeform(one, undefined, 'mine')).toEqual({ kind: 'selected', value: 'mine' });
+    expect(withFreeform(one, { kind: 'selected', value: 'x' }, '  ')).toBeUndefined();
+    const many = { kind: 'multi-select', id: 'm', options: [{ id: 'a' }], allowFreeformInput: true };
+    const drafted = { kind: 'selected-many' as const, value: ['a'], freeformValues: ['x', 'y'] };
+    expect(freeformText(many, drafted)).toBe('x, y');
+    // While typing, the raw text stays as long as it means the same list.
+    expect(freeformText(many, { ...drafted, freeformValues: ['x'] }, 'x, ')).toBe('x, ');
+    expect(freeformText(many, drafted, 'x, ')).toBe('x, y');
+    expect(withFreeform(many, { kind: 'selected-many', value: ['a'] }, 'x, ,y')).toEqual(drafted);
+    expect(withFreeform(many, { kind: 'selected-many', value: ['a'], freeformValues: ['x'] }, '')).toEqual({ kind: 'selected-many', value: ['a'], freeformValues: undefined });
+    expect(withFreeform(many, undefined, ' ')).toBeUndefined();
+  });
+
+  it('ignores the echoes of its own drafts, applies drafts from elsewhere', () => {
+    // Typed "1" then "12": the late echo of "1" must not undo "12".
+    expect(ownDraftEcho(['1', '12'], '1')).toEqual({ own: true, sent: ['12'] });
+    expect(ownDraftEcho(['12'], '12')).toEqual({ own: true, sent: [] });
+    // A value this form never sent came from another client.
+    expect(ownDraftEcho(['12'], '7')).toEqual({ own: false, sent: [] });
+    expect(ownDraftEcho([], '7')).toEqual({ own: false, sent: [] });
+  });
+
+  it('syncs only drafts of the kind the host takes', () => {
+    expect(draftFits({ kind: 'integer' }, { kind: 'number', value: 100 })).toBe(true);
+    expect(draftFits({ kind: 'integer' }, { kind: 'number', value: 2.5 })).toBe(false);
+    expect(draftFits({ kind: 'number' }, { kind: 'number', value: NaN })).toBe(false);
+    expect(draftFits({ kind: 'number' }, { kind: 'number', value: 1.5 })).toBe(true);
+    const sel = { kind: 'single-select', options: [{ id: 'a' }] };
+    expect(draftFits(sel, { kind: 'selected', value: 'a' })).toBe(true);
+    expect(draftFits(sel, { kind: 'selected', value: 'typed' })).toBe(false);
+    expect(draftFits({ ...sel, allowFreeformInput: true }, { kind: 'selected', value: 'typed' })).toBe(true);
+    const many = { kind: 'multi-select', options: [{ id: 'a' }] };
+    expect(draftFits(many, { kind: 'selected-many', value: ['a'] })).toBe(true);
+    expect(draftFits(many, { kind: 'selected-many', value: ['a'], freeformValues: ['x'] })).toBe(false);
+    expect(draftFits({ kind: 'text' }, { kind: 'boolean', value: true })).toBe(false);
+  });
+
+  it('takes a synced draft once, and never its own echo', () => {
+    const qs = [{ kind: 'integer', id: 'a' }, { kind: 'number', id: 'b' }];
+    const sync: DraftSync = { sent: {}, seen: {} };
+    const n = (value: number) => ({ state: 'draft', value: { kind: 'number', value } });
+    noteSentDraft(sync, 'a', { kind: 'number', value: 100 });
+    expect(draftsFromElsewhere(qs, { a: n(100) }, sync)).toEqual({});
+    // The user has typed on (2.5, not synced); another question's echo must not bring 100 back.
+    noteSentDraft(sync, 'b', { kind: 'number', value: 1.5 });
+    expect(draftsFromElsewhere(qs, { a: n(100), b: n(1.5) }, sync)).toEqual({});
+    // Another client changes a: taken, once.
+    expect(draftsFromElsewhere(qs, { a: n(7), b: n(1.5) }, sync)).toEqual({ a: { kind: 'number', value: 7 } });
+    expect(draftsFromElsewhere(qs, { a: n(7), b: n(0.5) }, sync)).toEqual({ b: { kind: 'number', value: 0.5 } });
   });
 });

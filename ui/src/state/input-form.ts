@@ -106,3 +106,95 @@ export function formErrors(questions: Question[], values: Record<string, AnswerV
   }
   return out;
 }
+
+/** The "Other…" list as typed: comma separated, blanks dropped. */
+export function parseFreeformList(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * What the "Other…" field of a select question shows for the current value
+ * (a draft synced from another client included): a single-select value that
+ * is none of the options; a multi-select's freeform values, or `typed` while
+ * it still means the same list (so "a, " keeps its comma while typing).
+ */
+export function freeformText(q: Question, v: AnswerValue | undefined, typed = ''): string {
+  if (q.kind === 'single-select') {
+    return v?.kind === 'selected' && !(q.options ?? []).some((o: any) => o.id === v.value) ? v.value : '';
+  }
+  const free = v?.kind === 'selected-many' ? v.freeformValues ?? [] : [];
+  return JSON.stringify(parseFreeformList(typed)) === JSON.stringify(free) ? typed : free.join(', ');
+}
+
+/** The value after typing `text` into a select question's "Other…" field. */
+export function withFreeform(q: Question, v: AnswerValue | undefined, text: string): AnswerValue | undefined {
+  if (q.kind === 'single-select') return text.trim() === '' ? undefined : { kind: 'selected', value: text };
+  const picked = v?.kind === 'selected-many' ? v.value : [];
+  const free = parseFreeformList(text);
+  if (!picked.length && !free.length) return undefined;
+  return { kind: 'selected-many', value: picked, freeformValues: free.length ? free : undefined };
+}
+
+/**
+ * Whether a synced draft value (`incoming`, as JSON) is the echo of one this
+ * form sent itself (`sent`, oldest first): an own echo is never applied —
+ * an older one would overwrite what was typed since — and the echoes up to
+ * it are done with. Anything else came from another client: apply it.
+ */
+export function ownDraftEcho(sent: string[], incoming: string): { own: boolean; sent: string[] } {
+  const i = sent.indexOf(incoming);
+  return i < 0 ? { own: false, sent: [] } : { own: true, sent: sent.slice(i + 1) };
+}
+
+/**
+ * Whether the host takes `v` as a draft for `q`: a value of the question's
+ * kind (a whole number for an integer, a listed option unless freeform
+ * answers are allowed). Out-of-range or blank values are fine as drafts;
+ * the host refuses only the wrong kind.
+ */
+export function draftFits(q: Question, v: AnswerValue): boolean {
+  const known = (id: string) => (q.options ?? []).some((o: any) => o.id === id);
+  switch (q.kind) {
+    case 'text':
+      return v.kind === 'text';
+    case 'number':
+      return v.kind === 'number' && Number.isFinite(v.value);
+    case 'integer':
+      return v.kind === 'number' && Number.isInteger(v.value);
+    case 'boolean':
+      return v.kind === 'boolean';
+    case 'single-select':
+      return v.kind === 'selected' && (known(v.value) || !!q.allowFreeformInput);
+    case 'multi-select':
+      return v.kind === 'selected-many' && (!!q.allowFreeformInput || (v.value.every(known) && !v.freeformValues?.length));
+    default:
+      return true;
+  }
+}
+
+/** What a form knows about draft sync: drafts it sent not yet echoed, and each question's synced draft as last seen (JSON). */
+export interface DraftSync { sent: Record<string, string[]>; seen: Record<string, string> }
+
+/** Note a draft this form sends for `questionId`. */
+export function noteSentDraft(sync: DraftSync, questionId: string, v: AnswerValue): void {
+  (sync.sent[questionId] ??= []).push(JSON.stringify(v));
+}
+
+/**
+ * The synced drafts the form should take: those that changed since it last
+ * looked and are not echoes of its own (updates `sync`).
+ */
+export function draftsFromElsewhere(questions: Question[], answers: Record<string, any> | undefined, sync: DraftSync): Record<string, AnswerValue> {
+  const out: Record<string, AnswerValue> = {};
+  for (const q of questions) {
+    const value = answers?.[q.id]?.value as AnswerValue | undefined;
+    const now = value ? JSON.stringify(value) : '';
+    if (now === (sync.seen[q.id] ?? '')) continue;
+    sync.seen[q.id] = now;
+    if (!value) continue;
+    const echo = ownDraftEcho(sync.sent[q.id] ?? [], now);
+    sync.sent[q.id] = echo.sent;
+    if (!echo.own) out[q.id] = value;
+  }
+  return out;
+}

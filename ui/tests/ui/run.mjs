@@ -34,12 +34,40 @@ const slowScript = join(home, 'slow-agent.json');
 writeFileSync(slowScript, JSON.stringify({ initDelayMs: 2500, turns: [[{ echo: true }, { end: 'end_turn' }]] }));
 const brokenScript = join(home, 'broken-agent.json');
 writeFileSync(brokenScript, JSON.stringify({ failStart: 'broken agent: no API key configured' }));
+// One whose turns wait for a permission (so a turn stays running for as
+// long as the test needs): prompt 0 and prompts 2+ wait; prompt 1 (the
+// steering message, sent inside the same turn) only echoes.
+const gate = (id) => [
+  { echo: true },
+  { request: { method: 'session/request_permission', params: {
+      options: [{ optionId: 'allow', name: 'Go ahead', kind: 'allow_once' }, { optionId: 'reject', name: 'Stop', kind: 'reject_once' }],
+      toolCall: { toolCallId: id, title: `Step ${id}`, kind: 'execute' } } },
+    then: { allow: [{ chunk: '\n\nWent ahead.' }], '*': [{ chunk: '\n\nStopped.' }] } },
+  { end: 'end_turn' },
+];
+const gatedScript = join(home, 'gated-agent.json');
+writeFileSync(gatedScript, JSON.stringify({ turns: [gate('gate-1'), [{ echo: true }, { end: 'end_turn' }], gate('gate-2'), gate('gate-3')] }));
+// One that crashes in its first process's first turn; the host starts a
+// fresh process for the next turn, which only echoes (the wrapper tells
+// the two apart by a marker file, as tests/e2e/tests/acp_turns.rs does).
+// The crashing one says why on stderr when it starts, so the reason is in
+// the host's stderr tail however late the host reads the pipe after the exit.
+const crashScript = join(home, 'crash-agent.json');
+writeFileSync(crashScript, JSON.stringify({ turns: [[{ chunk: 'Looking into it' }, { crash: { code: 7, stderr: 'crashy agent: giving up' } }]] }));
+const echoScript = join(home, 'echo-agent.json');
+writeFileSync(echoScript, JSON.stringify({ turns: [[{ echo: true }, { end: 'end_turn' }]] }));
+const crashy = join(home, 'crashy-agent.sh');
+const crashMark = join(home, 'crashy-crashed');
+writeFileSync(crashy, `#!/bin/sh\nif [ -e ${crashMark} ]; then exec ${fakeBin} --script ${echoScript}; fi\ntouch ${crashMark}\necho 'crashy agent: lost the connection to the model' >&2\nexec ${fakeBin} --script ${crashScript}\n`, { mode: 0o755 });
 
-const agents = [`fake=${fakeBin} --script ${scriptPath}`, `slow=${fakeBin} --script ${slowScript}`, `broken=${fakeBin} --script ${brokenScript}`];
+const agents = [`fake=${fakeBin} --script ${scriptPath}`, `slow=${fakeBin} --script ${slowScript}`, `broken=${fakeBin} --script ${brokenScript}`,
+  `gated=${fakeBin} --script ${gatedScript}`, `crashy=${crashy}`];
 const bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, '.hangar-data'), ...agents.flatMap((a) => ['--agent', a])], {
   env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
+// Never leave the bridge (and its agents) behind, even when the run dies early.
+process.on('exit', () => bridge.kill('SIGTERM'));
 const url = await new Promise((res, rej) => {
   const timer = setTimeout(() => rej(new Error('bridge did not start')), 60000);
   bridge.on('exit', (c) => rej(new Error(`bridge exited ${c}`)));
@@ -54,6 +82,16 @@ const ctx = await chromium.launchPersistentContext(browserDir, {
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
   viewport: { width: 1280, height: 800 },
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+});
+// Every command the UI sends to the core, in order (to prove a key press
+// did *not* answer a confirmation).
+await ctx.addInitScript(() => {
+  window.__sentCommands = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try { window.__sentCommands.push(JSON.parse(data).cmd); } catch { /* not ours */ }
+    return send.call(this, data);
+  };
 });
 const page = await ctx.newPage();
 const consoleErrors = [];
@@ -79,7 +117,12 @@ const shot = async (name) => {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.screenshot({ path: join(shots, `${name}.png`) });
 };
-const expectText = (sel, text) => page.waitForFunction(([s, t]) => [...document.querySelectorAll(s)].some((e) => e.textContent.includes(t)), [sel, text]);
+const sentCount = (cmd) => page.evaluate((c) => window.__sentCommands.filter((x) => x === c).length, cmd);
+const expectText = (sel, text) => page.waitForFunction(([s, t]) => [...document.querySelectorAll(s)].some((e) => e.textContent.includes(t)), [sel, text])
+  .catch(async (e) => {
+    const seen = await page.$$eval(sel, (els) => els.map((el) => el.textContent.slice(0, 300))).catch(() => []);
+    throw new Error(`no ${sel} with ${JSON.stringify(text)}; seen ${JSON.stringify(seen)}: ${e.message}`);
+  });
 
 await test('the sidebar shows the embedded host, connected', async () => {
   await expectText('.host-group h2', 'This computer');
@@ -108,7 +151,8 @@ await test('send a message and see streamed markdown with a highlighted code fen
   await page.waitForSelector('[data-testid=turn]');
   await expectText('.md.assistant', 'Here is the plan');
   await page.waitForSelector('.turn.active, [data-testid=confirmation]');
-  await page.waitForSelector('.md.assistant pre code.language-rust');
+  // Coloured by highlight.js (Rust only adds the language class).
+  await page.waitForSelector('.md.assistant pre code.language-rust .hljs-keyword');
   await expectText('.md.assistant pre code', 'println!');
   await page.waitForSelector('details.reasoning');
   await page.waitForSelector('[data-testid=session-row][data-status=working], [data-testid=session-row][data-status=needs-input]');
@@ -126,7 +170,31 @@ await test('approve a tool call from its inline card and see the result', async 
   await page.waitForSelector('[data-testid=inbox-item]');
   await shot('approval-inbox');
   await page.click('[data-testid=inbox-item] button');
-  await page.click('[data-testid=confirmation] button:has-text("Allow")');
+  await page.waitForSelector('[data-testid=confirmation]');
+  // Each option shows its keys: 1 and y on Allow, 3 and n on Reject.
+  const keys = await page.$$eval('[data-testid=confirmation] button', (bs) => bs.map((b) => [...b.querySelectorAll('kbd')].map((k) => k.textContent).join(' ')));
+  if (keys.join('|') !== '1 y|2|3 n') throw new Error(`shortcut keys shown: ${keys.join('|')}`);
+  // Keys that must not answer it: y on a focused button, Enter and Escape
+  // on the page, and any key while the new-session dialog is open.
+  const before = await sentCount('chat.confirm');
+  await page.focus('[data-testid=archive]');
+  await page.keyboard.press('y');
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  await page.click('[data-testid=new-session]');
+  await page.waitForSelector('[data-testid=new-session-dialog]');
+  await page.click('[data-testid=new-session-dialog] h2');
+  for (const k of ['n', '1', 'y', '3']) await page.keyboard.press(k);
+  await page.focus('[data-testid=create-session]');
+  await page.keyboard.press('n');
+  if ((await sentCount('chat.confirm')) !== before) throw new Error('a key answered the confirmation');
+  await page.click('[data-testid=new-session-dialog] button:has-text("Cancel")');
+  await page.waitForSelector('[data-testid=new-session-dialog]', { state: 'detached' });
+  await page.waitForSelector('[data-testid=confirmation]');
+  await expectText('[data-testid=inbox-button] .count', '1');
+  // Now `1` on the page picks the first option, Allow.
+  await page.keyboard.press('1');
   await expectText('[data-testid=tool-result]', 'Wrote 1 line to hello.txt');
   await expectText('.md.assistant', 'the file now says hello hangar');
   await page.waitForFunction(() => !document.querySelector('.turn.active'));
@@ -139,11 +207,13 @@ await test('queue a message while a turn runs; it starts when the turn ends', as
   await page.fill('[data-testid=composer-input]', 'Follow up please');
   await page.click('[data-testid=send]');
   await page.waitForSelector('[data-testid=queue-button]');
-  await page.fill('[data-testid=composer-input]', 'Queued question');
+  // The agent echoes it, so its Go fence shows a language beyond the old seven.
+  await page.fill('[data-testid=composer-input]', 'Queued question\n\n```go\nfunc main() { return }\n```');
   await page.click('[data-testid=queue-button]');
   await expectText('[data-testid=queued-message]', 'Queued question');
   await shot('chat-queued-message');
   await expectText('.md.assistant', 'echo: Queued question');
+  await page.waitForSelector('.md.assistant pre code.language-go .hljs-keyword');
   await page.waitForFunction(() => !document.querySelector('[data-testid=queued-message]'));
 });
 
@@ -170,6 +240,55 @@ async function answerInputRequest() {
 }
 await test('answer an input request in its form; the agent quotes the answers', answerInputRequest);
 
+// The 5th turn (repeated for every later prompt): an integer (1–64,
+// required), a number (0–1), a multi-select (at least one) and a text.
+const openForm = '[data-testid=input-request]:not(.done)';
+async function askSizing(text) {
+  await page.fill('[data-testid=composer-input]', text);
+  await page.click('[data-testid=send]');
+  await page.waitForSelector(openForm);
+  await expectText(`${openForm} .ir-message`, 'How big should it be?');
+}
+const lastTurnDone = () => page.waitForFunction(() => !document.querySelector('.turn.active'));
+
+await test('an input request with numbers and a multi-select: bad values are shown, then the answers reach the agent', async () => {
+  await askSizing('Size the service');
+  await page.fill(`${openForm} [data-question=a_workers] input[type=number]`, '100');
+  await page.fill(`${openForm} [data-question=b_ratio] input[type=number]`, '1.5');
+  await page.click('[data-testid=input-submit]');
+  await expectText(`${openForm} [data-question=a_workers] [data-testid=question-error]`, 'At most 64');
+  await expectText(`${openForm} [data-question=b_ratio] [data-testid=question-error]`, 'At most 1');
+  await page.fill(`${openForm} [data-question=a_workers] input[type=number]`, '2.5');
+  await expectText(`${openForm} [data-question=a_workers] [data-testid=question-error]`, 'whole number');
+  await shot('chat-input-validation');
+  // Nothing was sent to the agent: the request is still open.
+  if (!(await page.$(openForm))) throw new Error('an invalid form was submitted');
+  await page.fill(`${openForm} [data-question=a_workers] input[type=number]`, '8');
+  await page.fill(`${openForm} [data-question=b_ratio] input[type=number]`, '0.25');
+  await page.check(`${openForm} [data-question=c_features] label:has-text("tls") input`);
+  await page.check(`${openForm} [data-question=c_features] label:has-text("tracing") input`);
+  await page.fill(`${openForm} [data-question=d_notes] input[type=text]`, 'fast start');
+  if (await page.$(`${openForm} [data-testid=question-error]`)) throw new Error('an error is still shown for valid answers');
+  await page.click('[data-testid=input-submit]');
+  await page.waitForSelector('[data-testid=input-request][data-response=accept]');
+  await expectText('.md.assistant', '{"a_workers":8,"b_ratio":0.25,"c_features":["tls","tracing"],"d_notes":"fast start"}');
+  await lastTurnDone();
+});
+
+await test('decline one input request and skip another', async () => {
+  await askSizing('Size it again');
+  await page.click('[data-testid=input-decline]');
+  await page.waitForSelector('[data-testid=input-request][data-response=decline]');
+  await expectText('.md.assistant', 'No sizing then (decline).');
+  await lastTurnDone();
+  await askSizing('And once more');
+  await page.click('[data-testid=input-skip]');
+  // Every question skipped: the host tells the agent `cancel`.
+  await expectText('.md.assistant', 'No sizing then (cancel).');
+  await lastTurnDone();
+  await expectText('[data-testid=inbox-button] .count', '0');
+});
+
 await test('rename a session; the sidebar follows', async () => {
   await page.click('button:has-text("Rename")');
   await page.fill('[data-testid=rename-input]', 'Renamed by the UI test');
@@ -185,13 +304,20 @@ await test('dark theme follows the OS', async () => {
   await page.emulateMedia({ colorScheme: 'light' });
 });
 
-// A new session with `agent`, in the folder the picker opens on.
+// A new session with `agent`, in the folder the picker opens on; its URI
+// once it is the selected row.
 async function newSession(agent) {
+  const before = await page.evaluate(() => document.querySelector('.session-row.selected')?.dataset.uri ?? null);
   await page.click('[data-testid=new-session]');
   await page.waitForSelector('[data-testid=folder-entry]');
   await page.selectOption('[data-testid=agent-select]', agent);
   await page.click('[data-testid=create-session]');
+  const row = await page.waitForFunction((b) => {
+    const sel = document.querySelector('.session-row.selected');
+    return sel && sel.dataset.uri !== b && sel.dataset.uri;
+  }, before);
   await page.waitForSelector('[data-testid=composer-input]');
+  return row.jsonValue();
 }
 
 await test('a message typed while the agent starts is held, then becomes a turn', async () => {
@@ -208,11 +334,10 @@ await test('a message typed while the agent starts is held, then becomes a turn'
 });
 
 await test('a failed start shows the reason; start again, then dispose', async () => {
-  await newSession('broken');
+  const failed = await newSession('broken');
   await expectText('[data-testid=start-error]', 'no API key configured');
   if (!(await page.isDisabled('[data-testid=send]'))) throw new Error('Send is enabled on a failed session');
   await shot('chat-start-failed');
-  const failed = await page.getAttribute('.session-row.selected', 'data-uri');
   await page.click('[data-testid=start-again]');
   // A fresh session with the same agent replaces the failed one (and fails too).
   await page.waitForFunction((u) => {
@@ -224,6 +349,159 @@ await test('a failed start shows the reason; start again, then dispose', async (
   await page.click('[data-testid=dispose-failed]');
   await page.waitForFunction((u) => !document.querySelector(`[data-testid=session-row][data-uri="${u}"]`), second);
   await page.waitForSelector('[data-testid=start-failed]', { state: 'detached' });
+});
+
+const queuedTexts = () => page.$$eval('[data-testid=queued-message] .q-text', (els) => els.map((e) => e.textContent));
+async function expectQueue(texts) {
+  await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('[data-testid=queued-message] .q-text')].map((e) => e.textContent)) === want, JSON.stringify(texts))
+    .catch(async (e) => { throw new Error(`queue is ${JSON.stringify(await queuedTexts())}, expected ${JSON.stringify(texts)}: ${e.message}`); });
+}
+const activeTurn = '.turn.active';
+let gatedUri = '';
+
+await test('while a turn runs: queue three, move one up, remove one, steer; the steering message joins the turn', async () => {
+  gatedUri = await newSession('gated');
+  await page.fill('[data-testid=composer-input]', 'Task one');
+  await page.click('[data-testid=send]');
+  await page.waitForSelector(`${activeTurn} [data-testid=confirmation]`);
+  for (const t of ['Queued A', 'Queued B', 'Queued C']) {
+    await page.fill('[data-testid=composer-input]', t);
+    await page.click('[data-testid=queue-button]');
+  }
+  await expectQueue(['Queued A', 'Queued B', 'Queued C']);
+  await page.click('[data-testid=queued-message]:has-text("Queued C") button[title="Move up"]');
+  await expectQueue(['Queued A', 'Queued C', 'Queued B']);
+  await page.click('[data-testid=queued-message]:has-text("Queued A") button[title="Remove"]');
+  await expectQueue(['Queued C', 'Queued B']);
+  await page.fill('[data-testid=composer-input]', 'Steer: keep it short');
+  await page.click('[data-testid=steer]');
+  await expectText('[data-testid=steering]', 'Steer: keep it short');
+  await shot('chat-queue-and-steer');
+  // Let the turn go on: its prompt ends, the steering message is sent
+  // inside the same turn, then the first queued message starts.
+  await page.click(`${activeTurn} [data-testid=confirmation] button:has-text("Go ahead")`);
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=turn]')].some((t) =>
+    t.querySelector('.user-msg')?.textContent === 'Task one' && t.textContent.includes('echo: Steer: keep it short')));
+  await page.waitForSelector('[data-testid=steering]', { state: 'detached' });
+  await expectText(`${activeTurn} .user-msg`, 'Queued C');
+  await expectQueue(['Queued B']);
+});
+
+await test('cancel the running turn: it shows cancelled and the next queued message starts', async () => {
+  await page.waitForSelector(`${activeTurn} [data-testid=confirmation]`);
+  await page.click('[data-testid=cancel-turn]');
+  await page.waitForFunction(() => [...document.querySelectorAll('.turn.cancelled')].some((t) => t.querySelector('.user-msg')?.textContent === 'Queued C'));
+  await expectText('.turn.cancelled .badge', 'cancelled');
+  await expectText(`${activeTurn} .user-msg`, 'Queued B');
+  await page.click(`${activeTurn} [data-testid=confirmation] button:has-text("Go ahead")`);
+  await page.waitForFunction(() => !document.querySelector('.turn.active'));
+  const order = await page.$$eval('[data-testid=turn] .user-msg', (els) => els.map((e) => e.textContent));
+  if (JSON.stringify(order) !== JSON.stringify(['Task one', 'Queued C', 'Queued B'])) throw new Error(`turns: ${JSON.stringify(order)}`);
+  await shot('chat-cancelled-turn');
+});
+
+let crashyUri = '';
+await test('an agent crash shows the error in the turn; the next message works', async () => {
+  crashyUri = await newSession('crashy');
+  await page.fill('[data-testid=composer-input]', 'Do the risky thing');
+  await page.click('[data-testid=send]');
+  await expectText('[data-testid=turn-error]', 'exit status: 7');
+  await expectText('[data-testid=turn-error]', 'lost the connection to the model');
+  await page.waitForFunction(() => !document.querySelector('.turn.active'));
+  // The host does not mark a crash resumable: no Retry.
+  if (await page.$('[data-testid=retry]')) throw new Error('Retry offered on an error that is not resumable');
+  await shot('chat-turn-error');
+  await page.fill('[data-testid=composer-input]', 'Try again');
+  await page.click('[data-testid=send]');
+  await expectText('.md.assistant', 'echo: Try again');
+  await page.waitForFunction(() => !document.querySelector('.turn.active'));
+});
+
+const openRow = async (uri) => {
+  await page.click(`[data-testid=session-row][data-uri="${uri}"]`);
+  await page.waitForSelector(`.session-row.selected[data-uri="${uri}"]`);
+  await page.waitForSelector('[data-testid=composer-input]');
+};
+
+await test('a draft survives switching to another session and back', async () => {
+  await openRow(crashyUri);
+  await page.fill('[data-testid=composer-input]', 'half-written thought');
+  await openRow(gatedUri);
+  await page.waitForFunction(() => document.querySelector('[data-testid=composer-input]').value === '');
+  await openRow(crashyUri);
+  await page.waitForFunction(() => document.querySelector('[data-testid=composer-input]').value === 'half-written thought');
+  // It also survives a switch after the draft reached the host.
+  await openRow(gatedUri);
+  await openRow(crashyUri);
+  await page.waitForFunction(() => document.querySelector('[data-testid=composer-input]').value === 'half-written thought');
+});
+
+await test('a turn finishing in a session that is not open marks it unread; opening it clears the mark', async () => {
+  await openRow(gatedUri);
+  const row = `[data-testid=session-row][data-uri="${crashyUri}"]`;
+  await page.waitForSelector(`${row}[data-unread=false]`);
+  if (await page.$(`${row} .unread-dot`)) throw new Error('unread before anything happened');
+  // A second client of the core (its own connection to the bridge) sends a message there.
+  const host = await page.getAttribute(row, 'data-host');
+  await page.evaluate(async ({ host, session }) => {
+    const ws = new WebSocket(`ws://${location.host}/ipc`);
+    await new Promise((res, rej) => { ws.onopen = res; ws.onerror = rej; });
+    const pending = new Map();
+    ws.onmessage = (ev) => { const m = JSON.parse(ev.data); if ('id' in m && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); } };
+    let seq = 0;
+    const call = (cmd, args, stream = false) => new Promise((res, rej) => {
+      const id = ++seq;
+      pending.set(id, (m) => ('err' in m ? rej(new Error(m.err)) : res(m.ok)));
+      ws.send(JSON.stringify({ id, cmd, args, stream }));
+    });
+    const opened = await call('chat.open', { host, session }, true);
+    await call('chat.send', { host, chat: opened.chat, text: 'From another client' });
+    await call('stream.close', { streamId: opened.streamId });
+    ws.close();
+  }, { host, session: crashyUri });
+  await page.waitForSelector(`${row} .unread-dot`);
+  await shot('sidebar-unread');
+  await page.click(row);
+  await expectText('.md.assistant', 'echo: From another client');
+  await page.waitForSelector(`${row} .unread-dot`, { state: 'detached' });
+});
+
+await test('archive a session, find it under Show archived, unarchive it', async () => {
+  await openRow(gatedUri);
+  const row = `[data-testid=session-row][data-uri="${gatedUri}"]`;
+  await page.click('[data-testid=archive]');
+  await page.waitForSelector(row, { state: 'detached' });
+  await expectText('[data-testid=archive]', 'Unarchive');
+  await page.check('[data-testid=show-archived]');
+  await page.waitForSelector(row);
+  if (await page.$(`[data-testid=session-row][data-uri="${crashyUri}"]`)) {
+    const rows = await page.$$eval('[data-testid=session-row]', (els) => els.map((e) => `${e.dataset.uri} ${e.textContent}`));
+    throw new Error(`a live session is listed as archived: ${rows.join(' | ')}`);
+  }
+  await shot('sidebar-archived');
+  await page.click('[data-testid=archive]');
+  await page.waitForSelector(row, { state: 'detached' });
+  await page.uncheck('[data-testid=show-archived]');
+  await page.waitForSelector(row);
+  await expectText('[data-testid=archive]', 'Archive');
+});
+
+await test('dispose asks in the app first; cancel keeps the session, confirm removes it', async () => {
+  await openRow(gatedUri);
+  const row = `[data-testid=session-row][data-uri="${gatedUri}"]`;
+  await page.click('[data-testid=dispose]');
+  await page.waitForSelector('[data-testid=dispose-dialog]');
+  await shot('dispose-confirmation');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=dispose-dialog]', { state: 'detached' });
+  await page.click('[data-testid=dispose]');
+  await page.click('[data-testid=dispose-dialog] [data-testid=confirm-dialog-cancel]');
+  await page.waitForSelector('[data-testid=dispose-dialog]', { state: 'detached' });
+  await page.waitForSelector(row);
+  await page.click('[data-testid=dispose]');
+  await page.click('[data-testid=dispose-dialog] [data-testid=confirm-dialog-ok]');
+  await page.waitForSelector(row, { state: 'detached' });
+  await page.waitForSelector('[data-testid=chat-title]', { state: 'detached' });
 });
 
 await test('no page errors', async () => {

@@ -1,4 +1,5 @@
-//! Runs the UI tests (`ui/tests/ui/run.mjs`): the built UI in headless
+//! Runs the UI tests (`ui/tests/ui/run.mjs`, and `streaming.mjs` for what
+//! keeps streaming frames short): the built UI in headless
 //! Chromium against `hangar-desktop-bridge` (built by cargo for this test)
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
 //! (`cd ui && npm ci && npm run build`) and Debian's `chromium`. Skipped
@@ -11,6 +12,17 @@ use std::process::Command;
 
 #[test]
 fn ui_in_headless_chromium() {
+    run_ui_script("run.mjs");
+}
+
+#[test]
+fn streaming_renders_once_per_frame_and_highlights_when_done() {
+    run_ui_script("streaming.mjs");
+}
+
+/// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its
+/// prerequisites are missing.
+fn run_ui_script(script: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let bridge = PathBuf::from(env!("CARGO_BIN_EXE_hangar-desktop-bridge"));
     let fake = bridge.with_file_name("hangar-fake-agent");
@@ -31,10 +43,10 @@ fn ui_in_headless_chromium() {
         return;
     }
     let mut cmd = Command::new("node");
-    cmd.arg(root.join("ui/tests/ui/run.mjs")).env("BRIDGE_BIN", &bridge).env("FAKE_AGENT_BIN", &fake).env("CHROMIUM", &chromium);
+    cmd.arg(root.join("ui/tests/ui").join(script)).env("BRIDGE_BIN", &bridge).env("FAKE_AGENT_BIN", &fake).env("CHROMIUM", &chromium);
     if let Some(dir) = std::env::var_os("SCREENSHOT_DIR") {
         cmd.env("SCREENSHOT_DIR", dir);
     }
     let status = cmd.status().unwrap();
-    assert!(status.success(), "UI tests failed (see the lines above)");
+    assert!(status.success(), "UI tests in {script} failed (see the lines above)");
 }

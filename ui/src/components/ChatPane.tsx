@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, stream } from '../ipc';
 import { allTurns, applyChatOp, ChatView, emptyChat, visibleTurns } from '../state/chat-store';
+import { perFrame } from '../state/frame-batch';
 import { Anchor, anchorOf, restoredScrollTop } from '../state/scroll-anchor';
 import { optionForKey, confirmationOptions, acceptsShortcut } from '../state/composer';
 import { SessionRow, statusLabel, AgentInfo, folderName } from '../state/app-store';
@@ -36,7 +37,9 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     setNoMore(false);
     stick.current = true;
     anchor.current = null;
-    stream('chat.open', { host, session: row.uri }, (op) => alive && setView((v) => applyChatOp(v, op)))
+    // Ops are applied once per frame: a streamed delta is one op.
+    const apply = perFrame<any>((ops) => alive && setView((v) => ops.reduce(applyChatOp, v)));
+    stream('chat.open', { host, session: row.uri }, apply)
       .then((r) => { streamId = r.streamId; setChat(r.chat); if (!alive) call('stream.close', { streamId }); })
       .catch((e) => setError(String(e.message ?? e)));
     return () => { alive = false; if (streamId != null) call('stream.close', { streamId }).catch(() => {}); };

@@ -8,16 +8,32 @@ import hljs from 'highlight.js/lib/common';
 
 hljs.configure({ ignoreUnescapedHTML: true });
 
-export function Markdown({ html, className }: { html: string; className?: string }) {
+/** How long a streaming part must stay unchanged before it is highlighted. */
+const STREAM_PAUSE_MS = 300;
+
+function highlight(el: HTMLElement) {
+  el.querySelectorAll('pre code[class*="language-"]').forEach((code) => {
+    const lang = /language-([\w+#.-]+)/.exec(code.className)?.[1];
+    if (lang && hljs.getLanguage(lang) && !(code as HTMLElement).dataset.highlighted) hljs.highlightElement(code as HTMLElement);
+  });
+}
+
+// While a part streams (`streaming`), each delta replaces its HTML; highlighting
+// the whole part again per delta is what made frames long. So a streaming
+// part is highlighted only once it has been unchanged for STREAM_PAUSE_MS
+// (e.g. the agent waits for a confirmation), and at once when the turn ends.
+export function Markdown({ html, className, streaming }: { html: string; className?: string; streaming?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    el.querySelectorAll('pre code[class*="language-"]').forEach((code) => {
-      const lang = /language-([\w+#.-]+)/.exec(code.className)?.[1];
-      if (lang && hljs.getLanguage(lang)) hljs.highlightElement(code as HTMLElement);
-    });
     el.querySelectorAll('a').forEach((a) => a.setAttribute('target', '_blank'));
-  }, [html]);
+    if (!streaming) {
+      highlight(el);
+      return;
+    }
+    const timer = window.setTimeout(() => highlight(el), STREAM_PAUSE_MS);
+    return () => window.clearTimeout(timer);
+  }, [html, streaming]);
   return <div ref={ref} class={`md ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: html }} />;
 }

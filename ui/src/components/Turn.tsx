@@ -18,9 +18,9 @@ function Part({ part, turnId, live, retry, actions }: { part: any; turnId: strin
   if (!part) return null;
   switch (part.kind) {
     case 'markdown':
-      return <Markdown html={part.html} className="assistant" />;
+      return <Markdown html={part.html} className="assistant" streaming={live} />;
     case 'reasoning':
-      return <details class="reasoning"><summary>Thinking</summary><Markdown html={part.html} /></details>;
+      return <details class="reasoning"><summary>Thinking</summary><Markdown html={part.html} streaming={live} /></details>;
     case 'toolCall':
       return <ToolCall part={part} onConfirm={(tc, o) => actions.confirm(turnId, tc, o)} />;
     case 'inputRequest':

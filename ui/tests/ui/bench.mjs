@@ -5,7 +5,10 @@
 //      JS heap, DOM size, core RSS;
 //   3. streaming at ~200 deltas/s: frame times while the answer grows.
 // Usage: node ui/tests/ui/bench.mjs (after cargo build -p hangar-desktop -p hangar-fake-agent
-// and npm run build). Env as run.mjs; TURNS (default 10000), SESSIONS (50).
+// and npm run build). Env as run.mjs; TURNS (default 10000), SESSIONS (50),
+// STREAM_RUNS (1: streaming runs, each in a fresh session), UI_DIR (the
+// built UI the bridge serves; default ui/dist), BRIDGE_BIN / FAKE_AGENT_BIN
+// (e.g. target/release/… for a release build).
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +24,8 @@ const fakeBin = process.env.FAKE_AGENT_BIN ?? join(root, 'target/debug/hangar-fa
 const TURNS = Number(process.env.TURNS ?? 10000);
 const SESSIONS = Number(process.env.SESSIONS ?? 50);
 const DELTAS = 1000;
+const STREAM_RUNS = Number(process.env.STREAM_RUNS ?? 1);
+const uiArgs = process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : [];
 
 const home = mkdtempSync(join(tmpdir(), 'hangar-bench-home-'));
 mkdirSync(join(home, 'w'), { recursive: true });
@@ -35,7 +40,7 @@ writeFileSync(scriptPath, JSON.stringify({ turns: [steps] }));
 
 let bridge;
 const startBridge = () => {
-  bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, 'data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`], {
+  bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, 'data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`, ...uiArgs], {
     env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const b = bridge;
@@ -125,8 +130,9 @@ console.log(`page in older turns (scroll to top): ${fmt(pageT)}`);
 await injectRpc();
 
 // 3. Streaming ~200 deltas/s into a fresh session with the fake agent.
+for (let run = 0; run < STREAM_RUNS; run++) {
 const s2 = await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: 'fake', folder: f }), [folder]);
-await page.waitForFunction((n) => document.querySelectorAll('[data-testid=session-row]').length >= n, SESSIONS + 2);
+await page.waitForFunction((n) => document.querySelectorAll('[data-testid=session-row]').length >= n, SESSIONS + 2 + run);
 await page.evaluate(() => document.querySelectorAll('[data-testid=session-row]')[0].click());
 await page.waitForSelector('[data-testid=composer-input]');
 await page.fill('[data-testid=composer-input]', 'stream please');
@@ -149,6 +155,7 @@ const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length
 const text = await page.evaluate(() => document.querySelector('.turn:last-child .md.assistant')?.textContent.length ?? 0);
 console.log(`stream: ${DELTAS} deltas in ${(f.ms / 1000).toFixed(2)} s (${(DELTAS / (f.ms / 1000)).toFixed(0)} deltas/s), final answer ${text} chars;` +
   ` frames ${f.gaps.length}: p50 ${fmt(q(0.5))}, p95 ${fmt(q(0.95))}, p99 ${fmt(q(0.99))}, max ${fmt(sorted[sorted.length - 1])}, >50 ms: ${f.gaps.filter((g) => g > 50).length}`);
+}
 console.log(`after streaming: core RSS ${rssMiB()} MiB`);
 await ctx.close();
 bridge.kill('SIGTERM');

@@ -241,6 +241,15 @@ async fn a_client_cannot_make_the_whole_disk_a_working_directory() {
     create_session(c, "ahp-session:/home", &uri(&f.home)).await.unwrap();
     let key = uri(&f.home.join(".ssh/id_ed25519"));
     assert_eq!(code(call(c, "resourceRead", json!({"uri": key})).await), -32009);
+    // …nor are they offered as @ mentions.
+    let snap: Value = c.request("subscribe", json!({"channel": "ahp-session:/home"})).await.unwrap();
+    let chat = snap["snapshot"]["state"]["defaultChat"].as_str().unwrap().to_owned();
+    let mention = json!({"channel": chat, "kind": "userMessage", "text": "@notes", "offset": 6});
+    let items: Value = c.request("completions", mention).await.unwrap();
+    assert!(items.to_string().contains("elsewhere/notes.md"), "{items}");
+    let mention = json!({"channel": chat, "kind": "userMessage", "text": "@id_ed", "offset": 6});
+    let items: Value = c.request("completions", mention).await.unwrap();
+    assert!(!items.to_string().contains(".ssh"), "{items}");
 }
 
 #[tokio::test]

@@ -68,18 +68,39 @@ struct Snapshot {
     dirs: HashSet<PathBuf>,
 }
 
-/// Walk `root` respecting ignore files. `on_dir` sees each indexed folder
-/// (the root first) before its entries are read, so a watch registered there
-/// cannot miss a change the walk does not see.
-fn scan(root: &Path, on_dir: &mut dyn FnMut(&Path)) -> Snapshot {
+/// Canonical paths never indexed (the never-served ones: credential folders,
+/// the data dir), nor anything below them.
+#[derive(Debug, Default)]
+struct Excluded {
+    paths: HashSet<PathBuf>,
+    /// Their last components: most entries are ruled out by name alone.
+    names: HashSet<std::ffi::OsString>,
+}
+
+impl Excluded {
+    fn new(paths: Vec<PathBuf>) -> Self {
+        let names = paths.iter().filter_map(|p| p.file_name().map(ToOwned::to_owned)).collect();
+        Self { paths: paths.into_iter().collect(), names }
+    }
+
+    fn contains(&self, entry: &ignore::DirEntry) -> bool {
+        self.names.contains(entry.file_name()) && self.paths.contains(entry.path())
+    }
+}
+
+/// Walk `root` respecting ignore files and skipping `excluded`. `on_dir`
+/// sees each indexed folder (the root first) before its entries are read, so
+/// a watch registered there cannot miss a change the walk does not see.
+fn scan(root: &Path, excluded: &Arc<Excluded>, on_dir: &mut dyn FnMut(&Path)) -> Snapshot {
     let mut snap = Snapshot::default();
     on_dir(root);
     snap.dirs.insert(root.to_path_buf());
+    let excluded = excluded.clone();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
         .follow_links(false)
         .require_git(false)
-        .filter_entry(|e| e.file_name() != ".git")
+        .filter_entry(move |e| e.file_name() != ".git" && !excluded.contains(e))
         .build();
     for entry in walker {
         let Ok(entry) = entry else { continue };
@@ -113,6 +134,7 @@ fn scan(root: &Path, on_dir: &mut dyn FnMut(&Path)) -> Snapshot {
 /// The live index of one root.
 struct RootIndex {
     root: PathBuf,
+    excluded: Arc<Excluded>,
     snapshot: RwLock<Arc<Snapshot>>,
     /// Set while the first scan runs: every event then counts.
     building: AtomicBool,
@@ -125,9 +147,10 @@ struct RootIndex {
 }
 
 impl RootIndex {
-    fn build(root: PathBuf) -> Arc<Self> {
+    fn build(root: PathBuf, excluded: Arc<Excluded>) -> Arc<Self> {
         let idx = Arc::new(Self {
             root,
+            excluded,
             snapshot: RwLock::new(Arc::new(Snapshot::default())),
             building: AtomicBool::new(true),
             dirty: AtomicBool::new(false),
@@ -180,7 +203,7 @@ impl RootIndex {
                 Err(_) => {} // vanished meanwhile
             }
         };
-        let snap = scan(&self.root, &mut on_dir);
+        let snap = scan(&self.root, &self.excluded, &mut on_dir);
         if let Some(watcher) = guard.as_mut() {
             let gone: Vec<PathBuf> = watched.difference(&snap.dirs).cloned().collect();
             for dir in gone {
@@ -338,12 +361,19 @@ fn mention_at(text: &str, offset: i64) -> Result<Option<Mention>, RpcError> {
 #[derive(Default)]
 pub struct Completions {
     indexes: Mutex<HashMap<PathBuf, (Arc<RootIndex>, Instant)>>,
+    excluded: Arc<Excluded>,
 }
 
 impl Completions {
     /// No roots indexed yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// No roots indexed yet; `excluded` (canonical paths) and everything
+    /// below them are never indexed, so never offered.
+    pub fn excluding(excluded: Vec<PathBuf>) -> Self {
+        Self { indexes: Mutex::default(), excluded: Arc::new(Excluded::new(excluded)) }
     }
 
     fn index_for(&self, root: &Path) -> Option<Arc<RootIndex>> {
@@ -356,7 +386,7 @@ impl Completions {
             }
         }
         // Build outside the lock: other roots stay queryable meanwhile.
-        let idx = RootIndex::build(canonical.clone());
+        let idx = RootIndex::build(canonical.clone(), self.excluded.clone());
         let mut map = lock(&self.indexes);
         let entry = map.entry(canonical).or_insert_with(|| (idx, Instant::now())).0.clone();
         while map.len() > MAX_ROOTS {
@@ -549,6 +579,23 @@ mod tests {
         assert!(mention_at("abc", 4).is_err());
         assert!(mention_at("😀", 1).is_err());
         assert!(mention_at("abc", -1).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn never_served_paths_are_not_offered() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let root = std::fs::canonicalize(dir.path())?;
+        std::fs::create_dir_all(root.join(".ssh"))?;
+        std::fs::write(root.join(".ssh/id_ed25519"), "")?;
+        std::fs::write(root.join("id_notes.md"), "")?;
+        std::fs::write(root.join(".netrc"), "")?;
+        let c = Completions::excluding(vec![root.join(".ssh"), root.join(".netrc")]);
+        let roots = vec![root.clone()];
+        let offered = uris(&c.query(&roots, &params("@id"))?);
+        assert_eq!(offered, [path_to_file_uri(&root.join("id_notes.md"))]);
+        assert!(c.query(&roots, &params("@netrc"))?.items.is_empty());
+        assert!(c.query(&roots, &params("@ssh"))?.items.is_empty());
         Ok(())
     }
 

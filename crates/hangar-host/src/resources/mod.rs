@@ -136,7 +136,8 @@ impl ResourceService {
             ops: ops::Ops::new(policy.clone()),
             access: access::Access::new(policy.clone(), request_policy),
         };
-        Ok(Self { inner: Arc::new(inner), policy, completions: Arc::new(completions::Completions::new()) })
+        let completions = Arc::new(completions::Completions::excluding(policy.never_served().to_vec()));
+        Ok(Self { inner: Arc::new(inner), policy, completions })
     }
 
     /// True if `method` is one [`Self::handle`] serves.

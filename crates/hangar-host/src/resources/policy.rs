@@ -171,6 +171,11 @@ impl Policy {
         (self.working_dirs)().iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect()
     }
 
+    /// The canonical paths never served (everything below them neither).
+    pub fn never_served(&self) -> &[PathBuf] {
+        &self.never
+    }
+
     /// True for paths no grant can open (`/proc`, `/sys`, `/dev`, the data
     /// dir, protected credential folders).
     pub fn is_never(&self, canonical: &Path) -> bool {

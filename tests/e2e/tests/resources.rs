@@ -340,6 +340,21 @@ async fn grant_policy_ask_asks_a_connected_client() {
     assert_eq!(code(call(c, "resourceRead", json!({"uri": diary})).await), -32009);
     let grants = call(c, "x-hangar/listGrants", json!({})).await.unwrap();
     assert_eq!(grants["items"].as_array().unwrap().len(), 1, "only the accepted grant: {grants}");
+
+    // A client active on a session is asked before the others.
+    desktop.set_resource_request_handlers(ResourceRequestHandlers::new().on_resource_request(|_| async { Ok(ResourceRequestResult {}) }));
+    let (active, _) = hangar_e2e::initialized(&f.host, "active").await;
+    let me = json!({"clientId": "active", "tools": []});
+    let _: Value = active.request("createSession", json!({"channel": "ahp-session:/active", "activeClient": me})).await.unwrap();
+    active.set_resource_request_handlers(ResourceRequestHandlers::new().on_resource_request(|_| async {
+        Err(JsonRpcError { code: -32009, message: "not from this window".into(), data: None })
+    }));
+    let private = json!({"uri": uri(&f.home.join("private")), "read": true});
+    assert_eq!(code(call(c, "resourceRequest", private.clone()).await), -32009, "the active client said no");
+    // Without a handler there it is skipped, and the desktop says yes.
+    active.clear_server_request_handler();
+    call(c, "resourceRequest", private).await.unwrap();
+    assert_eq!(call(c, "resourceRead", json!({"uri": diary})).await.unwrap()["data"], "dear diary\n");
 }
 
 /// inotify watches the host process holds now (its resource watches' notify

@@ -3,11 +3,11 @@
 // confirmation shortcuts.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, stream } from '../ipc';
-import { allTurns, applyChatOp, ChatView, emptyChat, visibleTurns } from '../state/chat-store';
+import { allTurns, applyChatOp, ChatView, chatStatus, emptyChat, visibleTurns } from '../state/chat-store';
 import { perFrame } from '../state/frame-batch';
 import { Anchor, anchorOf, restoredScrollTop } from '../state/scroll-anchor';
 import { optionForKey, confirmationOptions, acceptsShortcut } from '../state/composer';
-import { SessionRow, statusLabel, AgentInfo, folderName } from '../state/app-store';
+import { SessionRow, AgentInfo, folderName } from '../state/app-store';
 import { Turn, TurnActions } from './Turn';
 import { Composer } from './Composer';
 import { StartFailed } from './StartFailed';
@@ -71,6 +71,7 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     return () => window.removeEventListener('keydown', onKey);
   }, [view.active, actions]);
 
+  const status = chatStatus(row.status, view.start);
   const turns = allTurns(view);
   const { hidden, shown } = visibleTurns(turns, limit);
 
@@ -119,7 +120,7 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
         ) : (
           <h1 data-testid="chat-title" onDblClick={() => setRenaming(true)} title="Double-click to rename">{row.title || 'Untitled session'}</h1>
         )}
-        <span class={`status-pill ${row.status}`} data-testid="chat-status">{statusLabel[row.status]}</span>
+        <span class={`status-pill ${status.key}`} data-testid="chat-status">{status.label}</span>
         <span class="muted small">{folderName(row.folder)} · {row.provider}</span>
         <span class="spacer" />
         <button onClick={() => setRenaming(true)}>Rename</button>

@@ -3,7 +3,7 @@
 // request shows its link (host first); a request left open by a turn that
 // ended shows as not answered.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { AnswerValue, draftFits, draftsFromElsewhere, DraftSync, formErrors, freeformText, initialValue, noteSentDraft, parseNumber, submittedAnswers, toggleMany, withFreeform } from '../state/input-form';
+import { AnswerValue, draftFits, draftsFromElsewhere, DraftSync, formErrors, freeformText, initialValue, noteSentDraft, parseNumber, responseLabel, submittedAnswers, toggleMany, withFreeform } from '../state/input-form';
 
 export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
   part: any;
@@ -42,7 +42,7 @@ export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
   };
   if (done) {
     return <div class="input-request done" data-testid="input-request" data-response={part.response}>
-      <p>{req.message ?? 'Input request'} — <strong>{part.response == null ? 'not answered' : part.response === 'accept' ? 'answered' : part.response}</strong></p>
+      <p>{req.message ?? 'Input request'} — <strong data-testid="input-outcome">{responseLabel(part)}</strong></p>
     </div>;
   }
   return (

@@ -31,7 +31,7 @@ export function ToolCall({ part, onConfirm }: { part: any; onConfirm?: (tc: any,
     <div class={`tool-call ${status}`} data-testid="tool-call" data-status={status}>
       <div class="tool-head">
         <span class="tool-name">{name}</span>
-        <span class={`badge ${status}`}>{status === 'completed' ? (tc.success ? 'done' : 'failed') : status}</span>
+        <span class={`badge ${status === 'completed' && !tc.success ? 'failed' : status}`}>{status === 'completed' ? (tc.success ? 'done' : 'failed') : status}</span>
       </div>
       {message && <p class="tool-msg">{message}</p>}
       {pending && confirmTitle && <p class="confirm-title">{confirmTitle}</p>}

@@ -27,7 +27,7 @@ function Part({ part, turnId, live, retry, actions }: { part: any; turnId: strin
       return <InputRequestForm part={part} live={live} onDraft={actions.inputDraft} onComplete={actions.inputComplete} />;
     case 'error':
       return <div class="turn-error" role="alert" data-testid="turn-error">
-        <strong>{part.error?.errorType ?? 'Error'}</strong>: {part.error?.message}
+        <span><strong>{part.error?.errorType ?? 'Error'}</strong>: {part.error?.message}</span>
         {retry && <button data-testid="retry" onClick={() => actions.retry(turnId)}>Retry</button>}
       </div>;
     case 'systemNotification':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allTurns, applyChatOp, emptyChat, isStarting, startFailed, plain, retryPartIndex, toolInputText, toolResultText, usageText, visibleTurns } from './chat-store';
+import { allTurns, applyChatOp, chatStatus, emptyChat, isStarting, startFailed, plain, retryPartIndex, toolInputText, toolResultText, usageText, visibleTurns } from './chat-store';
 
 const turn = (id: string, extra: any = {}) => ({ id, active: false, message: { text: id }, parts: [], state: 'complete', ...extra });
 const meta = { resource: 'c', title: '', status: 1, queued: [] };
@@ -68,5 +68,12 @@ describe('chat store', () => {
     expect(retryPartIndex({ ...t, parts: [err(false)] }, true)).toBe(-1);
     expect(retryPartIndex({ ...t, active: true }, true)).toBe(-1);
     expect(retryPartIndex(turn('ok'), true)).toBe(-1);
+  });
+
+  it('says Starting / Failed to start in the header while the agent is not ready', () => {
+    expect(chatStatus('idle', { lifecycle: 'creating', held: [] })).toEqual({ key: 'working', label: 'Starting' });
+    expect(chatStatus('idle', { lifecycle: 'failed', held: [] })).toEqual({ key: 'error', label: 'Failed to start' });
+    expect(chatStatus('needs-input', { lifecycle: 'ready', held: [] })).toEqual({ key: 'needs-input', label: 'Needs input' });
+    expect(chatStatus('idle', null)).toEqual({ key: 'idle', label: 'Idle' });
   });
 });

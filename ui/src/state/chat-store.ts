@@ -4,6 +4,8 @@
 // runs here. A streamed token replaces one part of the active turn and
 // leaves every other turn object untouched.
 
+import { SessionStatus, statusLabel } from './app-store';
+
 export interface MessageView { text: string; model?: string | null }
 export interface TurnView { id: string; active: boolean; startedAt?: string | null; duration?: number | null; message: MessageView; parts: any[]; usage?: any; state?: string | null }
 export interface PendingView { id: string; text: string }
@@ -65,6 +67,17 @@ export function visibleTurns(turns: TurnView[], limit: number): { hidden: number
 }
 
 export const isRunning = (s: ChatView) => !!s.active;
+
+/**
+ * The chat header's status pill: the agent's start while it is not ready
+ * (a starting or failed session is otherwise just "idle" in its row), else
+ * the session row's status.
+ */
+export function chatStatus(rowStatus: SessionStatus, start: StartView | null): { key: string; label: string } {
+  if (start?.lifecycle === 'creating') return { key: 'working', label: 'Starting' };
+  if (start?.lifecycle === 'failed') return { key: 'error', label: 'Failed to start' };
+  return { key: rowStatus, label: statusLabel[rowStatus] };
+}
 
 /**
  * The part of `turn` that offers Retry: its last error part, when that

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draftFits, draftsFromElsewhere, DraftSync, formErrors, noteSentDraft, freeformText, initialValue, ownDraftEcho, parseNumber, submittedAnswers, toggleMany, validate, withFreeform } from './input-form';
+import { draftFits, draftsFromElsewhere, DraftSync, formErrors, noteSentDraft, responseLabel, freeformText, initialValue, ownDraftEcho, parseNumber, submittedAnswers, toggleMany, validate, withFreeform } from './input-form';
 
 describe('input request forms', () => {
   it('starts from synced drafts, then defaults', () => {
@@ -89,5 +89,14 @@ describe('input request forms', () => {
     // Another client changes a: taken, once.
     expect(draftsFromElsewhere(qs, { a: n(7), b: n(1.5) }, sync)).toEqual({ a: { kind: 'number', value: 7 } });
     expect(draftsFromElsewhere(qs, { a: n(7), b: n(0.5) }, sync)).toEqual({ b: { kind: 'number', value: 0.5 } });
+  });
+
+  it('says how a finished request was answered', () => {
+    const request = { questions: [{ id: 'a' }, { id: 'b' }], answers: { a: { state: 'skipped' }, b: { state: 'skipped' } } };
+    expect(responseLabel({ response: 'accept', request })).toBe('skipped');
+    expect(responseLabel({ response: 'accept', request: { ...request, answers: { ...request.answers, b: { state: 'submitted', value: {} } } } })).toBe('answered');
+    expect(responseLabel({ response: 'accept', request: { questions: [] } })).toBe('answered');
+    expect(responseLabel({ response: 'decline', request })).toBe('declined');
+    expect(responseLabel({ response: null, request })).toBe('not answered');
   });
 });

@@ -198,3 +198,23 @@ export function draftsFromElsewhere(questions: Question[], answers: Record<strin
   }
   return out;
 }
+
+/** How a finished request was answered, in words. */
+export function responseLabel(part: { response?: string | null; request?: { questions?: Question[]; answers?: Record<string, any> } }): string {
+  switch (part.response) {
+    case null:
+    case undefined:
+      return 'not answered';
+    case 'decline':
+      return 'declined';
+    case 'cancel':
+      return 'cancelled';
+    case 'accept': {
+      const qs = part.request?.questions ?? [];
+      const skipped = qs.length > 0 && qs.every((q) => part.request?.answers?.[q.id]?.state === 'skipped');
+      return skipped ? 'skipped' : 'answered';
+    }
+    default:
+      return part.response;
+  }
+}

@@ -42,7 +42,8 @@ const gate = (id) => [
   { request: { method: 'session/request_permission', params: {
       options: [{ optionId: 'allow', name: 'Go ahead', kind: 'allow_once' }, { optionId: 'reject', name: 'Stop', kind: 'reject_once' }],
       toolCall: { toolCallId: id, title: `Step ${id}`, kind: 'execute' } } },
-    then: { allow: [{ chunk: '\n\nWent ahead.' }], '*': [{ chunk: '\n\nStopped.' }] } },
+    then: { allow: [{ update: { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: `${id} done` } }] } }, { chunk: '\n\nWent ahead.' }],
+      '*': [{ chunk: '\n\nStopped.' }] } },
   { end: 'end_turn' },
 ];
 const gatedScript = join(home, 'gated-agent.json');
@@ -279,12 +280,14 @@ await test('decline one input request and skip another', async () => {
   await askSizing('Size it again');
   await page.click('[data-testid=input-decline]');
   await page.waitForSelector('[data-testid=input-request][data-response=decline]');
+  await expectText('[data-testid=input-outcome]', 'declined');
   await expectText('.md.assistant', 'No sizing then (decline).');
   await lastTurnDone();
   await askSizing('And once more');
   await page.click('[data-testid=input-skip]');
   // Every question skipped: the host tells the agent `cancel`.
   await expectText('.md.assistant', 'No sizing then (cancel).');
+  await expectText('[data-testid=input-outcome]', 'skipped');
   await lastTurnDone();
   await expectText('[data-testid=inbox-button] .count', '0');
 });
@@ -326,6 +329,7 @@ await test('a message typed while the agent starts is held, then becomes a turn'
   await page.fill('[data-testid=composer-input]', 'Typed right away');
   await page.click('[data-testid=send]');
   await expectText('[data-testid=held-message]', 'Typed right away');
+  await expectText('[data-testid=chat-status]', 'Starting');
   await shot('chat-agent-starting');
   await expectText('.md.assistant', 'echo: Typed right away');
   await page.waitForFunction(() => !document.querySelector('[data-testid=starting], [data-testid=held-message]'));
@@ -337,6 +341,7 @@ await test('a failed start shows the reason; start again, then dispose', async (
   const failed = await newSession('broken');
   await expectText('[data-testid=start-error]', 'no API key configured');
   if (!(await page.isDisabled('[data-testid=send]'))) throw new Error('Send is enabled on a failed session');
+  await expectText('[data-testid=chat-status]', 'Failed to start');
   await shot('chat-start-failed');
   await page.click('[data-testid=start-again]');
   // A fresh session with the same agent replaces the failed one (and fails too).
@@ -407,6 +412,9 @@ await test('an agent crash shows the error in the turn; the next message works',
   await page.click('[data-testid=send]');
   await expectText('[data-testid=turn-error]', 'exit status: 7');
   await expectText('[data-testid=turn-error]', 'lost the connection to the model');
+  // Only the error is red, not the whole turn.
+  const colours = await page.evaluate(() => [...document.querySelectorAll('.turn.error .user-msg, [data-testid=turn-error]')].map((e) => getComputedStyle(e).color));
+  if (colours.length !== 2 || colours[0] === colours[1]) throw new Error(`turn text coloured like its error: ${colours}`);
   await page.waitForFunction(() => !document.querySelector('.turn.active'));
   // The host does not mark a crash resumable: no Retry.
   if (await page.$('[data-testid=retry]')) throw new Error('Retry offered on an error that is not resumable');

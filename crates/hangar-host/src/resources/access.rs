@@ -68,7 +68,7 @@ impl RequestPolicy {
     }
 
     /// The decision without asking anyone: `Some(granted)`, or `None` for [`RequestPolicy::Ask`].
-    fn decide(&self, canonical: &std::path::Path) -> Option<bool> {
+    pub fn decide(&self, canonical: &std::path::Path) -> Option<bool> {
         match self {
             RequestPolicy::GrantAll => Some(true),
             RequestPolicy::DenyAll => Some(false),
@@ -209,9 +209,7 @@ impl Access {
         if self.policy.is_never(&canonical) {
             return Err(RpcError::permission_denied("this folder is never served", None));
         }
-        let allowed = self.policy.in_browse_root(&canonical)
-            || self.policy.allows(&canonical, Need::ReadWrite)
-            || self.request_policy.decide(&canonical) == Some(true);
+        let allowed = self.policy.may_be_working_dir(&canonical) || self.policy.allows(&canonical, Need::ReadWrite);
         if allowed {
             return Ok(());
         }

@@ -131,7 +131,14 @@ impl ResourceService {
         protected: &[PathBuf],
     ) -> Result<Self, ResourceServiceError> {
         let store = Arc::new(grants::GrantStore::open(data_dir)?);
-        let policy = Arc::new(policy::Policy::new(browse_roots, working_dirs, store, data_dir, protected));
+        let policy = Arc::new(policy::Policy::new(
+            browse_roots,
+            working_dirs,
+            store,
+            data_dir,
+            protected,
+            request_policy.clone(),
+        ));
         let inner = Inner {
             ops: ops::Ops::new(policy.clone()),
             access: access::Access::new(policy.clone(), request_policy),
@@ -188,10 +195,16 @@ impl ResourceService {
     }
 
     /// `@`-mention completions over `roots` (the session's working
-    /// directories, which the caller vouches for). Blocking: the first query
-    /// on a root builds its index; later ones only rank.
+    /// directories; those the policy no longer trusts as one are skipped).
+    /// Blocking: the first query on a root builds its index; later ones only rank.
     pub fn completions(&self, roots: &[PathBuf], params: &CompletionsParams) -> Result<CompletionsResult, crate::RpcError> {
-        self.completions.query(roots, params)
+        let trusted = self.policy.working_dirs();
+        let roots: Vec<PathBuf> = roots
+            .iter()
+            .filter_map(|r| std::fs::canonicalize(r).ok())
+            .filter(|r| trusted.iter().any(|w| r.starts_with(w)))
+            .collect();
+        self.completions.query(&roots, params)
     }
 }
 

@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use ahp_types::commands::ResourceRequestParams;
 
+use super::access::RequestPolicy;
 use super::grants::GrantStore;
 use super::uri::path_to_file_uri;
 use crate::RpcError;
@@ -135,25 +136,28 @@ pub struct Policy {
     working_dirs: WorkingDirs,
     grants: Arc<GrantStore>,
     never: Vec<PathBuf>,
+    request_policy: RequestPolicy,
 }
 
 impl Policy {
     /// A policy over canonical browse roots, live working dirs and grants.
     /// `data_dir` and everything in `protected` (credential folders) are
     /// never served, whatever a working directory or grant covers.
+    /// `request_policy` is the grant policy working directories are vetted by.
     pub fn new(
         browse_roots: Vec<PathBuf>,
         working_dirs: WorkingDirs,
         grants: Arc<GrantStore>,
         data_dir: &Path,
         protected: &[PathBuf],
+        request_policy: RequestPolicy,
     ) -> Self {
         let browse_roots = browse_roots.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
         let mut never: Vec<PathBuf> = ["/proc", "/sys", "/dev"].iter().map(PathBuf::from).collect();
         never.push(std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_path_buf()));
         // A protected folder that does not exist yet is still protected when it appears.
         never.extend(protected.iter().map(|p| canonicalize_lenient(p).map(|c| c.path).unwrap_or_else(|_| p.clone())));
-        Self { browse_roots, working_dirs, grants, never }
+        Self { browse_roots, working_dirs, grants, never, request_policy }
     }
 
     /// True if `canonical` is inside a browse root.
@@ -166,9 +170,22 @@ impl Policy {
         &self.grants
     }
 
-    /// Canonical working directories of all sessions, now.
+    /// Canonical working directories of all sessions, now — those that may
+    /// still be one: a folder swapped for a symlink to `/` after
+    /// `createSession` does not open the disk.
     pub fn working_dirs(&self) -> Vec<PathBuf> {
-        (self.working_dirs)().iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect()
+        let dirs = (self.working_dirs)().into_iter().filter_map(|p| std::fs::canonicalize(p).ok());
+        dirs.filter(|c| self.may_be_working_dir(c)).collect()
+    }
+
+    /// May `canonical` be a session working directory (read and write
+    /// inside)? Not when never served; yes inside a browse root or a
+    /// read+write grant, or where the grant policy grants without asking.
+    pub fn may_be_working_dir(&self, canonical: &Path) -> bool {
+        !self.is_never(canonical)
+            && (self.in_browse_root(canonical)
+                || self.grants.allows(canonical, true, true)
+                || self.request_policy.decide(canonical) == Some(true))
     }
 
     /// The canonical paths never served (everything below them neither).
@@ -241,6 +258,7 @@ mod tests {
             Arc::new(GrantStore::in_memory()?),
             &dir.path().join("data"),
             &[dir.path().join("ws/.ssh")],
+            RequestPolicy::GrantUnder(vec![ws.clone()]),
         );
         Ok((dir, policy))
     }

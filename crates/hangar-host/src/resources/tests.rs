@@ -43,9 +43,11 @@ impl Fx {
         std::fs::write(root.join("browse/file.txt"), "b")?;
         let dirs = Arc::new(Mutex::new(vec![ws.clone()]));
         let d2 = dirs.clone();
+        // `ws` is a browse root too: a session may have it as its working
+        // directory whatever the grant policy.
         let svc = ResourceService::open(
             &root.join("data"),
-            vec![root.join("browse")],
+            vec![root.join("browse"), ws.clone()],
             Arc::new(move || d2.lock().map(|d| d.clone()).unwrap_or_default()),
             policy(&root),
             &[root.join("outside/.ssh")],
@@ -509,6 +511,27 @@ fn working_directories_are_checked_like_the_policy() -> TestResult {
     Ok(())
 }
 
+#[tokio::test]
+async fn a_working_directory_swapped_for_a_symlink_opens_nothing_new() -> TestResult {
+    let f = Fx::new(|_| RequestPolicy::DenyAll)?;
+    let proj = f.root.join("browse/proj");
+    std::fs::create_dir_all(&proj)?;
+    std::fs::write(proj.join("p.txt"), "p")?;
+    f.svc.check_working_dir(&proj)?;
+    if let Ok(mut d) = f.dirs.lock() {
+        d.push(proj.clone());
+    }
+    assert_eq!(f.read_text("browse/proj/p.txt").await?, "p");
+    // After createSession, the folder becomes a link to somewhere else.
+    std::fs::remove_dir_all(&proj)?;
+    std::os::unix::fs::symlink(f.root.join("outside"), &proj)?;
+    assert_eq!(f.code("resourceRead", json!({"uri": f.uri("outside/secret.txt")})).await, DENIED);
+    assert_eq!(f.code("resourceRead", json!({"uri": f.uri("browse/proj/secret.txt")})).await, DENIED);
+    let w = json!({"uri": f.uri("outside/new.txt"), "data": "x", "encoding": "utf-8"});
+    assert_eq!(f.code("resourceWrite", w).await, DENIED);
+    Ok(())
+}
+
 #[test]
 fn grant_policies_parse() {
     assert_eq!("deny".parse(), Ok(RequestPolicy::DenyAll));
@@ -676,5 +699,9 @@ fn service_completions_smoke() -> TestResult {
     };
     let res = f.svc.completions(std::slice::from_ref(&f.ws), &params)?;
     assert_eq!(res.items.first().map(|i| i.insert_text.as_str()), Some("@sub/deeper/n.md"));
+    // A root that is no trusted working directory is not indexed.
+    std::fs::write(f.root.join("outside/n.md"), "")?;
+    let res = f.svc.completions(&[f.root.join("outside")], &params)?;
+    assert!(res.items.is_empty(), "{:?}", res.items);
     Ok(())
 }

@@ -25,8 +25,9 @@
 //! for form mode or `{message, url}` for url mode, scoped to the session,
 //! with `then` as for `request`),
 //! `sleep` (ms), `crash` `{code, stderr}`, `hang`, `flood` `{count, text}`
-//! (chunks as fast as possible; the emit time goes to stderr and to the
-//! file in `FAKE_ACP_REPORT`), `end` (stop reason; `usage` alongside),
+//! (chunks as fast as possible, first into a non-blocking sink, then to the
+//! host; the times go to stderr and as JSON to the file in
+//! `FAKE_ACP_REPORT`), `end` (stop reason; `usage` alongside),
 //! `endRaw` (the whole prompt result), `fail` `{code, message}` (the
 //! prompt answered with a JSON-RPC error), `raw` (any message).
 //! With `FAKE_ACP_LOG` set, every model switch appends `METHOD MODEL` to that file.
@@ -54,6 +55,7 @@ struct Agent {
     prompts: usize,
     prompt_text: String,
     prompt: Value,
+    prompt_at: f64,
     restored: Option<String>,
     backlog: std::collections::VecDeque<Value>,
     cancelled: bool,
@@ -99,6 +101,7 @@ fn main() {
         prompts: 0,
         prompt_text: String::new(),
         prompt: Value::Null,
+        prompt_at: 0.0,
         restored: None,
         backlog: Default::default(),
         cancelled: false,
@@ -188,6 +191,11 @@ fn from_transcript(path: &str) -> Result<Value, String> {
     }
     script.insert("turns".into(), Value::Array(turns));
     Ok(Value::Object(script))
+}
+
+/// Wall-clock now in Unix milliseconds (comparable across processes).
+fn unix_ms() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0)
 }
 
 /// `$CWD`, `$SID` and `$ANSWER` replaced in every string of `v`.
@@ -284,6 +292,7 @@ impl Agent {
                         .filter_map(|b| b.get("text").or_else(|| b.get("uri")).and_then(Value::as_str))
                         .collect::<Vec<_>>()
                         .join(" ");
+                    self.prompt_at = unix_ms();
                     self.prompt = params.get("prompt").cloned().unwrap_or(Value::Null);
                     self.cancelled = false;
                     self.prompt_id = Some(id.clone());
@@ -346,7 +355,9 @@ impl Agent {
     }
 
     fn step(&mut self, step: &Value) -> Flow {
-        let Some((key, arg)) = step.as_object().and_then(|o| o.iter().next()) else {
+        // The step's kind is its one key besides the modifiers (`id`,
+        // `then`, `usage`): a JSON object's key order is not guaranteed.
+        let Some((key, arg)) = step.as_object().and_then(|o| o.iter().find(|(k, _)| !matches!(k.as_str(), "id" | "then" | "usage"))) else {
             return Flow::Continue;
         };
         match key.as_str() {
@@ -397,22 +408,7 @@ impl Agent {
             "hang" => loop {
                 std::thread::sleep(Duration::from_secs(3600));
             },
-            "flood" => {
-                let count = arg.get("count").and_then(Value::as_u64).unwrap_or(10_000);
-                let text = arg.get("text").and_then(Value::as_str).unwrap_or("x").to_owned();
-                let sid = self.sid.clone();
-                let start = Instant::now();
-                for _ in 0..count {
-                    let msg = json!({ "jsonrpc": "2.0", "method": "session/update", "params": { "sessionId": sid, "update": { "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } } } });
-                    let _ = writeln!(self.out, "{msg}");
-                }
-                let _ = self.out.flush();
-                let ms = start.elapsed().as_secs_f64() * 1000.0;
-                eprintln!("FLOOD_EMIT_MS={ms:.3}");
-                if let Ok(path) = std::env::var("FAKE_ACP_REPORT") {
-                    let _ = std::fs::write(path, format!("{ms:.3}"));
-                }
-            }
+            "flood" => self.flood(arg),
             "end" | "endRaw" => {
                 let mut result = if key == "endRaw" { arg.clone() } else { json!({ "stopReason": arg }) };
                 if let (Some(r), Some(usage)) = (result.as_object_mut(), step.get("usage")) {
@@ -439,6 +435,37 @@ impl Agent {
             other => eprintln!("fake-agent: unknown step {other}"),
         }
         Flow::Continue
+    }
+
+    /// `count` chunks as fast as possible: first into a sink that never
+    /// blocks (the agent's own cost), then to the host (which may block on a
+    /// full pipe). Times go to stderr and, as JSON, to `FAKE_ACP_REPORT`:
+    /// `sinkMs`, `pipeMs`, and wall-clock (Unix ms) `promptAt` (prompt
+    /// received), `pipeStartAt`, `pipeEndAt`.
+    fn flood(&mut self, arg: &Value) {
+        let count = arg.get("count").and_then(Value::as_u64).unwrap_or(10_000);
+        let text = arg.get("text").and_then(Value::as_str).unwrap_or("x").to_owned();
+        let sid = self.sid.clone();
+        let emit = |out: &mut dyn Write| {
+            for _ in 0..count {
+                let msg = json!({ "jsonrpc": "2.0", "method": "session/update", "params": { "sessionId": sid, "update": { "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } } } });
+                let _ = writeln!(out, "{msg}");
+            }
+            let _ = out.flush();
+        };
+        let start = Instant::now();
+        emit(&mut std::io::BufWriter::new(std::io::sink()));
+        let sink_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let pipe_start_at = unix_ms();
+        let start = Instant::now();
+        emit(&mut self.out);
+        let pipe_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let pipe_end_at = unix_ms();
+        eprintln!("FLOOD_EMIT_MS={pipe_ms:.3} FLOOD_SINK_MS={sink_ms:.3}");
+        if let Ok(path) = std::env::var("FAKE_ACP_REPORT") {
+            let report = json!({ "sinkMs": sink_ms, "pipeMs": pipe_ms, "promptAt": self.prompt_at, "pipeStartAt": pipe_start_at, "pipeEndAt": pipe_end_at });
+            let _ = std::fs::write(path, report.to_string());
+        }
     }
 
     fn respond_prompt(&mut self, result: Value) -> Flow {

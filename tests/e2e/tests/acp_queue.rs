@@ -53,9 +53,14 @@ async fn a_queued_message_waits_for_the_cancelled_prompt_to_return() {
 
 #[tokio::test]
 async fn reordered_and_removed_queued_messages() {
-    let script = json!({ "turns": [[{ "sleep": 1500 }, { "echo": true }]] });
+    // The first turn waits on a permission until the queue is arranged.
+    let gate = json!({ "request": { "method": "session/request_permission", "params": {
+        "toolCall": { "toolCallId": "gate", "title": "Gate" },
+        "options": [{ "optionId": "go", "name": "Go", "kind": "allow_once" }] } } });
+    let script = json!({ "turns": [[gate, { "echo": true }], [{ "echo": true }]] });
     let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
     let first = rig.send("first").await;
+    let ready = rig.wait_confirmation().await;
     rig.pending(PendingMessageKind::Queued, "q1", "one").await;
     rig.pending(PendingMessageKind::Queued, "q2", "two").await;
     rig.pending(PendingMessageKind::Queued, "q3", "three").await;
@@ -81,6 +86,7 @@ async fn reordered_and_removed_queued_messages() {
         .map(|m| m.id)
         .collect();
     assert_eq!(queue, vec!["q2", "q3"]);
+    rig.confirm(&first, ready["toolCallId"].as_str().unwrap(), true, Some("go")).await;
     assert_eq!(rig.wait_end(&first).await, "chat/turnComplete");
     let mut started = Vec::new();
     for _ in 0..2 {

@@ -417,13 +417,26 @@ async fn fs_outside_the_workspace_is_refused() {
     assert!(!rig.workspace.parent().unwrap().join("escape.txt").exists());
 }
 
-#[tokio::test]
-async fn models_are_published_and_selected_per_message() {
-    let script = json!({
+/// An agent offering models m1 (current) and m2 as a config option; it echoes.
+fn two_models_echo() -> Value {
+    json!({
         "newSession": { "configOptions": [{ "id": "model", "name": "Model", "category": "model", "type": "select", "currentValue": "m1",
             "options": [{ "value": "m1", "name": "Model One" }, { "value": "m2", "name": "Model Two" }] }] },
         "turns": [[{ "echo": true }]]
-    });
+    })
+}
+
+/// A client's `session/configChanged` setting `model`.
+async fn configure_model(rig: &Rig, model: &str) {
+    let mut config = serde_json::Map::new();
+    config.insert("model".into(), json!(model));
+    let action = ahp_types::actions::SessionConfigChangedAction { config, replace: None };
+    rig.client.dispatch(rig.session.clone(), ahp_types::StateAction::SessionConfigChanged(action)).await.unwrap();
+}
+
+#[tokio::test]
+async fn models_are_published_and_selected_per_message() {
+    let script = two_models_echo();
     let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
     let (c, init) = hangar_e2e::initialized(&rig.host, "models").await;
     let root = init.snapshots.into_iter().next().unwrap();
@@ -434,34 +447,17 @@ async fn models_are_published_and_selected_per_message() {
     assert_eq!(config["values"]["model"], "m1");
     let mut msg = hangar_e2e::actions::user_message("hi");
     msg.model = Some(ahp_types::state::ModelSelection { id: "m2".into(), config: None });
-    let turn = "model-turn";
-    rig.dispatch(ahp_types::StateAction::ChatTurnStarted(ahp_types::actions::ChatTurnStartedAction {
-        turn_id: turn.into(),
-        started_at: hangar_e2e::actions::now(),
-        message: msg,
-        queued_message_id: None,
-        meta: None,
-    }))
-    .await;
-    assert_eq!(rig.wait_end(turn).await, "chat/turnComplete");
-    assert!(markdown(&rig.turn(turn).await).contains("[model=m2]"));
+    let turn = rig.send_message(msg).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    assert!(markdown(&rig.turn(&turn).await).contains("[model=m2]"));
 }
 
 #[tokio::test]
 async fn the_session_config_model_applies_to_later_turns() {
-    let script = json!({
-        "newSession": { "configOptions": [{ "id": "model", "name": "Model", "category": "model", "type": "select", "currentValue": "m1",
-            "options": [{ "value": "m1", "name": "Model One" }, { "value": "m2", "name": "Model Two" }] }] },
-        "turns": [[{ "echo": true }]]
-    });
+    let script = two_models_echo();
     let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
     assert!(rig.session_state().await.config.is_some(), "sessions carry a config");
-    let mut config = serde_json::Map::new();
-    config.insert("model".into(), json!("m2"));
-    rig.client
-        .dispatch(rig.session.clone(), ahp_types::StateAction::SessionConfigChanged(ahp_types::actions::SessionConfigChangedAction { config, replace: None }))
-        .await
-        .unwrap();
+    configure_model(&rig, "m2").await;
     wait_for_action(&mut rig.session_sub, |e| action_type(e) == "session/configChanged").await;
     let turn = rig.send("which model?").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
@@ -470,22 +466,13 @@ async fn the_session_config_model_applies_to_later_turns() {
 
 #[tokio::test]
 async fn a_config_model_change_reaches_an_idle_agent_at_once() {
-    let script = json!({
-        "newSession": { "configOptions": [{ "id": "model", "name": "Model", "category": "model", "type": "select", "currentValue": "m1",
-            "options": [{ "value": "m1", "name": "Model One" }, { "value": "m2", "name": "Model Two" }] }] },
-        "turns": [[{ "echo": true }]]
-    });
+    let script = two_models_echo();
     let log_dir = tempfile::tempdir().unwrap();
     let log = log_dir.path().join("models.log");
     let log_env = log.display().to_string();
     let mut rig = Rig::start(AgentCmd::Script(script), &[("FAKE_ACP_LOG", &log_env)]).await;
     assert_eq!(rig.created, "session/ready");
-    let mut config = serde_json::Map::new();
-    config.insert("model".into(), json!("m2"));
-    rig.client
-        .dispatch(rig.session.clone(), ahp_types::StateAction::SessionConfigChanged(ahp_types::actions::SessionConfigChangedAction { config, replace: None }))
-        .await
-        .unwrap();
+    configure_model(&rig, "m2").await;
     // No turn runs: the agent is told anyway.
     let mut seen = String::new();
     for _ in 0..300 {

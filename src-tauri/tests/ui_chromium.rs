@@ -1,5 +1,6 @@
-//! Runs the UI tests (`ui/tests/ui/run.mjs`, and `streaming.mjs` for what
-//! keeps streaming frames short): the built UI in headless
+//! Runs the UI tests (`ui/tests/ui/run.mjs`; `streaming.mjs` for what keeps
+//! streaming frames short; `paging.mjs` for the place kept when older turns
+//! are prepended): the built UI in headless
 //! Chromium against `hangar-desktop-bridge` (built by cargo for this test)
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
 //! (`cd ui && npm ci && npm run build`) and Debian's `chromium`. Skipped
@@ -18,6 +19,11 @@ fn ui_in_headless_chromium() {
 #[test]
 fn streaming_renders_once_per_frame_and_highlights_when_done() {
     run_ui_script("streaming.mjs");
+}
+
+#[test]
+fn paging_in_older_turns_keeps_the_reader_in_place() {
+    run_ui_script("paging.mjs");
 }
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its

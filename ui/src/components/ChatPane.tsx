@@ -5,7 +5,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { call, stream } from '../ipc';
 import { allTurns, applyChatOp, ChatView, chatStatus, emptyChat, visibleTurns } from '../state/chat-store';
 import { perFrame } from '../state/frame-batch';
-import { Anchor, anchorOf, restoredScrollTop } from '../state/scroll-anchor';
+import { Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
 import { optionForKey, confirmationOptions, acceptsShortcut } from '../state/composer';
 import { SessionRow, AgentInfo, folderName } from '../state/app-store';
 import { Turn, TurnActions } from './Turn';
@@ -80,8 +80,23 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el || !anchor.current) return;
-    const top = restoredScrollTop(anchor.current, el, shown[0]?.id);
-    if (top != null) { el.scrollTop = top; anchor.current = null; }
+    const { turn, offset } = anchor.current;
+    const top = restoredScrollTop(anchor.current, el.scrollTop, shown[0]?.id, turnOffset(el, turn));
+    if (top == null) return;
+    el.scrollTop = top;
+    anchor.current = null;
+    // Turns near the view render after this and replace their estimated
+    // heights (content-visibility): put the turn back each frame until it
+    // stays put for two frames (at most ~half a second).
+    let frames = 0, still = 0;
+    const settle = () => {
+      const now = restoredScrollTop({ turn, offset }, el.scrollTop, undefined, turnOffset(el, turn));
+      const moved = now != null && Math.abs(now - el.scrollTop) >= 1;
+      if (moved) el.scrollTop = now;
+      still = moved ? 0 : still + 1;
+      if (still < 2 && ++frames < 30) requestAnimationFrame(settle);
+    };
+    requestAnimationFrame(settle);
   });
   // Follow the bottom while streaming unless the user scrolled up.
   useEffect(() => {

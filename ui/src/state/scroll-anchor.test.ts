@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { anchorOf, restoredScrollTop } from './scroll-anchor';
+import { restoredScrollTop } from './scroll-anchor';
 
 describe('scroll anchor', () => {
-  it('moves down by the height of the prepended turns', () => {
-    const a = anchorOf({ scrollTop: 20, scrollHeight: 3000 }, 't30');
-    expect(restoredScrollTop(a, { scrollTop: 20, scrollHeight: 5400 }, 't0')).toBe(2420);
+  it('moves down by how far the anchored turn moved', () => {
+    const a = { turn: 't30', offset: 12 };
+    // 30 turns prepended pushed t30 from 12 px to 2,412 px below the top.
+    expect(restoredScrollTop(a, 0, 't0', 2412)).toBe(2400);
+    expect(restoredScrollTop(a, 20, 't0', 2412)).toBe(2420);
   });
 
   it('waits while the first turn shown is unchanged (the page has not arrived)', () => {
-    const a = anchorOf({ scrollTop: 0, scrollHeight: 3000 }, 't30');
-    expect(restoredScrollTop(a, { scrollTop: 0, scrollHeight: 3100 }, 't30')).toBeNull();
+    expect(restoredScrollTop({ turn: 't30', offset: 0 }, 0, 't30', 0)).toBeNull();
+  });
+
+  it('gives up when the anchored turn is gone', () => {
+    expect(restoredScrollTop({ turn: 't30', offset: 0 }, 0, 't0', null)).toBeNull();
   });
 });

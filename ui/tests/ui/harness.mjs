@@ -1,0 +1,92 @@
+// Shared by the small UI test files (streaming.mjs, paging.mjs): start the
+// real core (hangar-desktop-bridge) in a temp HOME with the given agents,
+// open headless Chromium on it, and clean both up. Env: BRIDGE_BIN,
+// FAKE_AGENT_BIN, CHROMIUM; UI_DIR serves another build of the UI (to see a
+// test fail on one without the change it covers).
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const fakeBin = process.env.FAKE_AGENT_BIN ?? join(root, 'target/debug/hangar-fake-agent');
+const bridgeBin = process.env.BRIDGE_BIN ?? join(root, 'target/debug/hangar-desktop-bridge');
+
+/** A temp HOME with a workspace folder `w`. */
+export function tempHome(prefix) {
+  const home = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(home, 'w'));
+  return home;
+}
+
+/** Start the bridge and Chromium; `agents` are `ID=COMMAND` strings. */
+export async function start(home, agents = []) {
+  const ui = process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : [];
+  const bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, 'data'), ...agents.flatMap((a) => ['--agent', a]), ...ui], {
+    env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error('bridge did not start')), 60000);
+    bridge.on('exit', (c) => rej(new Error(`bridge exited ${c}`)));
+    createInterface({ input: bridge.stdout }).on('line', (l) => { const m = /^listening (http:\/\/\S+)/.exec(l); if (m) { clearTimeout(timer); res(m[1]); } });
+  });
+  const browserDir = mkdtempSync(join(tmpdir(), 'hangar-chromium-'));
+  const ctx = await chromium.launchPersistentContext(browserDir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 800 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.setDefaultTimeout(60000);
+  await page.goto(url + '/');
+  // A raw client of the bridge's command socket in the page, for setup.
+  await page.evaluate(() => {
+    let seq = 0; const pending = new Map(); const streams = new Map();
+    const ws = new WebSocket(`ws://${location.host}/ipc`);
+    const ready = new Promise((r) => (ws.onopen = r));
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if ('stream' in m) { streams.get(m.stream)?.(m.event); return; }
+      const p = pending.get(m.id);
+      if (p) { pending.delete(m.id); 'err' in m ? p[1](new Error(m.err)) : p[0](m.ok); }
+    };
+    // `onEvent` (optional) receives the events of a command that opens a stream.
+    window.rpc = async (cmd, args, onEvent) => {
+      await ready;
+      const id = ++seq;
+      if (onEvent) streams.set(id, onEvent);
+      return new Promise((res, rej) => { pending.set(id, [res, rej]); ws.send(JSON.stringify({ id, cmd, args, stream: !!onEvent })); });
+    };
+  });
+  const stop = async () => {
+    await ctx.close();
+    bridge.kill('SIGTERM');
+    rmSync(browserDir, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  };
+  return { page, errors, stop };
+}
+
+/** Run `checks(page, check)`; prints one line per check and exits non-zero if any failed. */
+export async function run(name, home, agents, checks) {
+  let failed = 0;
+  const check = (ok, what, detail) => { console.log(`${ok ? 'ok' : 'FAIL'} - ${what} (${detail})`); if (!ok) failed++; };
+  let env;
+  try {
+    env = await start(home, agents);
+    await checks(env.page, check, home);
+    check(env.errors.length === 0, 'no page errors', env.errors.join('; ') || 'none');
+  } catch (e) {
+    failed++;
+    console.log(`FAIL - ${name}: ${e.stack ?? e}`);
+  } finally {
+    if (env) await env.stop();
+    else rmSync(home, { recursive: true, force: true });
+  }
+  console.log(`${name}: ${failed ? 'failed' : 'passed'}`);
+  process.exit(failed ? 1 : 0);
+}

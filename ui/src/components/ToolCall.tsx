@@ -35,7 +35,9 @@ export function ToolCall({ part, onConfirm }: { part: any; onConfirm?: (tc: any,
       </div>
       {message && <p class="tool-msg">{message}</p>}
       {pending && confirmTitle && <p class="confirm-title">{confirmTitle}</p>}
-      {input && <details open={pending} class="tool-input"><summary>Input</summary><pre data-testid="tool-input">{input}</pre></details>}
+      {/* Open while the choice is pending, then closed. A new element rather
+          than toggling `open`: WebKitGTK keeps the closed content's height. */}
+      {input && <details key={pending ? 'input-pending' : 'input'} open={pending} class="tool-input"><summary>Input</summary><pre data-testid="tool-input">{input}</pre></details>}
       {part.diffs?.map((d: any) => <Diff d={d} />)}
       {pending && onConfirm && (
         <div class="confirm-card" data-testid="confirmation">

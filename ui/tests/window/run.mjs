@@ -134,7 +134,8 @@ await test('send a message and see streamed markdown', async () => {
   await wd.waitEl('[data-testid=turn]');
   await expectText('.md.assistant', 'Here is the plan');
   await wd.waitEl('.turn.active, [data-testid=confirmation]');
-  await wd.waitEl('.md.assistant pre code.language-rust');
+  // Coloured by highlight.js (Rust only adds the language class).
+  await wd.waitEl('.md.assistant pre code.language-rust .hljs-keyword');
   await expectText('.md.assistant pre code', 'println!');
   await expectText('.md.assistant strong', demo); // **$CWD** rendered as markdown
   await wd.waitEl('details.reasoning');
@@ -157,6 +158,12 @@ await test('approve the tool call from its card; the result shows and the file c
   await wd.waitGone('.turn.active');
   await expectText('[data-testid=inbox-button] .count', '0');
   await expectText('.turn-foot', '1200 in');
+  // The input, open while the choice was pending, is closed and takes no
+  // room (WebKitGTK kept the height of a <details> whose `open` was unset).
+  await wd.frames();
+  const closedExtra = await wd.exec(`const d = document.querySelector('details.tool-input');
+    return d.open ? -1 : Math.round(d.getBoundingClientRect().height - d.querySelector('summary').getBoundingClientRect().height);`);
+  if (closedExtra !== 0) throw new Error(`closed tool input takes ${closedExtra}px beyond its summary`);
   const onDisk = readFileSync(join(demo, 'hello.txt'), 'utf8');
   if (onDisk !== 'hello hangar\n') throw new Error(`hello.txt on disk: ${JSON.stringify(onDisk)}`);
 });
@@ -174,6 +181,9 @@ await test('queue a message while a turn runs; it starts when the turn ends', as
   await wd.waitGone('.turn.active');
   const turns = await wd.exec("return document.querySelectorAll('[data-testid=turn]').length;");
   if (turns !== 3) throw new Error(`expected 3 turns, saw ${turns}`);
+  // The row catches up: idle, and not unread (the session is open).
+  await wd.waitEl('[data-testid=session-row][data-status=idle]');
+  await wd.waitGone('.unread-dot');
   await shot('real-window-chat');
 });
 

@@ -326,10 +326,10 @@ async function newSession(agent) {
 await test('a message typed while the agent starts is held, then becomes a turn', async () => {
   await newSession('slow');
   await page.waitForSelector('[data-testid=starting]');
+  await expectText('[data-testid=chat-status]', 'Starting');
   await page.fill('[data-testid=composer-input]', 'Typed right away');
   await page.click('[data-testid=send]');
   await expectText('[data-testid=held-message]', 'Typed right away');
-  await expectText('[data-testid=chat-status]', 'Starting');
   await shot('chat-agent-starting');
   await expectText('.md.assistant', 'echo: Typed right away');
   await page.waitForFunction(() => !document.querySelector('[data-testid=starting], [data-testid=held-message]'));

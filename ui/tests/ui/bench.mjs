@@ -19,8 +19,8 @@ import { createInterface } from 'node:readline';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
-const bridgeBin = process.env.BRIDGE_BIN ?? join(root, 'target/debug/hangar-desktop-bridge');
-const fakeBin = process.env.FAKE_AGENT_BIN ?? join(root, 'target/debug/hangar-fake-agent');
+const bridgeBin = resolve(process.env.BRIDGE_BIN ?? join(root, 'target/debug/hangar-desktop-bridge'));
+const fakeBin = resolve(process.env.FAKE_AGENT_BIN ?? join(root, 'target/debug/hangar-fake-agent'));
 const TURNS = Number(process.env.TURNS ?? 10000);
 const SESSIONS = Number(process.env.SESSIONS ?? 50);
 const DELTAS = 1000;
@@ -39,6 +39,7 @@ const scriptPath = join(home, 'bench-agent.json');
 writeFileSync(scriptPath, JSON.stringify({ turns: [steps] }));
 
 let bridge;
+process.on('exit', () => bridge?.kill('SIGKILL')); // also when a step throws
 const startBridge = () => {
   bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, 'data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`, ...uiArgs], {
     env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'inherit'],
@@ -63,11 +64,12 @@ page.setDefaultTimeout(600000);
 await page.goto(url + '/');
 // A raw bridge client inside the page, for setup only.
 const injectRpc = () => page.evaluate(() => {
-  let seq = 0; const pending = new Map();
+  let seq = 0; const pending = new Map(); const streams = new Map();
   const ws = new WebSocket(`ws://${location.host}/ipc`);
   window.__ready = new Promise((r) => (ws.onopen = r));
-  ws.onmessage = (e) => { const m = JSON.parse(e.data); if (m.id && pending.has(m.id)) { const p = pending.get(m.id); pending.delete(m.id); 'err' in m ? p[1](new Error(m.err)) : p[0](m.ok); } };
-  window.rpc = async (cmd, args, stream) => { await window.__ready; const id = ++seq; return new Promise((res, rej) => { pending.set(id, [res, rej]); ws.send(JSON.stringify({ id, cmd, args, stream: !!stream })); }); };
+  ws.onmessage = (e) => { const m = JSON.parse(e.data); if ('stream' in m) { streams.get(m.stream)?.(m.event); return; } if (m.id && pending.has(m.id)) { const p = pending.get(m.id); pending.delete(m.id); 'err' in m ? p[1](new Error(m.err)) : p[0](m.ok); } };
+  // `onEvent` (optional) receives the events of a command that opens a stream.
+  window.rpc = async (cmd, args, onEvent) => { await window.__ready; const id = ++seq; if (typeof onEvent === 'function') streams.set(id, onEvent); return new Promise((res, rej) => { pending.set(id, [res, rej]); ws.send(JSON.stringify({ id, cmd, args, stream: !!onEvent })); }); };
 });
 await injectRpc();
 const folder = `file://${join(home, 'w')}`;
@@ -83,11 +85,17 @@ console.log(`idle: ${SESSIONS} sessions created in ${Date.now() - t0} ms; core p
 // 2. A session with TURNS turns (client-started, client-cancelled: no agent).
 const { session } = await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: null, folder: f }), [folder]);
 const t1 = Date.now();
+// The next turn is sent once the chat stream shows the last one done: a
+// cancel sent earlier can find the previous turn still active in the core
+// and leave this one running, and the next turnStarted is then refused.
 await page.evaluate(async ([s, n]) => {
-  const { chat } = await window.rpc('chat.open', { host: 'local', session: s }, true);
+  let done = 0;
+  const count = (ev) => { for (const op of ev.op === 'batch' ? ev.ops : [ev]) if (op.op === 'turnDone') done++; };
+  const { chat } = await window.rpc('chat.open', { host: 'local', session: s }, count);
   for (let i = 0; i < n; i++) {
     await window.rpc('chat.send', { host: 'local', chat, text: `turn ${i}: ` + 'lorem ipsum '.repeat(8) });
-    for (let k = 0; ; k++) { try { await window.rpc('chat.cancel', { host: 'local', chat }); break; } catch (e) { if (k > 200) throw e; await new Promise((r) => setTimeout(r, 1)); } }
+    for (let k = 0; ; k++) { try { await window.rpc('chat.cancel', { host: 'local', chat }); break; } catch (e) { if (k > 2000) throw e; await new Promise((r) => setTimeout(r, 1)); } }
+    for (let k = 0; done <= i; k++) { if (k > 20000) throw new Error(`turn ${i} never finished`); await new Promise((r) => setTimeout(r, 1)); }
   }
 }, [session, TURNS]);
 console.log(`setup: ${TURNS} turns written in ${((Date.now() - t1) / 1000).toFixed(1)} s; core RSS ${rssMiB()} MiB`);
@@ -130,6 +138,12 @@ console.log(`page in older turns (scroll to top): ${fmt(pageT)}`);
 await injectRpc();
 
 // 3. Streaming ~200 deltas/s into a fresh session with the fake agent.
+// Besides frame gaps, the page's main-thread time (Chrome's Performance
+// metrics, seconds → ms) while the answer streams: what the UI spends.
+const cdp = await page.context().newCDPSession(page);
+await cdp.send('Performance.enable');
+const rendererTime = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics
+  .filter((m) => ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration'].includes(m.name)).map((m) => [m.name, m.value]));
 for (let run = 0; run < STREAM_RUNS; run++) {
 const s2 = await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: 'fake', folder: f }), [folder]);
 await page.waitForFunction((n) => document.querySelectorAll('[data-testid=session-row]').length >= n, SESSIONS + 2 + run);
@@ -148,13 +162,16 @@ const frames = page.evaluate(() => new Promise((resolve) => {
   };
   requestAnimationFrame(tick);
 }));
+const cpuBefore = await rendererTime();
 await page.click('[data-testid=send]');
 const f = await frames;
+const cpu = Object.fromEntries(Object.entries(await rendererTime()).map(([k, v]) => [k, (v - cpuBefore[k]) * 1000]));
 const sorted = f.gaps.slice().sort((a, b) => a - b);
 const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const text = await page.evaluate(() => document.querySelector('.turn:last-child .md.assistant')?.textContent.length ?? 0);
 console.log(`stream: ${DELTAS} deltas in ${(f.ms / 1000).toFixed(2)} s (${(DELTAS / (f.ms / 1000)).toFixed(0)} deltas/s), final answer ${text} chars;` +
-  ` frames ${f.gaps.length}: p50 ${fmt(q(0.5))}, p95 ${fmt(q(0.95))}, p99 ${fmt(q(0.99))}, max ${fmt(sorted[sorted.length - 1])}, >50 ms: ${f.gaps.filter((g) => g > 50).length}`);
+  ` frames ${f.gaps.length}: p50 ${fmt(q(0.5))}, p95 ${fmt(q(0.95))}, p99 ${fmt(q(0.99))}, max ${fmt(sorted[sorted.length - 1])}, >50 ms: ${f.gaps.filter((g) => g > 50).length};` +
+  ` page main thread busy ${cpu.TaskDuration.toFixed(0)} ms (script ${cpu.ScriptDuration.toFixed(0)}, style ${cpu.RecalcStyleDuration.toFixed(0)}, layout ${cpu.LayoutDuration.toFixed(0)})`);
 }
 console.log(`after streaming: core RSS ${rssMiB()} MiB`);
 await ctx.close();

@@ -76,8 +76,19 @@ pub fn active_view(turn: &ActiveTurn) -> Value {
     })
 }
 
+/// A user message: text, model, and what is attached (label and URI only,
+/// shown as text).
 fn message_view(message: &ahp_types::state::Message) -> Value {
-    json!({ "text": message.text, "model": message.model.as_ref().map(|m| m.id.clone()) })
+    let attachments: Vec<Value> = message
+        .attachments
+        .iter()
+        .flatten()
+        .map(|a| {
+            let v = serde_json::to_value(a).unwrap_or(Value::Null);
+            json!({ "label": v["label"], "uri": v["uri"] })
+        })
+        .collect();
+    json!({ "text": message.text, "model": message.model.as_ref().map(|m| m.id.clone()), "attachments": attachments })
 }
 
 /// The chat fields outside the transcript.
@@ -293,6 +304,15 @@ pub fn string_or_markdown(v: &ahp_types::common::StringOrMarkdown) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_shows_its_attachments_as_label_and_uri() {
+        let message: ahp_types::state::Message = serde_json::from_value(json!({"text": "read @notes.md", "origin": {"kind": "user"},
+            "attachments": [{"type": "resource", "label": "notes.md", "uri": "file:///w/notes.md", "displayKind": "document"}]}))
+        .unwrap();
+        let view = message_view(&message);
+        assert_eq!(view["attachments"], json!([{"label": "notes.md", "uri": "file:///w/notes.md"}]));
+    }
 
     fn chat(v: Value) -> ChatState {
         let mut base = json!({"resource": "ahp-chat:/c", "title": "", "status": 1, "modifiedAt": "2026-01-01T00:00:00Z", "turns": []});

@@ -387,6 +387,7 @@ async fn a_picked_mention_attaches_its_file_to_the_message() {
     call(&t.core, "chat.send", sent, None).await.unwrap();
     let mine = finished_turns(&t.core, &chat, 1).await;
     assert_eq!(json!(mine.turns[0].message.attachments), json!([attachment.clone()]), "the core's mirror");
+    events.wait_for("the attachment in the chat view", "\"attachments\":[{\"label\":\"notes.md\"").await;
     // On the host: a fresh subscription by another client sees it too.
     let other = t.other_client().await;
     let (fresh, _) = other.subscribe(chat.clone()).await.unwrap();

@@ -1,6 +1,7 @@
 //! Runs the UI tests (`ui/tests/ui/run.mjs`; `streaming.mjs` for what keeps
 //! streaming frames short; `paging.mjs` for the place kept when older turns
-//! are prepended): the built UI in headless
+//! are prepended; `mentions.mjs` for an `@` mention's attachment): the built
+//! UI in headless
 //! Chromium against `hangar-desktop-bridge` (built by cargo for this test)
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
 //! (`cd ui && npm ci && npm run build`) and Debian's `chromium`. Skipped
@@ -24,6 +25,11 @@ fn streaming_renders_once_per_frame_and_highlights_when_done() {
 #[test]
 fn paging_in_older_turns_keeps_the_reader_in_place() {
     run_ui_script("paging.mjs");
+}
+
+#[test]
+fn a_picked_mention_is_attached_to_the_message() {
+    run_ui_script("mentions.mjs");
 }
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its

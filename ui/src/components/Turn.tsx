@@ -43,7 +43,11 @@ export const Turn = memo(function Turn({ turn, latest, actions }: { turn: TurnVi
   const retryAt = retryPartIndex(turn, latest);
   return (
     <article class={`turn ${turn.active ? 'active' : ''} ${turn.state ?? ''}`} data-testid="turn" data-turn={turn.id}>
-      <div class="user-msg">{turn.message.text}</div>
+      <div class="user-msg">{turn.message.text}
+        {(turn.message.attachments?.length ?? 0) > 0 && <div class="msg-attachments small muted">
+          {turn.message.attachments!.map((a) => <span data-testid="message-attachment" title={a.uri ?? ''}>📎 {a.label || a.uri}</span>)}
+        </div>}
+      </div>
       <div class="response">
         {turn.parts.map((p, i) => <Part key={p?.id ?? p?.toolCall?.toolCallId ?? i} part={p} turnId={turn.id} live={!!turn.active} retry={i === retryAt} actions={actions} />)}
         {turn.active && turn.parts.length === 0 && <p class="muted small typing">Working…</p>}

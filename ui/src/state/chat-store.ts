@@ -6,7 +6,7 @@
 
 import { SessionStatus, statusLabel } from './app-store';
 
-export interface MessageView { text: string; model?: string | null }
+export interface MessageView { text: string; model?: string | null; attachments?: { label?: string | null; uri?: string | null }[] }
 export interface TurnView { id: string; active: boolean; startedAt?: string | null; duration?: number | null; message: MessageView; parts: any[]; usage?: any; state?: string | null }
 export interface PendingView { id: string; text: string }
 export interface ChatMeta {

@@ -20,6 +20,8 @@
 //! - `models.rs`    — models the agents report; `resolveSessionConfig`.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
+//! - `chunk_lines.rs` — the reader's fast path for streamed text chunks:
+//!   typed parse, merged while more lines are buffered.
 //! - `coalesce.rs`  — merging a burst of queued text chunks into one delta.
 //! - `groups.rs`    — agent process groups, recorded in the data dir so a
 //!   host killed with `kill -9` ends the leftovers at its next start.
@@ -38,6 +40,7 @@
 //! prompt before the agent counts as hung, default 600),
 //! `HANGAR_ACP_CANCEL_TIMEOUT` (time to end a cancelled prompt, default 15).
 
+mod chunk_lines;
 mod coalesce;
 mod elicitation;
 mod fs;

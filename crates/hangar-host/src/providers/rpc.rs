@@ -1,6 +1,7 @@
 //! JSON-RPC 2.0 over NDJSON with one agent. Two id spaces: our requests use
 //! our own numeric counter (`pending`); the agent's requests keep whatever id
 //! it chose (numbers from 0, UUID strings) and are answered with it verbatim.
+//! Streamed text chunks take a fast path (`chunk_lines.rs`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,6 +11,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, oneshot};
 
+use super::chunk_lines;
 use super::transport::Transport;
 
 /// An error answer (or the connection ending) for one of our requests.
@@ -84,16 +86,41 @@ impl Connection {
         let answers = pending.clone();
         tokio::spawn(async move {
             let mut lines = BufReader::with_capacity(1 << 16, reader).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
+            // Text chunks merged while more lines are already buffered.
+            let mut merging: Option<chunk_lines::Pending> = None;
+            loop {
+                if lines.get_ref().buffer().is_empty() {
+                    if let Some(done) = merging.take() {
+                        let _ = in_tx.send(done.into_inbound());
+                    }
+                }
+                let Ok(Some(line)) = lines.next_line().await else {
+                    break;
+                };
                 let line = line.trim();
                 if line.is_empty() {
                     continue;
+                }
+                match chunk_lines::feed(line, &mut merging) {
+                    chunk_lines::Step::Merged => continue,
+                    chunk_lines::Step::Flush(done) => {
+                        let _ = in_tx.send(done.into_inbound());
+                        continue;
+                    }
+                    chunk_lines::Step::Other => {
+                        if let Some(done) = merging.take() {
+                            let _ = in_tx.send(done.into_inbound());
+                        }
+                    }
                 }
                 let Ok(msg) = serde_json::from_str::<Value>(line) else {
                     tracing::debug!("ignored a non-JSON line from the agent");
                     continue;
                 };
                 route(msg, &answers, &in_tx);
+            }
+            if let Some(done) = merging.take() {
+                let _ = in_tx.send(done.into_inbound());
             }
             let waiting: Vec<_> = answers.lock().map(|mut p| p.drain().collect()).unwrap_or_default();
             for (_, tx) in waiting {

@@ -42,6 +42,14 @@ use crate::outgoing::{self, Composed};
 use crate::session_rows::{host_view, needs_input, row};
 use crate::session_start::{HeldMessage, Lifecycle, SessionStart};
 
+/// Slots of the `ahp::Client`'s event broadcasts. It sizes the all-events
+/// channel the pump reads *and* every subscribed channel's own broadcast,
+/// each allocated in full when created (about 640 bytes a slot): 65,536
+/// cost ~40 MiB per channel, ~80 MiB per open chat (chat + session). Lost
+/// events are found and repaired anyway (`event_feed`, `resync`), and
+/// `MultiHostClient`'s fan-in behind this channel holds only 1,024.
+pub const EVENT_BUFFER: usize = 4_096;
+
 /// Where the UI receives a stream's events; returns `false` once the
 /// receiver is gone.
 pub type Sink = Arc<dyn Fn(Value) -> bool + Send + Sync>;
@@ -194,7 +202,7 @@ impl Core {
         };
         let config = HostConfig::new(id, label, factory)
             .with_initial_subscriptions(vec![ROOT_RESOURCE_URI.to_owned()])
-            .with_client_config(ClientConfig { subscription_buffer: 1 << 16, ..ClientConfig::default() });
+            .with_client_config(ClientConfig { subscription_buffer: EVENT_BUFFER, ..ClientConfig::default() });
         self.multi.add_host(config).await?;
         self.push_hosts().await;
         self.refresh_rows().await;

@@ -122,7 +122,7 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
                     match handle.default_directory {
                         Some(d) => d,
                         None => dirs::home_dir()
-                            .map(|h| format!("file://{}", h.display()))
+                            .map(|h| hangar_host::resources::uri::path_to_file_uri(&h))
                             .ok_or_else(|| CoreError::NotFound("no starting folder".into()))?,
                     }
                 }

@@ -25,6 +25,20 @@ pub fn fake_agent_bin() -> PathBuf {
     bin
 }
 
+/// The `file:` URI of an absolute path, every byte but unreserved ones and
+/// `/` percent-encoded (written out here, independent of the host's encoder).
+pub fn file_uri(path: &Path) -> String {
+    let mut uri = String::from("file://");
+    for &b in path.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
 /// The shared transcripts folder.
 pub fn transcripts() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -73,7 +87,17 @@ impl Rig {
 
     /// Start on an existing data dir.
     pub async fn start_with(tmp: tempfile::TempDir, agent: AgentCmd<'_>, env: &[(&str, &str)], data: Option<&Path>) -> Rig {
-        let workspace = tmp.path().join("ws");
+        Self::start_at(tmp, "ws", agent, env, data).await
+    }
+
+    /// Start with the workspace folder named `name` (e.g. with spaces).
+    pub async fn start_in_workspace(name: &str, agent: AgentCmd<'_>, env: &[(&str, &str)]) -> Rig {
+        let tmp = tempfile::tempdir().unwrap();
+        Self::start_at(tmp, name, agent, env, None).await
+    }
+
+    async fn start_at(tmp: tempfile::TempDir, name: &str, agent: AgentCmd<'_>, env: &[(&str, &str)], data: Option<&Path>) -> Rig {
+        let workspace = tmp.path().join(name);
         std::fs::create_dir_all(&workspace).unwrap();
         let workspace = workspace.canonicalize().unwrap();
         if !workspace.join("hello.txt").exists() {
@@ -96,7 +120,7 @@ impl Rig {
             channel: session.clone(),
             meta: None,
             provider: Some("agent".into()),
-            working_directories: Some(vec![format!("file://{}", workspace.display())]),
+            working_directories: Some(vec![file_uri(&workspace)]),
             config: None,
             active_client: None,
             progress_token: None,

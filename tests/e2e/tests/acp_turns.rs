@@ -236,13 +236,16 @@ async fn tool_call_kind_input_and_locations_are_shown() {
             "content": [{ "type": "content", "content": { "type": "text", "text": "hello world" } }] } },
         { "end": "end_turn" }
     ]));
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    // A workspace name that must be percent-encoded in a `file:` URI.
+    let mut rig = Rig::start_in_workspace("My Projects #1", AgentCmd::Script(script), &[]).await;
     let turn = rig.send("read it").await;
     // While running, the moved locations are shown at once.
     let changed = rig.wait_type("chat/toolCallContentChanged").await;
     let changed = serde_json::to_value(&changed.action).unwrap();
     let ws = rig.workspace.display().to_string();
-    assert_eq!(changed["content"][0]["uri"], format!("file://{ws}/hello.txt#L3"), "{changed}");
+    let ws_uri = hangar_e2e::acp::file_uri(&rig.workspace);
+    assert!(ws_uri.ends_with("/My%20Projects%20%231"), "{ws_uri}");
+    assert_eq!(changed["content"][0]["uri"], format!("{ws_uri}/hello.txt#L3"), "{changed}");
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     let t = rig.turn(&turn).await;
     let calls = tool_calls(&t);
@@ -259,8 +262,8 @@ async fn tool_call_kind_input_and_locations_are_shown() {
         content,
         json!([
             { "type": "text", "text": "hello world" },
-            { "type": "resource", "uri": format!("file://{ws}/hello.txt#L3") },
-            { "type": "resource", "uri": format!("file://{ws}/other.txt") }
+            { "type": "resource", "uri": format!("{ws_uri}/hello.txt#L3") },
+            { "type": "resource", "uri": format!("{ws_uri}/other.txt") }
         ])
     );
 }
@@ -305,6 +308,14 @@ async fn refusal_and_failed_prompt_become_errors() {
     assert_eq!(rig.wait_end(&third).await, "chat/error", "turns[1] again, on the same agent");
 }
 
+/// An agent that is a `/bin/sh` script in `dir` running `body`.
+fn shell_agent(dir: &std::path::Path, body: &str) -> AgentCmd<'static> {
+    let script = dir.join("agent.sh");
+    std::fs::write(&script, format!("#!/bin/sh\n{body}")).unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&script).status().unwrap();
+    AgentCmd::Command(script.display().to_string())
+}
+
 #[tokio::test]
 async fn crash_mid_turn_is_an_error_and_the_next_turn_starts_a_fresh_agent() {
     let script = json!({ "turns": [
@@ -315,25 +326,22 @@ async fn crash_mid_turn_is_an_error_and_the_next_turn_starts_a_fresh_agent() {
     // reach a fresh process: it crashes again unless the script differs.
     let dir = tempfile::tempdir().unwrap();
     let counter = dir.path().join("count");
-    let wrapper = dir.path().join("agent.sh");
     let fake = hangar_e2e::acp::fake_agent_bin();
     let crash = dir.path().join("crash.json");
     let ok = dir.path().join("ok.json");
     std::fs::write(&crash, script.to_string()).unwrap();
     std::fs::write(&ok, json!({ "turns": [[{ "echo": true }]] }).to_string()).unwrap();
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nif [ -e {c} ]; then exec {f} --script {ok}; fi\ntouch {c}\nexec {f} --script {crash}\n",
+    let agent = shell_agent(
+        dir.path(),
+        &format!(
+            "if [ -e {c} ]; then exec {f} --script {ok}; fi\ntouch {c}\nexec {f} --script {crash}\n",
             c = counter.display(),
             f = fake.display(),
             ok = ok.display(),
             crash = crash.display()
         ),
-    )
-    .unwrap();
-    std::process::Command::new("chmod").arg("+x").arg(&wrapper).status().unwrap();
-    let mut rig = Rig::start(AgentCmd::Command(wrapper.display().to_string()), &[]).await;
+    );
+    let mut rig = Rig::start(agent, &[]).await;
     let turn = rig.send("first").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/error");
     let t = rig.turn(&turn).await;
@@ -346,6 +354,30 @@ async fn crash_mid_turn_is_an_error_and_the_next_turn_starts_a_fresh_agent() {
     assert!(markdown(&t2).contains("echo: second"), "{t2:?}");
     // The fresh agent could not load the old session: the user is told.
     assert!(t2.response_parts.iter().any(|p| matches!(p, ResponsePart::SystemNotification(_))));
+}
+
+#[tokio::test]
+async fn crash_reason_written_after_the_exit_is_still_reported() {
+    // The agent's wrapper exits, but a process it left behind writes the
+    // reason to the still-open stderr a moment later: the host waits for
+    // stderr to close before it reports the crash.
+    let dir = tempfile::tempdir().unwrap();
+    let crash = dir.path().join("crash.json");
+    std::fs::write(&crash, json!({ "turns": [[{ "chunk": "working" }, { "crash": { "code": 0 } }]] }).to_string()).unwrap();
+    let agent = shell_agent(
+        dir.path(),
+        &format!(
+            "{f} --script {crash}\n(sleep 0.25; echo 'fatal: quota exhausted for this key' >&2) >/dev/null </dev/null &\nexit 3\n",
+            f = hangar_e2e::acp::fake_agent_bin().display(),
+            crash = crash.display()
+        ),
+    );
+    let mut rig = Rig::start(agent, &[]).await;
+    let turn = rig.send("first").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/error");
+    let msg = error_message(&rig.turn(&turn).await).unwrap();
+    assert!(msg.contains("fatal: quota exhausted for this key"), "{msg}");
+    assert!(msg.contains("exit status: 3"), "{msg}");
 }
 
 #[tokio::test]

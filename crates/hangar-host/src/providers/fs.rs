@@ -21,8 +21,8 @@ fn denied(path: &str) -> FsError {
 pub fn roots(working_directories: &[String]) -> Vec<PathBuf> {
     working_directories
         .iter()
-        .filter_map(|uri| uri.strip_prefix("file://"))
-        .filter_map(|p| std::fs::canonicalize(percent_encoding::percent_decode_str(p).decode_utf8_lossy().as_ref()).ok())
+        .filter_map(|uri| crate::resources::uri::file_uri_to_path(uri).ok())
+        .filter_map(|p| std::fs::canonicalize(p).ok())
         .collect()
 }
 
@@ -97,7 +97,7 @@ mod tests {
         std::fs::write(root.join("a.txt"), "1\n2\n3\n").unwrap();
         std::fs::write(dir.path().join("secret"), "x").unwrap();
         std::os::unix::fs::symlink(dir.path().join("secret"), root.join("link")).unwrap();
-        let roots = roots(&[format!("file://{}", root.display())]);
+        let roots = roots(&[crate::resources::uri::path_to_file_uri(&root)]);
         let read = |p: &Path, extra: Value| {
             let mut params = json!({ "path": p.to_str().unwrap() });
             if let (Some(o), Value::Object(e)) = (params.as_object_mut(), extra) {

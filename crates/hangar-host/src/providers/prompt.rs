@@ -18,7 +18,7 @@
 //! - `simple`: its `modelRepresentation` (else the label) as text.
 //! - Other kinds (annotations, chats) are not sent.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use agent_client_protocol::v1::schema::PromptCapabilities;
 use ahp_types::state::{
@@ -134,11 +134,8 @@ fn resource(r: &MessageResourceAttachment, support: PromptSupport, roots: &[Path
 /// The text of the file a `file:` URI names, if it is a UTF-8 file of at
 /// most [`MAX_EMBED`] bytes inside `roots`.
 fn readable_file(uri: &str, roots: &[PathBuf]) -> Option<String> {
-    let raw = uri.strip_prefix("file://")?;
-    let path = percent_encoding::percent_decode_str(raw)
-        .decode_utf8()
-        .ok()?;
-    let canonical = std::fs::canonicalize(Path::new(path.as_ref())).ok()?;
+    let path = crate::resources::uri::file_uri_to_path(uri).ok()?;
+    let canonical = std::fs::canonicalize(path).ok()?;
     if !roots.iter().any(|root| canonical.starts_with(root)) {
         return None;
     }

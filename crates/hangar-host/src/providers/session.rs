@@ -48,6 +48,10 @@ use crate::host::Host;
 /// Key in `SessionState._meta` where the ACP session id is kept.
 pub const META_KEY: &str = "hangar.acp";
 
+/// How long an exited agent's stderr may take to reach EOF before its tail
+/// is reported as it is.
+const STDERR_DRAIN_LIMIT: Duration = Duration::from_secs(1);
+
 /// What the layer sends a session task.
 pub enum Command {
     /// An engine side effect for this session.
@@ -197,8 +201,7 @@ impl SessionTask {
         let cwd = setup
             .working_directories
             .first()
-            .and_then(|u| u.strip_prefix("file://"))
-            .map(|p| PathBuf::from(percent_encoding::percent_decode_str(p).decode_utf8_lossy().as_ref()))
+            .and_then(|u| crate::resources::uri::file_uri_to_path(u).ok())
             .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from("/"));
         let roots = fs::roots(&setup.working_directories);
@@ -608,8 +611,10 @@ impl SessionTask {
             return "the agent closed the connection".to_owned();
         };
         let status = process.wait_exit(Duration::from_secs(2)).await;
-        // Let the stderr reader catch up.
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        // The reason is usually the last thing written: take the tail only
+        // once the stderr reader has read to EOF (bounded, in case a child
+        // the agent left behind keeps the pipe open).
+        process.stderr_drained(STDERR_DRAIN_LIMIT).await;
         let tail = process.stderr_tail();
         let status = status.map(|s| s.to_string()).unwrap_or_else(|| "closed its output".to_owned());
         if tail.is_empty() {

@@ -11,15 +11,17 @@ use ahp_types::state::{
 };
 use base64::Engine as _;
 
+use crate::resources::uri::path_to_file_uri;
+
 /// A `data:` URI holding `text` exactly.
 pub fn data_uri(text: &str) -> String {
     format!("data:text/plain;charset=utf-8;base64,{}", base64::engine::general_purpose::STANDARD.encode(text))
 }
 
-/// `file://` URI of an absolute path (a relative one is resolved against `cwd`).
+/// `file://` URI of an absolute path (a relative one is resolved against
+/// `cwd`), percent-encoded by [`path_to_file_uri`].
 pub fn file_uri(path: &std::path::Path, cwd: &std::path::Path) -> String {
-    let abs = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
-    format!("file://{}", abs.display())
+    path_to_file_uri(&cwd.join(path))
 }
 
 /// Lines added and removed between two texts (common prefix and suffix
@@ -173,6 +175,32 @@ mod tests {
         let c = confirmation_options(&o);
         assert_eq!(c[0].group, Some(2));
         assert_eq!(c[2].kind, ConfirmationOptionKind::Deny);
+    }
+
+    #[test]
+    fn location_uris_are_percent_encoded() {
+        use crate::resources::uri::file_uri_to_path;
+        use std::path::{Path, PathBuf};
+        let cwd = Path::new("/home/u/My Work");
+        let locations: Vec<ToolCallLocation> = serde_json::from_value(serde_json::json!([
+            {"path": "src/a#b?.rs", "line": 3},
+            {"path": "/abs/100% ü.txt"}
+        ]))
+        .unwrap();
+        let uris: Vec<String> = location_content(&locations, cwd)
+            .into_iter()
+            .map(|c| match c {
+                ToolResultContent::Resource(r) => r.uri,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(uris, ["file:///home/u/My%20Work/src/a%23b%3F.rs#L3", "file:///abs/100%25%20%C3%BC.txt"]);
+        let (file, line) = uris[0].split_once("#L").unwrap();
+        assert_eq!((file_uri_to_path(file), line), (Ok(PathBuf::from("/home/u/My Work/src/a#b?.rs")), "3"));
+        assert_eq!(file_uri_to_path(&uris[1]), Ok(PathBuf::from("/abs/100% ü.txt")));
+        let edit = file_edit(Path::new("notes #1.md"), None, "x", cwd);
+        let uri = serde_json::to_value(&edit).unwrap()["after"]["uri"].as_str().unwrap().to_owned();
+        assert_eq!(file_uri_to_path(&uri), Ok(PathBuf::from("/home/u/My Work/notes #1.md")));
     }
 
     #[test]

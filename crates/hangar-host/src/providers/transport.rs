@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
 use tokio::process::{Child, Command};
+use tokio::sync::watch;
 
 /// Bytes of stderr kept for error messages.
 const STDERR_TAIL: usize = 4096;
@@ -55,6 +56,8 @@ pub struct AgentProcess {
     /// Process group id (= the child's pid).
     pub pgid: Option<u32>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    /// Becomes `true` when the stderr reader has read everything (EOF).
+    stderr_done: watch::Receiver<bool>,
 }
 
 impl AgentProcess {
@@ -62,6 +65,14 @@ impl AgentProcess {
     pub fn stderr_tail(&self) -> String {
         let tail = self.stderr.lock().map(|b| b.iter().copied().collect::<Vec<u8>>()).unwrap_or_default();
         String::from_utf8_lossy(&tail).trim().to_owned()
+    }
+
+    /// Wait until the stderr reader has reached EOF (every writer, including
+    /// a child the agent left behind, closed it), for at most `limit`.
+    /// Returns whether it did.
+    pub async fn stderr_drained(&mut self, limit: Duration) -> bool {
+        // An `Err` means the reader task is gone: nothing more will arrive.
+        tokio::time::timeout(limit, self.stderr_done.wait_for(|done| *done)).await.is_ok()
     }
 
     /// Exit status if it has exited.
@@ -128,6 +139,7 @@ pub async fn open(command: &[String], cwd: &Path) -> Result<Transport, Transport
     };
     let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
     let sink = tail.clone();
+    let (done_tx, stderr_done) = watch::channel(false);
     tokio::spawn(async move {
         let mut lines = BufReader::new(stderr).lines();
         while let Ok(Some(line)) = lines.next_line().await {
@@ -140,10 +152,11 @@ pub async fn open(command: &[String], cwd: &Path) -> Result<Transport, Transport
                 }
             }
         }
+        let _ = done_tx.send(true);
     });
     Ok(Transport {
         reader: Box::new(stdout),
         writer: Box::new(stdin),
-        process: Some(AgentProcess { child, pgid, stderr: tail }),
+        process: Some(AgentProcess { child, pgid, stderr: tail, stderr_done }),
     })
 }

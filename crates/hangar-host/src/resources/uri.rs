@@ -137,19 +137,28 @@ fn validate_escapes(segment: &str) -> Result<(), UriError> {
     Ok(())
 }
 
-/// Build a `file:///...` URI for an absolute path.
+/// Build a `file:///...` URI for an absolute path: each segment is
+/// percent-encoded on its own (space, `#`, `?`, `%`, non-ASCII bytes, ...),
+/// the `/` between them is kept, and `.`/`..` are resolved lexically, so the
+/// result always parses back with [`file_uri_to_path`].
 pub fn path_to_file_uri(path: &Path) -> String {
-    let mut uri = String::from("file://");
-    let mut any = false;
+    let mut names = Vec::new();
     for component in path.components() {
-        if let Component::Normal(name) = component {
-            uri.push('/');
-            uri.extend(percent_encoding::percent_encode(name.as_bytes(), SEGMENT));
-            any = true;
+        match component {
+            Component::Normal(name) => names.push(name),
+            Component::ParentDir => {
+                names.pop();
+            }
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
         }
     }
-    if !any {
+    if names.is_empty() {
+        return String::from("file:///");
+    }
+    let mut uri = String::from("file://");
+    for name in names {
         uri.push('/');
+        uri.extend(percent_encoding::percent_encode(name.as_bytes(), SEGMENT));
     }
     uri
 }
@@ -194,10 +203,26 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        for p in ["/tmp/a b/ü#?%.txt", "/", "/x/[y]/z"] {
+        for p in ["/tmp/a b/ü#?%.txt", "/", "/x/[y]/z", "/My Projects/a#1/b?c/100%/naïve 日本.rs", "/%20/%2F"] {
             let uri = path_to_file_uri(Path::new(p));
+            assert!(!uri.contains([' ', '#', '?']) && uri.is_ascii(), "{uri}");
             assert_eq!(file_uri_to_path(&uri), Ok(PathBuf::from(p)), "{uri}");
         }
         assert_eq!(path_to_file_uri(Path::new("/tmp/a b")), "file:///tmp/a%20b");
+        assert_eq!(path_to_file_uri(Path::new("/a b/#?%/é")), "file:///a%20b/%23%3F%25/%C3%A9");
+    }
+
+    #[test]
+    fn non_utf8_names_round_trip() {
+        let p = PathBuf::from(OsString::from_vec(b"/tmp/\xff\xfe x".to_vec()));
+        let uri = path_to_file_uri(&p);
+        assert_eq!(uri, "file:///tmp/%FF%FE%20x");
+        assert_eq!(file_uri_to_path(&uri), Ok(p));
+    }
+
+    #[test]
+    fn dot_segments_are_resolved_not_dropped() {
+        assert_eq!(path_to_file_uri(Path::new("/w/src/../a b/./c")), "file:///w/a%20b/c");
+        assert_eq!(path_to_file_uri(Path::new("/..")), "file:///");
     }
 }

@@ -121,14 +121,17 @@ struct Conn {
 }
 
 impl Conn {
-    fn push(&mut self, frame: &OutFrame) {
+    /// Queue `frame`; false when the connection is cut off (now or before).
+    fn push(&mut self, frame: &OutFrame) -> bool {
         if self.dead {
-            return;
+            return false;
         }
         if self.tx.try_send(frame.clone()).is_err() {
             self.dead = true;
             self.cut_off.notify_one();
+            return false;
         }
+        true
     }
 }
 
@@ -219,10 +222,10 @@ impl Hub {
     }
 
     /// Queue a frame (a response, a rejection echo) for one connection.
-    pub fn send(&self, id: ConnId, frame: OutFrame) {
-        if let Some(conn) = self.lock().conns.get_mut(&id) {
-            conn.push(&frame);
-        }
+    /// Returns false when the frame was not queued: the connection is gone
+    /// (closed, never existed) or cut off.
+    pub fn send(&self, id: ConnId, frame: OutFrame) -> bool {
+        self.lock().conns.get_mut(&id).is_some_and(|conn| conn.push(&frame))
     }
 
     /// Subscribe `id` to `channels` from `from_seq`, pending until the reply
@@ -340,10 +343,11 @@ impl Hub {
                             if conn.subs.get(&*channel).is_none_or(|s| s.pending.is_some()) {
                                 continue;
                             }
-                            match conn.generation {
-                                ProtocolGeneration::V1 => conn.push(&frame),
-                                ProtocolGeneration::V0_9 => conn.push(&frame_v0_9),
-                            }
+                            let frame = match conn.generation {
+                                ProtocolGeneration::V1 => &frame,
+                                ProtocolGeneration::V0_9 => &frame_v0_9,
+                            };
+                            conn.push(frame);
                         }
                     }
                 }

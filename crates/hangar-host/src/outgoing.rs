@@ -57,7 +57,12 @@ impl OutgoingRequests {
         let (tx, rx) = oneshot::channel();
         self.lock().insert((conn, id), tx);
         let frame = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string();
-        hub.send(conn, frame.into());
+        if !hub.send(conn, frame.into()) {
+            // The connection closed (or was cut off) before the request went
+            // out: no answer can come, so don't wait for the timeout.
+            self.lock().remove(&(conn, id));
+            return Err(OutgoingError::Closed);
+        }
         let answer = match tokio::time::timeout(timeout, rx).await {
             Ok(Ok(answer)) => answer,
             Ok(Err(_)) => Err(OutgoingError::Closed),
@@ -145,6 +150,28 @@ mod tests {
         assert_eq!(rejected, Err(OutgoingError::Rejected { code: -32009, message: "no".to_owned() }));
         assert_eq!(ask(out.clone(), hub.clone(), 60).await, Err(OutgoingError::Closed));
         client.await.expect("client script");
+        assert!(out.lock().is_empty(), "nothing left pending");
+    }
+
+    #[tokio::test]
+    async fn a_request_to_a_closed_connection_ends_closed_at_once() {
+        let hub = Hub::new(16, 0);
+        let (tx, rx) = tokio::sync::mpsc::channel(8);
+        hub.add_connection(7, tx, Arc::new(tokio::sync::Notify::new()));
+        // The connection closes between being picked and being asked.
+        hub.remove_connection(7);
+        drop(rx);
+        let out = OutgoingRequests::default();
+        // A timeout longer than the test runner's patience: waiting for it
+        // instead of answering Closed would hang the test.
+        let wait = Duration::from_secs(3600);
+        let closed =
+            tokio::time::timeout(Duration::from_secs(60), out.request(&hub, 7, "resourceRequest", json!({}), wait))
+                .await
+                .expect("answered before the request's own timeout");
+        assert_eq!(closed, Err(OutgoingError::Closed));
+        let unknown = out.request(&hub, 99, "resourceRequest", json!({}), Duration::from_secs(60)).await;
+        assert_eq!(unknown, Err(OutgoingError::Closed), "a connection that never existed");
         assert!(out.lock().is_empty(), "nothing left pending");
     }
 }

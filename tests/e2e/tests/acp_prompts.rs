@@ -111,3 +111,33 @@ async fn attachments_fall_back_for_an_agent_with_the_baseline_only() {
         );
     }
 }
+
+#[tokio::test]
+async fn an_attached_file_the_host_never_serves_is_not_read() {
+    // The host's data dir (with its token) inside the working directory:
+    // a message that attaches the token must not hand its text to the agent.
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("ws").join(".hangar-data");
+    let script = json!({
+        "capabilities": { "promptCapabilities": { "embeddedContext": true } },
+        "turns": [[{ "echoPrompt": true }]]
+    });
+    let mut rig = Rig::start_with(tmp, AgentCmd::Script(script), &[], Some(&data)).await;
+    assert_eq!(rig.created, "session/ready");
+    let token_path = data.canonicalize().unwrap().join("token");
+    let token = std::fs::read_to_string(&token_path).unwrap();
+    let attachment: MessageAttachment = serde_json::from_value(json!({
+        "type": "resource",
+        "label": "token",
+        "uri": format!("file://{}", token_path.display()),
+    }))
+    .unwrap();
+    let mut message = user_message("what is in @token");
+    message.attachments = Some(vec![attachment]);
+    let turn = rig.send_message(message).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let text = markdown(&rig.turn(&turn).await);
+    assert!(!text.contains(token.trim()), "the token reached the agent: {text}");
+    let blocks: Vec<Value> = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(blocks[1]["type"], "resource_link", "{blocks:#?}");
+}

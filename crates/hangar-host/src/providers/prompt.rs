@@ -18,7 +18,6 @@
 //! - `simple`: its `modelRepresentation` (else the label) as text.
 //! - Other kinds (annotations, chats) are not sent.
 
-use std::path::PathBuf;
 
 use agent_client_protocol::v1::schema::PromptCapabilities;
 use ahp_types::state::{
@@ -27,6 +26,8 @@ use ahp_types::state::{
 use base64::Engine as _;
 use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
 use serde_json::{json, Value};
+
+use super::fs::Scope;
 
 /// Largest file embedded into a prompt; bigger ones go as links.
 const MAX_EMBED: u64 = 1024 * 1024;
@@ -55,16 +56,16 @@ impl PromptSupport {
     }
 }
 
-/// The prompt blocks for `message`; `roots` are the session's canonical
-/// working directories (only files inside them are read).
-pub fn prompt_blocks(message: &Message, support: PromptSupport, roots: &[PathBuf]) -> Vec<Value> {
+/// The prompt blocks for `message`; only files `scope` admits (inside the
+/// session's working directories, outside never-served paths) are read.
+pub fn prompt_blocks(message: &Message, support: PromptSupport, scope: &Scope) -> Vec<Value> {
     let mut blocks = Vec::new();
     if !message.text.is_empty() {
         blocks.push(text_block(&message.text));
     }
     for attachment in message.attachments.iter().flatten() {
         match attachment {
-            MessageAttachment::Resource(r) => blocks.push(resource(r, support, roots)),
+            MessageAttachment::Resource(r) => blocks.push(resource(r, support, scope)),
             MessageAttachment::EmbeddedResource(e) => blocks.push(embedded(e, support)),
             MessageAttachment::Simple(s) => blocks.push(text_block(
                 s.model_representation.as_deref().unwrap_or(&s.label),
@@ -104,9 +105,9 @@ fn is_textual(content_type: &str) -> bool {
         || essence.ends_with("+xml")
 }
 
-fn resource(r: &MessageResourceAttachment, support: PromptSupport, roots: &[PathBuf]) -> Value {
+fn resource(r: &MessageResourceAttachment, support: PromptSupport, scope: &Scope) -> Value {
     let text = if support.embedded_context {
-        readable_file(&r.uri, roots)
+        readable_file(&r.uri, scope)
     } else {
         None
     };
@@ -132,11 +133,11 @@ fn resource(r: &MessageResourceAttachment, support: PromptSupport, roots: &[Path
 }
 
 /// The text of the file a `file:` URI names, if it is a UTF-8 file of at
-/// most [`MAX_EMBED`] bytes inside `roots`.
-fn readable_file(uri: &str, roots: &[PathBuf]) -> Option<String> {
+/// most [`MAX_EMBED`] bytes that `scope` admits.
+fn readable_file(uri: &str, scope: &Scope) -> Option<String> {
     let path = crate::resources::uri::file_uri_to_path(uri).ok()?;
     let canonical = std::fs::canonicalize(path).ok()?;
-    if !roots.iter().any(|root| canonical.starts_with(root)) {
+    if !scope.admits(&canonical) {
         return None;
     }
     let meta = std::fs::metadata(&canonical).ok()?;
@@ -187,6 +188,21 @@ fn embedded(e: &MessageEmbeddedResourceAttachment, support: PromptSupport) -> Va
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::uri::path_to_file_uri;
+
+    #[test]
+    fn attached_files_are_read_only_where_the_scope_admits() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().canonicalize().unwrap();
+        let ssh = home.join(".ssh");
+        std::fs::create_dir(&ssh).unwrap();
+        std::fs::write(ssh.join("id_ed25519"), "PRIVATE KEY").unwrap();
+        std::fs::write(home.join("notes.md"), "# notes").unwrap();
+        let scope = Scope::new(&[path_to_file_uri(&home)], std::slice::from_ref(&ssh));
+        assert_eq!(readable_file(&path_to_file_uri(&home.join("notes.md")), &scope).as_deref(), Some("# notes"));
+        assert_eq!(readable_file(&path_to_file_uri(&ssh.join("id_ed25519")), &scope), None);
+        assert_eq!(readable_file("file:///etc/hostname", &scope), None);
+    }
 
     #[test]
     fn textual_types() {

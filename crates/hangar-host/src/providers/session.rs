@@ -98,7 +98,8 @@ pub struct SessionTask {
     host: Arc<Host>,
     setup: Setup,
     cwd: PathBuf,
-    roots: Vec<PathBuf>,
+    /// Where the agent's `fs/*` requests and attached files may reach.
+    scope: fs::Scope,
     registry: Registry,
     timeouts: Timeouts,
     live: Option<Live>,
@@ -164,7 +165,7 @@ async fn ask(conn: &Connection, method: &str, params: Value, limit: Duration) ->
 /// [`default_answer`] (an agent may ask during `session/new`, e.g. an
 /// elicitation scoped to that request, and must not wait for a turn), its
 /// notifications are returned in order for the caller to keep or drop.
-async fn ask_starting(live: &mut Live, roots: &[PathBuf], method: &str, params: Value, limit: Duration) -> (Result<Value, String>, Vec<Inbound>) {
+async fn ask_starting(live: &mut Live, scope: &fs::Scope, method: &str, params: Value, limit: Duration) -> (Result<Value, String>, Vec<Inbound>) {
     let answer = ask(&live.conn, method, params, limit);
     tokio::pin!(answer);
     let mut held = Vec::new();
@@ -173,7 +174,7 @@ async fn ask_starting(live: &mut Live, roots: &[PathBuf], method: &str, params: 
         tokio::select! {
             biased;
             msg = live.inbound.recv(), if open => match msg {
-                Some(Inbound::Request { id, method, params }) => live.conn.respond(&id, default_answer(roots, &method, &params)),
+                Some(Inbound::Request { id, method, params }) => live.conn.respond(&id, default_answer(scope, &method, &params)),
                 Some(other) => held.push(other),
                 None => open = false,
             },
@@ -185,12 +186,12 @@ async fn ask_starting(live: &mut Live, roots: &[PathBuf], method: &str, params: 
 /// The answer to an agent request no turn takes: files served inside the
 /// roots, permissions `cancelled`, elicitations `cancel`, anything else
 /// unknown.
-fn default_answer(roots: &[PathBuf], method: &str, params: &Value) -> Result<Value, (i64, String)> {
+fn default_answer(scope: &fs::Scope, method: &str, params: &Value) -> Result<Value, (i64, String)> {
     match method {
         "session/request_permission" => Ok(json!({ "outcome": { "outcome": "cancelled" } })),
         "elicitation/create" => Ok(super::elicitation::cancelled()),
-        "fs/read_text_file" => fs::read_text_file(roots, params),
-        "fs/write_text_file" => fs::write_text_file(roots, params),
+        "fs/read_text_file" => fs::read_text_file(scope, params),
+        "fs/write_text_file" => fs::write_text_file(scope, params),
         other => Err((-32601, format!("method not found: {other}"))),
     }
 }
@@ -204,13 +205,13 @@ impl SessionTask {
             .and_then(|u| crate::resources::uri::file_uri_to_path(u).ok())
             .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from("/"));
-        let roots = fs::roots(&setup.working_directories);
+        let scope = fs::Scope::new(&setup.working_directories, host.resources.never_served());
         let acp_session = setup.acp_session.clone();
         Self {
             host,
             setup,
             cwd,
-            roots,
+            scope,
             registry,
             timeouts,
             live: None,
@@ -397,7 +398,7 @@ impl SessionTask {
             }
         }
         self.turn = Some(turn);
-        self.send_prompt(prompt_blocks(&message, self.prompt_support, &self.roots));
+        self.send_prompt(prompt_blocks(&message, self.prompt_support, &self.scope));
     }
 
     /// The `model` value of the session's config, if set.
@@ -478,7 +479,7 @@ impl SessionTask {
                         }
                         return;
                     }
-                    other => default_answer(&self.roots, other, &params),
+                    other => default_answer(&self.scope, other, &params),
                 };
                 if let Some(live) = &self.live {
                     live.conn.respond(&id, answer);
@@ -552,7 +553,7 @@ impl SessionTask {
                 turn.notify(&self.host, &format!("Steering: {}", message.text));
                 turn.break_text();
                 self.turn = Some(turn);
-                self.send_prompt(prompt_blocks(&message, self.prompt_support, &self.roots));
+                self.send_prompt(prompt_blocks(&message, self.prompt_support, &self.scope));
                 return;
             }
         }
@@ -687,7 +688,7 @@ impl SessionTask {
             };
             if let Some(method) = method {
                 // `session/load` replays the history as updates: not a turn.
-                match ask_starting(live, &self.roots, method, params, self.timeouts.start).await.0 {
+                match ask_starting(live, &self.scope, method, params, self.timeouts.start).await.0 {
                     Ok(result) => {
                         while let Ok(msg) = live.inbound.try_recv() {
                             if let Inbound::Request { id, .. } = msg {
@@ -703,7 +704,7 @@ impl SessionTask {
                 }
             }
         }
-        let (result, held) = ask_starting(live, &self.roots, "session/new", json!({ "cwd": cwd, "mcpServers": [] }), self.timeouts.start).await;
+        let (result, held) = ask_starting(live, &self.scope, "session/new", json!({ "cwd": cwd, "mcpServers": [] }), self.timeouts.start).await;
         live.stashed.extend(held);
         let result = result?;
         let sid = result.get("sessionId").and_then(Value::as_str).ok_or("session/new returned no sessionId")?.to_owned();

@@ -182,6 +182,13 @@ impl ResourceService {
             .map_err(|_| crate::RpcError::internal("resource request panicked or was cancelled"))?
     }
 
+    /// The canonical paths never served, whatever the grants (credential
+    /// folders, the data dir, `/proc`, `/sys`, `/dev`): agents' `fs/*`
+    /// requests and files attached to prompts honour them too.
+    pub fn never_served(&self) -> &[PathBuf] {
+        self.policy.never_served()
+    }
+
     /// May `dir` (an existing folder) become a session working directory?
     /// `-32009` (with `data.request` when a grant would help) if not.
     pub fn check_working_dir(&self, dir: &Path) -> Result<(), crate::RpcError> {

@@ -253,11 +253,16 @@ impl Host {
             tracing::warn!("no runtime: active client {client_id} will not be removed after its grace period");
             return;
         };
-        let host = self.clone();
+        // Weak: a pending timer must not keep a dropped host (its data-dir
+        // lock, its store) alive until the grace period ends.
+        let host = Arc::downgrade(self);
         let grace = self.config.active_client_grace;
         let id = client_id.clone();
         let timer = runtime.spawn(async move {
             tokio::time::sleep(grace).await;
+            let Some(host) = host.upgrade() else {
+                return;
+            };
             if host.hub.client_connected(&id) {
                 return;
             }
@@ -291,5 +296,32 @@ impl Host {
         if let Some(thread) = lock(&self.writer_thread).take() {
             drop(thread);
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_pending_grace_timer_does_not_keep_a_dropped_host_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = HostConfig::new(dir.path().to_path_buf(), "token".to_owned());
+        // Far longer than the test: the old timer held the host (and its
+        // data-dir lock) until it fired.
+        config.active_client_grace = Duration::from_secs(600);
+        let host = Host::open(config.clone()).unwrap();
+        let (tx, _rx) = tokio::sync::mpsc::channel(8);
+        host.hub.add_connection(1, tx, Arc::new(tokio::sync::Notify::new()));
+        host.hub.identify(1, "client-a", ProtocolGeneration::V1);
+        host.connection_closed(1);
+        assert!(lock(&host.grace_timers).contains_key("client-a"), "the grace period started");
+        host.shutdown();
+        drop(host);
+        let reopened = Host::open(config);
+        assert!(reopened.is_ok(), "the data directory is free again: {:?}", reopened.err());
     }
 }

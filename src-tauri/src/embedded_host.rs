@@ -38,12 +38,8 @@ pub fn default_data_dir() -> Result<PathBuf, CoreError> {
 /// finds them (unless `--no-discover` or `HANGAR_NO_DISCOVER=1`).
 pub fn agent_specs(args: &[String]) -> Result<Vec<AgentSpec>, CoreError> {
     let mut out = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let spec = if a == "--agent" { it.next().cloned() } else { a.strip_prefix("--agent=").map(str::to_owned) };
-        if let Some(spec) = spec {
-            out.push(AgentSpec::parse(&spec).map_err(|e| CoreError::EmbeddedHost(e.to_string()))?);
-        }
+    for spec in crate::startup::flag_values(args, "--agent") {
+        out.push(AgentSpec::parse(spec).map_err(|e| CoreError::EmbeddedHost(e.to_string()))?);
     }
     if let Ok(env) = std::env::var("HANGAR_AGENTS") {
         for spec in env.split(';').map(str::trim).filter(|s| !s.is_empty()) {

@@ -2,7 +2,8 @@
 //!
 //! Map of the crate:
 //! - [`startup`]       — start-up shared by the app and the bridge: the
-//!   embedded host, the core, the local host registered like any remote.
+//!   command-line flags (`--data-dir`, `--browse-root`), the embedded host,
+//!   the core, the local host registered like any remote.
 //! - [`embedded_host`] — `hangar_host` on 127.0.0.1:0 with a per-launch
 //!   token, data under the platform data dir; agents from `--agent` /
 //!   `HANGAR_AGENTS`, then `hangar_host::discovery` (the same agents

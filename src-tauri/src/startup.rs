@@ -19,19 +19,28 @@ pub struct Started {
     pub host: EmbeddedHost,
 }
 
+/// The values of a command-line flag, in order: `FLAG VALUE` and
+/// `FLAG=VALUE` both count.
+pub fn flag_values<'a>(args: &'a [String], flag: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let mut it = args.iter();
+    std::iter::from_fn(move || {
+        for a in it.by_ref() {
+            if a == flag {
+                return it.next().map(String::as_str);
+            }
+            if let Some(v) = a.strip_prefix(flag).and_then(|rest| rest.strip_prefix('=')) {
+                return Some(v);
+            }
+        }
+        None
+    })
+}
+
 /// `--data-dir DIR` from the arguments, else `HANGAR_DESKTOP_DATA_DIR`, else
 /// the platform default.
 pub fn data_dir(args: &[String]) -> Result<PathBuf, CoreError> {
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--data-dir" {
-            if let Some(d) = it.next() {
-                return Ok(PathBuf::from(d));
-            }
-        }
-        if let Some(d) = a.strip_prefix("--data-dir=") {
-            return Ok(PathBuf::from(d));
-        }
+    if let Some(d) = flag_values(args, "--data-dir").next() {
+        return Ok(PathBuf::from(d));
     }
     match std::env::var_os("HANGAR_DESKTOP_DATA_DIR") {
         Some(d) => Ok(PathBuf::from(d)),
@@ -44,12 +53,7 @@ pub fn data_dir(args: &[String]) -> Result<PathBuf, CoreError> {
 /// `HANGAR_BROWSE_ROOTS` environment variable (`:`-separated). Empty means
 /// the host's default, the user's home.
 pub fn browse_roots(args: &[String]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let dir = if a == "--browse-root" { it.next().cloned() } else { a.strip_prefix("--browse-root=").map(str::to_owned) };
-        out.extend(dir.map(PathBuf::from));
-    }
+    let mut out: Vec<PathBuf> = flag_values(args, "--browse-root").map(PathBuf::from).collect();
     if let Some(env) = std::env::var_os("HANGAR_BROWSE_ROOTS") {
         out.extend(std::env::split_paths(&env).filter(|p| !p.as_os_str().is_empty()));
     }
@@ -63,4 +67,18 @@ pub async fn start(args: &[String]) -> Result<Started, CoreError> {
     let core = Core::start();
     core.add_host(LOCAL_HOST_ID, "This computer", host.url.clone()).await?;
     Ok(Started { core, host })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_are_read_in_both_forms() {
+        let args: Vec<String> = ["app", "--browse-root", "/a", "--data-dir=/d", "--browse-root=/b", "--browse-rootx=/no", "--browse-root"]
+            .map(str::to_owned)
+            .to_vec();
+        assert_eq!(flag_values(&args, "--browse-root").collect::<Vec<_>>(), ["/a", "/b"]);
+        assert_eq!(data_dir(&args).unwrap(), PathBuf::from("/d"));
+    }
 }

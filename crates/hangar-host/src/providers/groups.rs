@@ -32,13 +32,18 @@ fn boot_id() -> String {
         .unwrap_or_default()
 }
 
-/// When process `pid` started (clock ticks after boot), from `/proc`.
-fn start_time(pid: u32) -> Option<String> {
+/// Field `index` (0-based) of process `pid`'s `/proc/PID/stat`, counted
+/// after the command name (which may hold spaces and parens).
+fn stat_field(pid: u32, index: usize) -> Option<String> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Fields after the command name (which may hold spaces and parens);
-    // the start time is field 22 overall, the 20th after `comm`.
     let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(19).map(str::to_owned)
+    rest.split_whitespace().nth(index).map(str::to_owned)
+}
+
+/// When process `pid` started (clock ticks after boot), from `/proc`: field
+/// 22 overall, the 20th after `comm`.
+fn start_time(pid: u32) -> Option<String> {
+    stat_field(pid, 19)
 }
 
 /// Whether any process is in group `pgid`.
@@ -50,15 +55,25 @@ fn group_alive(pgid: u32) -> bool {
         let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
             return false;
         };
-        std::fs::read_to_string(e.path().join("stat"))
-            .ok()
-            .and_then(|s| {
-                s.rfind(')')
-                    .and_then(|i| s[i + 1..].split_whitespace().nth(2).map(str::to_owned))
-            })
+        // The group id is field 5 overall, the 3rd after `comm`.
+        stat_field(pid, 2)
             .and_then(|g| g.parse::<u32>().ok())
             .is_some_and(|g| g == pgid && pid != std::process::id())
     })
+}
+
+/// End `groups`: TERM, a moment to exit cleanly, then KILL.
+fn end_groups(groups: &[u32]) {
+    if groups.is_empty() {
+        return;
+    }
+    for g in groups {
+        signal_group(*g, "TERM");
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    for g in groups {
+        signal_group(*g, "KILL");
+    }
 }
 
 impl Registry {
@@ -69,14 +84,8 @@ impl Registry {
         let leftovers = leftover_groups(&dir);
         for g in &leftovers {
             tracing::warn!("ending agent process group {g} left by an earlier host");
-            signal_group(*g, "TERM");
         }
-        if !leftovers.is_empty() {
-            std::thread::sleep(Duration::from_millis(300));
-            for g in &leftovers {
-                signal_group(*g, "KILL");
-            }
-        }
+        end_groups(&leftovers);
         if let Err(e) = std::fs::create_dir_all(&dir) {
             tracing::warn!(
                 "cannot record agent process groups in {}: {e}",
@@ -117,16 +126,9 @@ impl Registry {
             .lock()
             .map(|mut m| m.drain().map(|(_, g)| g).collect())
             .unwrap_or_default();
-        if groups.is_empty() {
-            return;
-        }
-        for g in &groups {
-            signal_group(*g, "TERM");
-        }
-        std::thread::sleep(Duration::from_millis(300));
-        for g in &groups {
-            signal_group(*g, "KILL");
-            if let Some(dir) = &self.dir {
+        end_groups(&groups);
+        if let Some(dir) = &self.dir {
+            for g in &groups {
                 let _ = std::fs::remove_file(dir.join(g.to_string()));
             }
         }
@@ -180,19 +182,42 @@ mod tests {
 
     #[test]
     fn stale_or_foreign_records_are_dropped_without_signals() {
+        use std::os::unix::process::CommandExt;
+
+        // A group leader of our own (the test process leads no group).
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let pgid = child.id();
+        let started = start_time(pgid).unwrap();
+        let record = |start: &str| format!("{}\n{start}\n", boot_id());
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join(DIR);
         std::fs::create_dir_all(&dir).unwrap();
-        // Another boot; this test's own group with a wrong start time; junk.
-        let own = std::process::id();
+
+        // Another boot; the live leader's pid with another start time (the
+        // pid was reused by someone else); junk.
         std::fs::write(dir.join("4242"), "some-other-boot\n1\n").unwrap();
-        std::fs::write(dir.join(own.to_string()), format!("{}\n0\n", boot_id())).unwrap();
+        std::fs::write(dir.join(pgid.to_string()), record(&format!("{started}0"))).unwrap();
         std::fs::write(dir.join("not-a-pid"), "x").unwrap();
-        assert!(leftover_groups(&dir).is_empty());
-        assert_eq!(
-            std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(99),
-            0,
-            "records are consumed"
+        let dropped = leftover_groups(&dir);
+        let count = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(99);
+        let untouched = child.try_wait().unwrap().is_none();
+
+        // The leader that was recorded: its group is returned for ending.
+        std::fs::write(dir.join(pgid.to_string()), record(&started)).unwrap();
+        let ours = leftover_groups(&dir);
+        let _ = child.kill();
+        let _ = child.wait();
+
+        assert!(
+            dropped.is_empty(),
+            "nothing stale or foreign to end: {dropped:?}"
         );
+        assert_eq!(count, 0, "records are consumed");
+        assert!(untouched, "the foreign process was not signalled");
+        assert_eq!(ours, vec![pgid]);
     }
 }

@@ -102,4 +102,11 @@ impl Engine {
         };
         self.effects.push(effect);
     }
+
+    /// Record the side effect of an applied session action.
+    pub(super) fn record_session_effect(&mut self, session: &str, action: &StateAction) {
+        if let StateAction::SessionConfigChanged(_) = action {
+            self.effects.push(SideEffect::ConfigChanged { session: session.to_owned() });
+        }
+    }
 }

@@ -242,9 +242,7 @@ impl Engine {
             }
             self.sync_session_summary(&session);
         } else if self.sessions.contains_key(channel) {
-            if matches!(action, StateAction::SessionConfigChanged(_)) {
-                self.effects.push(SideEffect::ConfigChanged { session: channel.to_owned() });
-            }
+            self.record_session_effect(channel, action);
             self.sync_session_summary(channel);
         }
     }

@@ -1,12 +1,22 @@
 //! Session summaries as sidebar rows: status word, unread and archived
-//! flags decoded from the `SessionStatus` bits.
+//! flags decoded from the `SessionStatus` bits; while a session's agent is
+//! starting or failed to start (its mirrored [`Lifecycle`], known for the
+//! sessions whose channel the core holds), the status says so instead.
 
 use ahp::hosts::HostHandle;
-use ahp_types::state::{SessionStatus, SessionSummary};
+use ahp_types::state::{SessionState, SessionStatus, SessionSummary};
 use serde_json::{json, Value};
 
-/// The status word the sidebar shows.
-pub fn status_word(status: u32) -> &'static str {
+use crate::session_start::Lifecycle;
+
+/// The status word the sidebar shows: `starting` / `failed` from the
+/// session's lifecycle, else from the status bits.
+pub fn status_word(status: u32, lifecycle: Lifecycle) -> &'static str {
+    match lifecycle {
+        Lifecycle::Creating => return "starting",
+        Lifecycle::Failed => return "failed",
+        Lifecycle::Ready => {}
+    }
     let s = SessionStatus::from_bits(status);
     if s.contains(SessionStatus::InputNeeded) {
         "needs-input"
@@ -24,8 +34,8 @@ pub fn needs_input(status: u32) -> bool {
     SessionStatus::from_bits(status).contains(SessionStatus::InputNeeded)
 }
 
-/// One sidebar row.
-pub fn row(host: &HostHandle, s: &SessionSummary) -> Value {
+/// One sidebar row; `session` is the mirrored session state, if held.
+pub fn row(host: &HostHandle, s: &SessionSummary, session: Option<&SessionState>) -> Value {
     let bits = SessionStatus::from_bits(s.status);
     json!({
         "host": host.id.as_str(),
@@ -33,7 +43,7 @@ pub fn row(host: &HostHandle, s: &SessionSummary) -> Value {
         "uri": s.resource,
         "title": s.title,
         "provider": s.provider,
-        "status": status_word(s.status),
+        "status": status_word(s.status, Lifecycle::of(session)),
         "activity": s.activity,
         "unread": !bits.contains(SessionStatus::IsRead),
         "archived": bits.contains(SessionStatus::IsArchived),
@@ -62,12 +72,26 @@ mod tests {
 
     #[test]
     fn status_words_follow_the_bits() {
-        assert_eq!(status_word(1), "idle");
-        assert_eq!(status_word(8), "working");
-        assert_eq!(status_word(24), "needs-input");
-        assert_eq!(status_word(2), "error");
-        assert_eq!(status_word(1 | 32 | 64), "idle");
+        assert_eq!(status_word(1, Lifecycle::Ready), "idle");
+        assert_eq!(status_word(8, Lifecycle::Ready), "working");
+        assert_eq!(status_word(24, Lifecycle::Ready), "needs-input");
+        assert_eq!(status_word(2, Lifecycle::Ready), "error");
+        assert_eq!(status_word(1 | 32 | 64, Lifecycle::Ready), "idle");
         assert!(needs_input(24 | 32));
         assert!(!needs_input(8));
+    }
+
+    #[test]
+    fn a_starting_or_failed_agent_is_the_row_status_not_idle() {
+        // A session whose agent is starting or failed to start is `idle`
+        // (with its read bit) in the host's summary.
+        assert_eq!(status_word(1 | 32, Lifecycle::Creating), "starting");
+        assert_eq!(status_word(1 | 32, Lifecycle::Failed), "failed");
+        assert_eq!(status_word(1 | 32, Lifecycle::Ready), "idle");
+        assert_eq!(
+            status_word(1 | 32, Lifecycle::of(None)),
+            "idle",
+            "sessions the core does not hold follow the bits"
+        );
     }
 }

@@ -128,6 +128,15 @@ pub struct Core {
     resyncs: AtomicU64,
 }
 
+impl CoreState {
+    /// A session's sidebar row, its status from the mirrored session's
+    /// lifecycle while one is held (see [`row`]).
+    fn row(&self, host: &ahp::hosts::HostHandle, s: &ahp_types::state::SessionSummary) -> Value {
+        let key = HostedResourceKey::new(host.id.clone(), s.resource.clone());
+        row(host, s, self.mirror.sessions().get(&key))
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -212,8 +221,9 @@ impl Core {
     /// Current app view: hosts, session rows, inbox.
     pub async fn app_snapshot(&self) -> Value {
         let hosts = self.multi.hosts().await;
-        let rows: Vec<Value> = hosts.iter().flat_map(|h| h.session_summaries.iter().map(|s| row(h, s)).collect::<Vec<_>>()).collect();
-        let inbox: Vec<Value> = lock(&self.state).inbox.values().cloned().collect();
+        let st = lock(&self.state);
+        let rows: Vec<Value> = hosts.iter().flat_map(|h| h.session_summaries.iter().map(|s| st.row(h, s)).collect::<Vec<_>>()).collect();
+        let inbox: Vec<Value> = st.inbox.values().cloned().collect();
         json!({ "op": "snapshot", "hosts": hosts.iter().map(host_view).collect::<Vec<_>>(), "sessions": rows, "inbox": inbox })
     }
 
@@ -364,6 +374,8 @@ impl Core {
             match self.seed(&session_key).await {
                 Ok(()) => {
                     lock(&self.state).sessions.insert(session_key.clone());
+                    // Its lifecycle is known now: the row may say starting or failed.
+                    self.send_row(&key.host_id, session, false).await;
                 }
                 // Without it the chat still works; the host decides when a
                 // turn may start.

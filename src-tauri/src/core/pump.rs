@@ -4,24 +4,27 @@
 //! reduces it into the mirror (buffering envelopes for channels whose
 //! subscribe is in flight, turning rejected echoes into notices), projects
 //! each changed chat once, updates the inbox and collects held messages
-//! whose session became ready; then rows are pushed, held messages sent, and
-//! hosts that lost events are re-snapshotted ([`super::resync`]) before the
-//! next batch; a root action (agents and their models) re-sends the host
-//! views. Envelopes at or below a channel's snapshot `fromSeq` (still
-//! queued from before a re-subscribe) are skipped.
+//! whose session became ready and the rows whose session's lifecycle
+//! changed (a row says starting / failed); then rows are pushed, held
+//! messages sent, and hosts that lost events are re-snapshotted
+//! ([`super::resync`]) before the next batch; a root action (agents and
+//! their models) re-sends the host views. Envelopes at or below a
+//! channel's snapshot `fromSeq` (still queued from before a re-subscribe)
+//! are skipped.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use ahp::hosts::{HostId, HostSubscriptionEvent};
+use ahp::hosts::{HostHandle, HostId, HostSubscriptionEvent};
 use ahp::multi_host_state_mirror::HostedResourceKey;
 use ahp::SubscriptionEvent;
+use ahp_types::state::SessionSummary;
 use ahp_types::ROOT_RESOURCE_URI;
 use serde_json::{json, Value};
 
 use super::{action_type, lock, send_all, update_inbox, Core, CoreState, Release};
 use crate::event_feed::{EventFeed, Fed};
-use crate::session_rows::row;
+use crate::session_start::Lifecycle;
 
 /// What a batch leaves to do once the state lock is released.
 #[derive(Default)]
@@ -88,10 +91,15 @@ impl Core {
                     if st.floors.get(&key).is_some_and(|floor| env.server_seq as i64 <= *floor) {
                         continue;
                     }
+                    let lifecycle = st.sessions.contains(&key).then(|| Lifecycle::of(st.mirror.sessions().get(&key)));
                     st.mirror.apply_envelope(&host_id, &env);
                     if st.chats.contains_key(&key) {
                         dirty.insert(key);
                     } else if st.sessions.contains(&key) {
+                        // The row's status follows the agent's start.
+                        if Some(Lifecycle::of(st.mirror.sessions().get(&key))) != lifecycle {
+                            after.summaries.push((host_id.clone(), key.uri.clone(), false));
+                        }
                         dirty.extend(st.chats.iter().filter(|(_, w)| w.session_key == key).map(|(k, _)| k.clone()));
                     }
                 }
@@ -124,17 +132,26 @@ impl Core {
         after
     }
 
+    /// Send a session's row (or its removal), then note whether it waits.
     async fn push_row(&self, host_id: &HostId, session: &str, removed: bool) {
-        let Some(handle) = self.multi.host(host_id).await else { return };
-        let summary = handle.session_summaries.iter().find(|s| s.resource == session).cloned();
-        let op = match (&summary, removed) {
-            (Some(s), false) => json!({ "op": "session", "row": row(&handle, s) }),
-            _ => json!({ "op": "sessionRemoved", "host": host_id.as_str(), "uri": session }),
-        };
-        send_all(&mut lock(&self.state).app_sinks, &op);
-        if let Some(s) = summary {
+        if let Some((handle, s)) = self.send_row(host_id, session, removed).await {
             self.note_already_waiting(&handle);
             self.note_status(host_id, &handle.label, &s).await;
         }
+    }
+
+    /// Send a session's row to the app streams, or `sessionRemoved`;
+    /// returns the host and the summary the row was built from.
+    pub(super) async fn send_row(&self, host_id: &HostId, session: &str, removed: bool) -> Option<(HostHandle, SessionSummary)> {
+        let handle = self.multi.host(host_id).await?;
+        let summary = handle.session_summaries.iter().find(|s| s.resource == session).cloned();
+        let mut st = lock(&self.state);
+        let op = match (&summary, removed) {
+            (Some(s), false) => json!({ "op": "session", "row": st.row(&handle, s) }),
+            _ => json!({ "op": "sessionRemoved", "host": host_id.as_str(), "uri": session }),
+        };
+        send_all(&mut st.app_sinks, &op);
+        drop(st);
+        summary.map(|s| (handle, s))
     }
 }

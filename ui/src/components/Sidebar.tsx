@@ -32,10 +32,10 @@ export function Sidebar(props: {
                       data-testid="session-row" data-status={r.status} data-uri={r.uri} data-host={r.host} data-unread={r.unread ? "true" : "false"}
                       onClick={() => props.onSelect(r.host, r.uri)}
                     >
-                      <span class={`status-dot ${r.status}`} title={statusLabel[r.status]} aria-label={statusLabel[r.status]} />
+                      <span class="status-dot" title={statusLabel[r.status]} aria-label={statusLabel[r.status]} />
                       <span class="row-main">
                         <span class={`row-title ${r.unread ? 'unread' : ''}`}>{r.title || 'Untitled session'}</span>
-                        <span class="row-sub">{statusLabel[r.status]} · {folderName(r.folder)} · {r.provider}</span>
+                        <span class="row-sub"><span class="status-word">{statusLabel[r.status]}</span> · {folderName(r.folder)} · {r.provider}</span>
                       </span>
                       {r.unread && <span class="unread-dot" aria-label="unread" />}
                     </button>

@@ -3,7 +3,8 @@
 
 export interface AgentInfo { provider: string; displayName: string; description: string; models: { id: string; name: string }[] }
 export interface HostView { id: string; label: string; state: string; connected: boolean; defaultDirectory?: string | null; agents: AgentInfo[]; error?: string | null }
-export type SessionStatus = 'idle' | 'working' | 'needs-input' | 'error';
+// `starting` / `failed`: the session's agent is starting or did not start.
+export type SessionStatus = 'idle' | 'working' | 'needs-input' | 'error' | 'starting' | 'failed';
 export interface SessionRow {
   host: string; hostLabel: string; uri: string; title: string; provider: string; status: SessionStatus;
   activity?: string | null; unread: boolean; archived: boolean; folder?: string | null; modifiedAt: string; defaultChat?: string | null;
@@ -56,7 +57,9 @@ export function groupSessions(s: AppState, showArchived: boolean): HostGroup[] {
   }));
 }
 
-export const statusLabel: Record<SessionStatus, string> = { idle: 'Idle', working: 'Working', 'needs-input': 'Needs input', error: 'Error' };
+export const statusLabel: Record<SessionStatus, string> = {
+  idle: 'Idle', working: 'Working', 'needs-input': 'Needs input', error: 'Error', starting: 'Starting', failed: 'Failed',
+};
 
 /** The last path segment of a file URI, for display. */
 export function folderName(uri?: string | null): string {

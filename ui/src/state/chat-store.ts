@@ -70,8 +70,8 @@ export const isRunning = (s: ChatView) => !!s.active;
 
 /**
  * The chat header's status pill: the agent's start while it is not ready
- * (a starting or failed session is otherwise just "idle" in its row), else
- * the session row's status.
+ * (from the chat's `start` view, which may arrive before the row says
+ * starting / failed), else the session row's status.
  */
 export function chatStatus(rowStatus: SessionStatus, start: StartView | null): { key: string; label: string } {
   if (start?.lifecycle === 'creating') return { key: 'working', label: 'Starting' };

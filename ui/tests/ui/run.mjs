@@ -324,15 +324,18 @@ async function newSession(agent) {
 }
 
 await test('a message typed while the agent starts is held, then becomes a turn', async () => {
-  await newSession('slow');
+  const slow = await newSession('slow');
   await page.waitForSelector('[data-testid=starting]');
   await expectText('[data-testid=chat-status]', 'Starting');
+  const slowRow = `[data-testid=session-row][data-uri="${slow}"]`;
+  await expectText(`${slowRow}[data-status=starting] .row-sub`, 'Starting');
   await page.fill('[data-testid=composer-input]', 'Typed right away');
   await page.click('[data-testid=send]');
   await expectText('[data-testid=held-message]', 'Typed right away');
   await shot('chat-agent-starting');
   await expectText('.md.assistant', 'echo: Typed right away');
   await page.waitForFunction(() => !document.querySelector('[data-testid=starting], [data-testid=held-message]'));
+  await page.waitForSelector(`${slowRow}:not([data-status=starting])`);
   const refused = await page.$$eval('.notice', (ns) => ns.map((n) => n.textContent).filter((t) => t.includes('turnStarted')));
   if (refused.length) throw new Error(`a turn was refused: ${refused}`);
 });
@@ -342,6 +345,7 @@ await test('a failed start shows the reason; start again, then dispose', async (
   await expectText('[data-testid=start-error]', 'no API key configured');
   if (!(await page.isDisabled('[data-testid=send]'))) throw new Error('Send is enabled on a failed session');
   await expectText('[data-testid=chat-status]', 'Failed to start');
+  await expectText(`[data-testid=session-row][data-uri="${failed}"][data-status=failed] .row-sub`, 'Failed');
   await shot('chat-start-failed');
   await page.click('[data-testid=start-again]');
   // A fresh session with the same agent replaces the failed one (and fails too).

@@ -78,8 +78,9 @@ pub fn credential_dirs(home: &Path) -> Vec<PathBuf> {
     .collect()
 }
 
-/// The user's home directory, when `HOME` names an absolute path.
-fn home_dir() -> Option<PathBuf> {
+/// The user's home directory, when `HOME` names an absolute path (the one
+/// rule for every default derived from it).
+pub(crate) fn home_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(PathBuf::from).filter(|p| p.is_absolute())
 }
 

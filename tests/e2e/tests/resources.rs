@@ -285,6 +285,26 @@ async fn grant_policy_and_browse_roots_come_from_flags() {
     assert_eq!(code, -32009, "home is no browse root any more");
 }
 
+/// A relative `HOME` is no home: the default grant policy denies instead of
+/// granting under whatever folder it resolves to from the host's cwd (the
+/// same rule as the default browse roots and protected folders).
+#[tokio::test]
+async fn a_relative_home_grants_nothing_by_default() {
+    let home_dir = tempfile::tempdir().unwrap();
+    let home = home_dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(home.join("proj")).unwrap();
+    // The host runs in this test's cwd; climb to `/` and back down to `home`.
+    let cwd = std::env::current_dir().unwrap();
+    let up = "../".repeat(cwd.components().count());
+    let relative = format!("{up}{}", home.strip_prefix("/").unwrap().display());
+    assert_eq!(cwd.join(&relative).canonicalize().unwrap(), home, "{relative} names the temporary home");
+    let data = tempfile::tempdir().unwrap();
+    let host = HostProcess::try_start_in(data.path(), &[], &[("HOME", relative.as_str())]).unwrap();
+    let (c, _init) = hangar_e2e::initialized(&host, "files").await;
+    let asked = call(&c, "resourceRequest", json!({"uri": uri(&home.join("proj")), "read": true})).await;
+    assert_eq!(code(asked), -32009);
+}
+
 /// Under `--grant-policy ask` the host asks a connected client with its own
 /// `resourceRequest` and grants what it accepts; a refusal, or silence past
 /// the timeout, is `-32009`.

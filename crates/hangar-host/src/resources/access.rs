@@ -59,11 +59,12 @@ impl std::str::FromStr for RequestPolicy {
 }
 
 impl RequestPolicy {
-    /// The default for `hangar serve`: grant under the user's home directory.
+    /// The default for `hangar serve`: grant under the user's home directory
+    /// ([`crate::config::home_dir`]); deny all without one.
     pub fn default_for_home() -> Self {
-        match std::env::var_os("HOME") {
-            Some(home) if !home.is_empty() => RequestPolicy::GrantUnder(vec![PathBuf::from(home)]),
-            _ => RequestPolicy::DenyAll,
+        match crate::config::home_dir() {
+            Some(home) => RequestPolicy::GrantUnder(vec![home]),
+            None => RequestPolicy::DenyAll,
         }
     }
 
@@ -146,13 +147,12 @@ pub struct RevokeGrantParams {
 /// Decides and records grants.
 pub struct Access {
     policy: Arc<Policy>,
-    request_policy: RequestPolicy,
 }
 
 impl Access {
-    /// Grants recorded in `policy`'s store, decided by `request_policy`.
-    pub fn new(policy: Arc<Policy>, request_policy: RequestPolicy) -> Self {
-        Self { policy, request_policy }
+    /// Grants recorded in `policy`'s store, decided by its request policy.
+    pub fn new(policy: Arc<Policy>) -> Self {
+        Self { policy }
     }
 
     /// `resourceRequest`, decided by the policy alone; `Ask` answers `-32009`.
@@ -184,7 +184,7 @@ impl Access {
         if self.policy.grants().allows(&pending.canonical, read, write) {
             return Ok(RequestStep::Done(ResourceRequestResult {}));
         }
-        match self.request_policy.decide(&pending.canonical) {
+        match self.policy.request_policy().decide(&pending.canonical) {
             Some(granted) => self.settle(pending, granted).map(RequestStep::Done),
             None => Ok(RequestStep::Ask(pending)),
         }

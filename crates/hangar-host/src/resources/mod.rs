@@ -137,11 +137,11 @@ impl ResourceService {
             store,
             data_dir,
             protected,
-            request_policy.clone(),
+            request_policy,
         ));
         let inner = Inner {
             ops: ops::Ops::new(policy.clone()),
-            access: access::Access::new(policy.clone(), request_policy),
+            access: access::Access::new(policy.clone()),
         };
         let completions = Arc::new(completions::Completions::excluding(policy.never_served().to_vec()));
         Ok(Self { inner: Arc::new(inner), policy, completions })

@@ -165,6 +165,11 @@ impl Policy {
         self.browse_roots.iter().any(|b| canonical.starts_with(b))
     }
 
+    /// How `resourceRequest` is decided.
+    pub fn request_policy(&self) -> &RequestPolicy {
+        &self.request_policy
+    }
+
     /// The grant store behind this policy.
     pub fn grants(&self) -> &GrantStore {
         &self.grants

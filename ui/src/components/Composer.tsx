@@ -19,6 +19,9 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
   const [error, setError] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
   const draftTimer = useRef<number | undefined>(undefined);
+  // Completions answered out of order (one request per keystroke) must not
+  // replace the list for the text typed since: only the newest counts.
+  const completionSeq = useRef(0);
   const running = !!view.active;
   const queued = view.meta?.queued ?? [];
   const starting = isStarting(view);
@@ -59,17 +62,19 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
     const el = e.target as HTMLTextAreaElement;
     setText(el.value);
     syncDraft(el.value);
+    const seq = ++completionSeq.current;
     const m = mentionAt(el.value, el.selectionStart ?? el.value.length);
     if (!m) { setItems([]); return; }
     try {
       const r = await call('chat.completions', { host, chat, text: el.value, offset: el.selectionStart ?? el.value.length });
-      setItems((r.items ?? []).slice(0, 8));
-    } catch { setItems([]); }
+      if (seq === completionSeq.current) setItems((r.items ?? []).slice(0, 8));
+    } catch { if (seq === completionSeq.current) setItems([]); }
   };
   const pick = (item: any) => {
     const el = area.current;
     const caret = el?.selectionStart ?? text.length;
     const next = applyCompletion(text, caret, item);
+    completionSeq.current++;
     setText(next.text);
     setItems([]);
     setPicked((p) => rememberPick(p, item));

@@ -11,6 +11,11 @@ describe('composer', () => {
   it('inserts a completion over the mention', () => {
     expect(applyCompletion('look at @mai now', 12, { insertText: '@src/main.rs' })).toEqual({ text: 'look at @src/main.rs  now', caret: 21 });
     expect(applyCompletion('x @a', 4, { insertText: '@b', rangeStart: 2, rangeEnd: 4 })).toEqual({ text: 'x @b ', caret: 5 });
+    // An item whose range was computed for an older text (`Read @n`) replaces
+    // the whole word typed since, not only its first letters.
+    expect(applyCompletion('Read @not', 9, { insertText: '@notes.md', rangeStart: 5, rangeEnd: 7 })).toEqual({ text: 'Read @notes.md ', caret: 15 });
+    // No word at the caret: the item's range.
+    expect(applyCompletion('see x', 5, { insertText: '@a.md', rangeStart: 4, rangeEnd: 5 })).toEqual({ text: 'see @a.md ', caret: 10 });
   });
 
   it('maps confirmation shortcuts to the host options', () => {

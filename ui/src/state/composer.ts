@@ -9,11 +9,16 @@ export function mentionAt(text: string, caret: number): { start: number; query: 
   return { start: caret - m[2].length - 1, query: m[2] };
 }
 
-/** Insert a completion: replace [rangeStart, rangeEnd) or the `@word` at the caret. */
+/**
+ * Insert a completion over the `@word` at the caret; without one, over the
+ * item's [rangeStart, rangeEnd) (else at the caret). The word at the caret
+ * wins because an item's range was computed for the text of its request,
+ * which may be older than what is in the box now.
+ */
 export function applyCompletion(text: string, caret: number, item: { insertText: string; rangeStart?: number | null; rangeEnd?: number | null }): { text: string; caret: number } {
   const m = mentionAt(text, caret);
-  const start = item.rangeStart ?? m?.start ?? caret;
-  const end = item.rangeEnd ?? caret;
+  const start = m ? m.start : item.rangeStart ?? caret;
+  const end = m ? caret : item.rangeEnd ?? caret;
   const insert = item.insertText.endsWith(' ') ? item.insertText : item.insertText + ' ';
   return { text: text.slice(0, start) + insert + text.slice(end), caret: start + insert.length };
 }

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, stream } from '../ipc';
 import { allTurns, applyChatOp, ChatView, chatStatus, emptyChat, visibleTurns } from '../state/chat-store';
-import { perFrame } from '../state/frame-batch';
+import { FrameFold, perFrame } from '../state/frame-batch';
 import { Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
 import { optionForKey, confirmationOptions, acceptsShortcut } from '../state/composer';
 import { SessionRow, AgentInfo, folderName } from '../state/app-store';
@@ -27,6 +27,9 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
   const [noMore, setNoMore] = useState(false);
   const loadingOlder = useRef(false);
   const anchor = useRef<Anchor | null>(null);
+  // Set when fetchOlder's result is in: the anchor is dropped after the next render.
+  const dropAnchor = useRef(false);
+  const ops = useRef<FrameFold<ChatView, any> | null>(null);
   const host = row.host;
 
   useEffect(() => {
@@ -37,9 +40,11 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     setNoMore(false);
     stick.current = true;
     anchor.current = null;
-    // Ops are applied once per frame: a streamed delta is one op.
-    const apply = perFrame<any>((ops) => alive && setView((v) => ops.reduce(applyChatOp, v)));
-    stream('chat.open', { host, session: row.uri }, apply)
+    dropAnchor.current = false;
+    // Ops are folded as they arrive and rendered once per frame: a streamed delta is one op.
+    const sink = perFrame<ChatView, any>(emptyChat(), applyChatOp, (v) => alive && setView(v));
+    ops.current = sink;
+    stream('chat.open', { host, session: row.uri }, sink.push)
       .then((r) => { streamId = r.streamId; setChat(r.chat); if (!alive) call('stream.close', { streamId }); })
       .catch((e) => setError(String(e.message ?? e)));
     return () => { alive = false; if (streamId != null) call('stream.close', { streamId }).catch(() => {}); };
@@ -82,7 +87,13 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     if (!el || !anchor.current) return;
     const { turn, offset } = anchor.current;
     const top = restoredScrollTop(anchor.current, el.scrollTop, shown[0]?.id, turnOffset(el, turn));
-    if (top == null) return;
+    if (top == null) {
+      // fetchOlder answered and this render holds what it sent: nothing was prepended.
+      if (dropAnchor.current) anchor.current = null;
+      dropAnchor.current = false;
+      return;
+    }
+    dropAnchor.current = false;
     el.scrollTop = top;
     anchor.current = null;
     // Turns near the view render after this and replace their estimated
@@ -113,8 +124,14 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
         loadingOlder.current = true;
         anchor.current = anchorOf(el, shown[0]?.id);
         call('chat.fetchOlder', { host, chat })
-          // The last page may have been sent or there was none: a place not restored soon is dropped.
-          .then((r) => { if (!r.more) { setNoMore(true); setTimeout(() => { anchor.current = null; }, 2000); } setLimit((l) => l + PAGE); })
+          // A page from the core's mirror came before the answer; one the
+          // host loads comes later (more is then true). With no more, render
+          // what came now: the render after the answer restores the place
+          // (older turns prepended) or drops the anchor (none were).
+          .then((r) => {
+            if (!r.more) { ops.current?.flush(); dropAnchor.current = true; setNoMore(true); }
+            setLimit((l) => l + PAGE);
+          })
           .catch(() => { anchor.current = null; setNoMore(true); })
           .finally(() => { loadingOlder.current = false; });
       }

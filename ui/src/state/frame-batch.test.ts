@@ -1,30 +1,82 @@
-import { describe, expect, it } from 'vitest';
-import { perFrame } from './frame-batch';
-import { applyChatOp, emptyChat } from './chat-store';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { nextFrame, perFrame } from './frame-batch';
+import { applyChatOp, ChatView, emptyChat } from './chat-store';
+
+const partOp = (i: number) => ({ op: 'batch', ops: [{ op: 'part', turnId: 't', index: 0, part: { kind: 'markdown', id: 'p', html: `<p>${'w '.repeat(i)}</p>` } }] });
+const snapshot = { op: 'snapshot', meta: { resource: 'c' }, turns: [], active: { id: 't', active: true, message: { text: 'hi' }, parts: [] } };
 
 describe('perFrame', () => {
-  it('applies everything that arrived in one frame together, in order', () => {
+  it('renders what arrived in one frame once, folded in order', () => {
     const frames: (() => void)[] = [];
-    const applied: number[][] = [];
-    const push = perFrame<number>((items) => applied.push(items), (run) => frames.push(run));
-    push(1); push(2); push(3);
+    const rendered: number[][] = [];
+    const sink = perFrame<number[], number>([], (s, n) => [...s, n], (s) => rendered.push(s), (run) => frames.push(run));
+    sink.push(1); sink.push(2); sink.push(3);
     expect(frames.length).toBe(1);
-    expect(applied).toEqual([]);
+    expect(rendered).toEqual([]);
     frames.shift()!();
-    push(4);
+    sink.push(4);
     frames.shift()!();
-    expect(applied).toEqual([[1, 2, 3], [4]]);
+    expect(rendered).toEqual([[1, 2, 3], [1, 2, 3, 4]]);
   });
 
   it('folds a frame of chat ops into one view', () => {
     const frames: (() => void)[] = [];
-    const views: any[] = [];
-    let view = emptyChat();
-    const push = perFrame<any>((ops) => { view = ops.reduce(applyChatOp, view); views.push(view); }, (run) => frames.push(run));
-    push({ op: 'snapshot', meta: { resource: 'c' }, turns: [], active: { id: 't', active: true, message: { text: 'hi' }, parts: [] } });
-    for (let i = 1; i <= 50; i++) push({ op: 'batch', ops: [{ op: 'part', turnId: 't', index: 0, part: { kind: 'markdown', id: 'p', html: `<p>${'w '.repeat(i)}</p>` } }] });
+    const views: ChatView[] = [];
+    const sink = perFrame<ChatView, any>(emptyChat(), applyChatOp, (v) => views.push(v), (run) => frames.push(run));
+    sink.push(snapshot);
+    for (let i = 1; i <= 50; i++) sink.push(partOp(i));
     frames.shift()!();
     expect(views.length).toBe(1);
-    expect(view.active?.parts[0].html).toBe(`<p>${'w '.repeat(50)}</p>`);
+    expect(views[0].active?.parts[0].html).toBe(`<p>${'w '.repeat(50)}</p>`);
+  });
+
+  // A hidden window runs no animation frames: what waits for the frame must
+  // be the view, not every op (each carries the whole part's HTML).
+  it('holds one view, not the ops, while no frame comes', () => {
+    let scheduled = 0;
+    let folded = 0;
+    const fold = (v: ChatView, op: any) => { folded++; return applyChatOp(v, op); };
+    const sink = perFrame<ChatView, any>(emptyChat(), fold, () => { throw new Error('no frame ran'); }, () => { scheduled++; });
+    sink.push(snapshot);
+    for (let i = 1; i <= 10000; i++) sink.push(partOp(i % 100));
+    expect(scheduled).toBe(1);
+    expect(folded).toBe(10001);
+    expect(sink.state().active?.parts.length).toBe(1);
+    expect(sink.state().active?.parts[0].html).toBe('<p></p>');
+  });
+
+  it('renders the pending state at once on flush, and only once', () => {
+    const rendered: number[] = [];
+    const frames: (() => void)[] = [];
+    const sink = perFrame<number, number>(0, (s, n) => s + n, (s) => rendered.push(s), (run) => frames.push(run));
+    sink.push(2); sink.push(3);
+    sink.flush();
+    frames.shift()!();
+    expect(rendered).toEqual([5]);
+  });
+});
+
+describe('nextFrame', () => {
+  afterEach(() => { vi.unstubAllGlobals(); vi.useRealTimers(); });
+
+  it('does not wait for an animation frame while the document is hidden', () => {
+    vi.useFakeTimers();
+    vi.stubGlobal('document', { hidden: true });
+    vi.stubGlobal('requestAnimationFrame', () => 0); // never runs, as in a hidden webview
+    let ran = 0;
+    nextFrame(() => ran++);
+    vi.advanceTimersByTime(1000);
+    expect(ran).toBe(1);
+  });
+
+  it('waits for the animation frame while visible', () => {
+    const frames: (() => void)[] = [];
+    vi.stubGlobal('document', { hidden: false });
+    vi.stubGlobal('requestAnimationFrame', (f: () => void) => frames.push(f));
+    let ran = 0;
+    nextFrame(() => ran++);
+    expect(ran).toBe(0);
+    frames.shift()!();
+    expect(ran).toBe(1);
   });
 });

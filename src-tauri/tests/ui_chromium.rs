@@ -6,11 +6,17 @@
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
 //! (`cd ui && npm ci && npm run build`) and Debian's `chromium`. Skipped
 //! when those are missing unless `HANGAR_REQUIRE_UI=1` (CI sets it).
+//! The scripts run one at a time (each starts a bridge and a Chromium; two
+//! at once on a 2-core machine starve each other).
 
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
+
+/// Held while a UI script runs: the test harness runs tests in parallel.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 #[test]
 fn ui_in_headless_chromium() {
@@ -54,6 +60,8 @@ fn run_ui_script(script: &str) {
         eprintln!("skipped: missing {missing:?}");
         return;
     }
+    // A script that failed (panicked) poisons the lock; the next still runs.
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = Command::new("node");
     cmd.arg(root.join("ui/tests/ui").join(script)).env("BRIDGE_BIN", &bridge).env("FAKE_AGENT_BIN", &fake).env("CHROMIUM", &chromium);
     if let Some(dir) = std::env::var_os("SCREENSHOT_DIR") {

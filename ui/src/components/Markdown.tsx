@@ -8,8 +8,15 @@ import hljs from 'highlight.js/lib/common';
 
 hljs.configure({ ignoreUnescapedHTML: true });
 
-/** How long a streaming part must stay unchanged before it is highlighted. */
-const STREAM_PAUSE_MS = 300;
+/**
+ * How long a streaming part must stay unchanged before it is highlighted:
+ * 300 ms, or `window.__hangarStreamPauseMs` (a UI test sets a long pause so
+ * that a stall in delivery on a loaded machine does not count as a pause).
+ */
+function streamPauseMs(): number {
+  const ms = (window as any).__hangarStreamPauseMs;
+  return typeof ms === 'number' && ms >= 0 ? ms : 300;
+}
 
 function highlight(el: HTMLElement) {
   el.querySelectorAll('pre code[class*="language-"]').forEach((code) => {
@@ -20,7 +27,7 @@ function highlight(el: HTMLElement) {
 
 // While a part streams (`streaming`), each delta replaces its HTML; highlighting
 // the whole part again per delta is what made frames long. So a streaming
-// part is highlighted only once it has been unchanged for STREAM_PAUSE_MS
+// part is highlighted only once it has been unchanged for streamPauseMs()
 // (e.g. the agent waits for a confirmation), and at once when the turn ends.
 export function Markdown({ html, className, streaming }: { html: string; className?: string; streaming?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -32,7 +39,7 @@ export function Markdown({ html, className, streaming }: { html: string; classNa
       highlight(el);
       return;
     }
-    const timer = window.setTimeout(() => highlight(el), STREAM_PAUSE_MS);
+    const timer = window.setTimeout(() => highlight(el), streamPauseMs());
     return () => window.clearTimeout(timer);
   }, [html, streaming]);
   return <div ref={ref} class={`md ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: html }} />;

@@ -7,6 +7,11 @@
 //   2. the streaming code is not highlighted while deltas keep coming, and
 //      is highlighted once the turn is done.
 // Counts, not durations: nothing here depends on how fast the machine is.
+// The UI highlights a streaming part after a 300 ms pause; the test sets a
+// pause of ten minutes (`__hangarStreamPauseMs`) so that a stall in delivery
+// on a loaded machine is not taken for one. How many frames the stream
+// spans depends on the frame rate, so only "at least one replacement" and
+// "at most one per frame" are checked.
 // Env: see harness.mjs.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +26,7 @@ writeFileSync(script, JSON.stringify({ turns: [steps] }));
 
 await run('streaming', home, [`stream=${fakeBin} --script ${script}`], async (page, check) => {
   await page.evaluate((folder) => window.rpc('session.create', { host: 'local', agent: 'stream', folder }), `file://${join(home, 'w')}`);
+  await page.evaluate(() => { window.__hangarStreamPauseMs = 600000; });
   await page.click('[data-testid=session-row]');
   await page.fill('[data-testid=composer-input]', 'stream a fence');
   // Per animation frame: how often the streaming part's HTML was replaced,
@@ -49,7 +55,7 @@ await run('streaming', home, [`stream=${fakeBin} --script ${script}`], async (pa
   const w = await watching;
   const total = w.replacements.reduce((a, b) => a + b, 0);
   const most = Math.max(0, ...w.replacements);
-  check(total > 20 && most <= 1, 'the streaming part is re-rendered at most once per frame',
+  check(total > 0 && most <= 1, 'the streaming part is re-rendered at most once per frame',
     `${total} replacements over ${w.frames} frames, at most ${most} in one frame`);
   check(w.highlightedWhileStreaming === 0, 'no highlighting while deltas keep coming', `${w.highlightedWhileStreaming} mutations saw highlighted code`);
   await page.waitForSelector('.md.assistant pre code.language-rust .hljs-keyword');

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { writeTurns } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -85,19 +86,7 @@ console.log(`idle: ${SESSIONS} sessions created in ${Date.now() - t0} ms; core p
 // 2. A session with TURNS turns (client-started, client-cancelled: no agent).
 const { session } = await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: null, folder: f }), [folder]);
 const t1 = Date.now();
-// The next turn is sent once the chat stream shows the last one done: a
-// cancel sent earlier can find the previous turn still active in the core
-// and leave this one running, and the next turnStarted is then refused.
-await page.evaluate(async ([s, n]) => {
-  let done = 0;
-  const count = (ev) => { for (const op of ev.op === 'batch' ? ev.ops : [ev]) if (op.op === 'turnDone') done++; };
-  const { chat } = await window.rpc('chat.open', { host: 'local', session: s }, count);
-  for (let i = 0; i < n; i++) {
-    await window.rpc('chat.send', { host: 'local', chat, text: `turn ${i}: ` + 'lorem ipsum '.repeat(8) });
-    for (let k = 0; ; k++) { try { await window.rpc('chat.cancel', { host: 'local', chat }); break; } catch (e) { if (k > 2000) throw e; await new Promise((r) => setTimeout(r, 1)); } }
-    for (let k = 0; done <= i; k++) { if (k > 20000) throw new Error(`turn ${i} never finished`); await new Promise((r) => setTimeout(r, 1)); }
-  }
-}, [session, TURNS]);
+await writeTurns(page, session, TURNS, 'lorem ipsum '.repeat(8));
 console.log(`setup: ${TURNS} turns written in ${((Date.now() - t1) / 1000).toFixed(1)} s; core RSS ${rssMiB()} MiB`);
 const openBig = async (label) => {
   await page.waitForSelector('[data-testid=session-row]');

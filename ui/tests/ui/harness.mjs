@@ -1,6 +1,7 @@
-// Shared by the small UI test files (streaming.mjs, paging.mjs): start the
-// real core (hangar-desktop-bridge) in a temp HOME with the given agents,
-// open headless Chromium on it, and clean both up. Env: BRIDGE_BIN,
+// Shared by the small UI test files (streaming.mjs, paging.mjs,
+// mentions.mjs): start the real core (hangar-desktop-bridge) in a temp HOME
+// with the given agents, open headless Chromium on it, and clean both up;
+// `writeTurns` (also used by bench.mjs) fills a session. Env: BRIDGE_BIN,
 // FAKE_AGENT_BIN, CHROMIUM; UI_DIR serves another build of the UI (to see a
 // test fail on one without the change it covers).
 import { chromium } from 'playwright-core';
@@ -69,6 +70,27 @@ export async function start(home, agents = []) {
     rmSync(home, { recursive: true, force: true });
   };
   return { page, errors, stop };
+}
+
+/**
+ * Write `n` turns (`turn I: ` + `filler`) into `session` through the page's
+ * `window.rpc`, each started and cancelled by the client (no agent). The
+ * next is sent once the chat stream shows the last one done: a cancel sent
+ * earlier can find the previous turn still active in the core and leave
+ * this one running, and the next turnStarted is then refused.
+ */
+export function writeTurns(page, session, n, filler) {
+  return page.evaluate(async ([s, n, filler]) => {
+    let done = 0;
+    const count = (ev) => { for (const op of ev.op === 'batch' ? ev.ops : [ev]) if (op.op === 'turnDone') done++; };
+    const { chat } = await window.rpc('chat.open', { host: 'local', session: s }, count);
+    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+    for (let i = 0; i < n; i++) {
+      await window.rpc('chat.send', { host: 'local', chat, text: `turn ${i}: ` + filler });
+      for (let k = 0; ; k++) { try { await window.rpc('chat.cancel', { host: 'local', chat }); break; } catch (e) { if (k > 10000) throw e; await sleep(2); } }
+      for (let k = 0; done <= i; k++) { if (k > 30000) throw new Error(`turn ${i} never finished`); await sleep(2); }
+    }
+  }, [session, n, filler]);
 }
 
 /** Run `checks(page, check)`; prints one line per check and exits non-zero if any failed. */

@@ -6,26 +6,15 @@
 // test turns anchoring off (`overflow-anchor: none`) to see what WebKit sees.
 // Env: see harness.mjs.
 import { join } from 'node:path';
-import { run, tempHome } from './harness.mjs';
+import { run, tempHome, writeTurns } from './harness.mjs';
 
 const TURNS = 45;
 const home = tempHome('hangar-ui-paging-');
 
 await run('paging', home, [], async (page, check) => {
-  // TURNS turns, each started and cancelled by the client (no agent); the
-  // next is sent once the chat stream shows the last one done.
-  await page.evaluate(async ([folder, n]) => {
-    const { session } = await window.rpc('session.create', { host: 'local', agent: null, folder });
-    let done = 0;
-    const count = (ev) => { for (const op of ev.op === 'batch' ? ev.ops : [ev]) if (op.op === 'turnDone') done++; };
-    const { chat } = await window.rpc('chat.open', { host: 'local', session }, count);
-    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-    for (let i = 0; i < n; i++) {
-      await window.rpc('chat.send', { host: 'local', chat, text: `turn ${i}: ` + 'lorem ipsum dolor sit amet '.repeat(12) });
-      for (let k = 0; ; k++) { try { await window.rpc('chat.cancel', { host: 'local', chat }); break; } catch (e) { if (k > 2000) throw e; await sleep(5); } }
-      for (let k = 0; done <= i; k++) { if (k > 4000) throw new Error(`turn ${i} never finished`); await sleep(5); }
-    }
-  }, [`file://${join(home, 'w')}`, TURNS]);
+  const folder = `file://${join(home, 'w')}`;
+  const { session } = await page.evaluate((f) => window.rpc('session.create', { host: 'local', agent: null, folder: f }), folder);
+  await writeTurns(page, session, TURNS, 'lorem ipsum dolor sit amet '.repeat(12));
   await page.addStyleTag({ content: '[data-testid=transcript] { overflow-anchor: none !important; }' });
   await page.click('[data-testid=session-row]');
   await page.waitForFunction((n) => {

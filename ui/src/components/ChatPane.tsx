@@ -27,7 +27,8 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
   const [noMore, setNoMore] = useState(false);
   const loadingOlder = useRef(false);
   const anchor = useRef<Anchor | null>(null);
-  // Set when fetchOlder's result is in: the anchor is dropped after the next render.
+  // Set when fetchOlder answered "no more": the anchor is dropped by the next
+  // scroll of the reader's, unless a prepended page used it first.
   const dropAnchor = useRef(false);
   const ops = useRef<FrameFold<ChatView, any> | null>(null);
   const host = row.host;
@@ -87,12 +88,7 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     if (!el || !anchor.current) return;
     const { turn, offset } = anchor.current;
     const top = restoredScrollTop(anchor.current, el.scrollTop, shown[0]?.id, turnOffset(el, turn));
-    if (top == null) {
-      // fetchOlder answered and this render holds what it sent: nothing was prepended.
-      if (dropAnchor.current) anchor.current = null;
-      dropAnchor.current = false;
-      return;
-    }
+    if (top == null) return;
     dropAnchor.current = false;
     el.scrollTop = top;
     anchor.current = null;
@@ -118,18 +114,22 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     const el = scroller.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    if (dropAnchor.current) { dropAnchor.current = false; anchor.current = null; }
     if (el.scrollTop < 80 && !anchor.current) {
       if (hidden > 0) { anchor.current = anchorOf(el, shown[0]?.id); setLimit((l) => l + PAGE); }
       else if (!noMore && !loadingOlder.current && chat) {
         loadingOlder.current = true;
         anchor.current = anchorOf(el, shown[0]?.id);
         call('chat.fetchOlder', { host, chat })
-          // A page from the core's mirror came before the answer; one the
-          // host loads comes later (more is then true). With no more, render
-          // what came now: the render after the answer restores the place
-          // (older turns prepended) or drops the anchor (none were).
+          // With no more, the last page may have been sent or there was
+          // none; in the app a large page can arrive after the answer (Tauri
+          // fetches channel messages over 8 KB separately). What came is
+          // rendered now, with the new limit (before the reader's next
+          // scroll): a page restores the place and clears the anchor; else
+          // the reader's next scroll does.
           .then((r) => {
-            if (!r.more) { ops.current?.flush(); dropAnchor.current = true; setNoMore(true); }
+            ops.current?.flush();
+            if (!r.more) { dropAnchor.current = true; setNoMore(true); }
             setLimit((l) => l + PAGE);
           })
           .catch(() => { anchor.current = null; setNoMore(true); })

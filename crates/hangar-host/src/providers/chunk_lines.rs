@@ -8,6 +8,13 @@
 //! unchanged; any other line (or a chunk with fields the fast path does not
 //! carry, such as `_meta` or annotations) goes the ordinary way, after the
 //! pending merge is handed on, so wire order is kept.
+//!
+//! Why not the `agent-client-protocol` schema types here: they own every
+//! string and deserialize every optional field of every update kind, which
+//! was the top of the host's profile while streaming (docs/performance.md,
+//! "Agent streaming"). This borrowed view covers one line shape only; the
+//! merged line it hands on is the same notification the ordinary path
+//! decodes.
 
 use std::borrow::Cow;
 

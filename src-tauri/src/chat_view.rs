@@ -17,7 +17,7 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use ahp_types::state::{ActiveTurn, ChatState, ResponsePart, Turn};
+use ahp_types::state::{ActiveTurn, ChatState, MessageAttachment, ResponsePart, Turn};
 use serde_json::{json, Value};
 
 use crate::file_diff::file_edit_view;
@@ -83,12 +83,24 @@ fn message_view(message: &ahp_types::state::Message) -> Value {
         .attachments
         .iter()
         .flatten()
-        .map(|a| {
-            let v = serde_json::to_value(a).unwrap_or(Value::Null);
-            json!({ "label": v["label"], "uri": v["uri"] })
-        })
+        .map(attachment_view)
         .collect();
     json!({ "text": message.text, "model": message.model.as_ref().map(|m| m.id.clone()), "attachments": attachments })
+}
+
+/// An attachment's label and, for a resource, its URI; read from the typed
+/// variant so an embedded attachment's data is never copied (this runs for
+/// every projection of the active turn).
+fn attachment_view(a: &MessageAttachment) -> Value {
+    let (label, uri) = match a {
+        MessageAttachment::Simple(x) => (Value::from(x.label.as_str()), Value::Null),
+        MessageAttachment::EmbeddedResource(x) => (Value::from(x.label.as_str()), Value::Null),
+        MessageAttachment::Resource(x) => (Value::from(x.label.as_str()), Value::from(x.uri.as_str())),
+        MessageAttachment::Annotations(x) => (Value::from(x.label.as_str()), Value::Null),
+        MessageAttachment::Chat(x) => (Value::from(x.label.as_str()), Value::Null),
+        MessageAttachment::Unknown(v) => (v["label"].clone(), v["uri"].clone()),
+    };
+    json!({ "label": label, "uri": uri })
 }
 
 /// The chat fields outside the transcript.

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::grants::Grant;
 use super::ops::parse_uri;
-use super::policy::{canonicalize_lenient, Need, Policy};
+use super::policy::{canonicalize_lenient, Policy};
 use super::uri::path_to_file_uri;
 use crate::RpcError;
 
@@ -209,8 +209,9 @@ impl Access {
         if self.policy.is_never(&canonical) {
             return Err(RpcError::permission_denied("this folder is never served", None));
         }
-        let allowed = self.policy.may_be_working_dir(&canonical) || self.policy.allows(&canonical, Need::ReadWrite);
-        if allowed {
+        // Inside an existing working directory is covered too: that directory
+        // passed `may_be_working_dir`, whose every reason covers its subfolders.
+        if self.policy.may_be_working_dir(&canonical) {
             return Ok(());
         }
         let request = ResourceRequestParams {

@@ -6,7 +6,9 @@ fn main() {
     let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/dist");
     let index = dist.join("index.html");
     if !index.exists() {
-        println!("cargo:warning=ui/dist is missing: the app will show a placeholder (cd ui && npm ci && npm run build)");
+        println!(
+            "cargo:warning=ui/dist is missing: the app will show a placeholder (cd ui && npm ci && npm run build)"
+        );
         let page = "<!doctype html><meta charset=utf-8><title>Hangar</title>\
                     <p>The Hangar UI was not built. Run <code>cd ui &amp;&amp; npm ci &amp;&amp; npm run build</code>, then rebuild.</p>";
         if std::fs::create_dir_all(&dist).and_then(|()| std::fs::write(&index, page)).is_err() {

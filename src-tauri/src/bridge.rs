@@ -82,7 +82,11 @@ async fn connection(core: Arc<Core>, socket: WebSocket) {
 
 /// Serve `ui_dir` and `/ipc` on `addr`; returns the bound address and the
 /// server future.
-pub async fn serve(core: Arc<Core>, ui_dir: PathBuf, addr: SocketAddr) -> std::io::Result<(SocketAddr, impl std::future::Future<Output = std::io::Result<()>>)> {
+pub async fn serve(
+    core: Arc<Core>,
+    ui_dir: PathBuf,
+    addr: SocketAddr,
+) -> std::io::Result<(SocketAddr, impl std::future::Future<Output = std::io::Result<()>>)> {
     let app = Router::new()
         .route("/ipc", get(ipc))
         .fallback_service(tower_http::services::ServeDir::new(ui_dir))

@@ -79,12 +79,7 @@ pub fn active_view(turn: &ActiveTurn) -> Value {
 /// A user message: text, model, and what is attached (label and URI only,
 /// shown as text).
 fn message_view(message: &ahp_types::state::Message) -> Value {
-    let attachments: Vec<Value> = message
-        .attachments
-        .iter()
-        .flatten()
-        .map(attachment_view)
-        .collect();
+    let attachments: Vec<Value> = message.attachments.iter().flatten().map(attachment_view).collect();
     json!({ "text": message.text, "model": message.model.as_ref().map(|m| m.id.clone()), "attachments": attachments })
 }
 
@@ -195,7 +190,9 @@ impl ChatProjection {
         if self.last_turn.is_none() {
             self.last_turn = page.last().map(|t| t.id.clone());
         }
-        Some(json!({ "op": "older", "turns": page.iter().map(turn_view).collect::<Vec<_>>(), "more": start > 0 || chat.turns_next_cursor.is_some() }))
+        Some(
+            json!({ "op": "older", "turns": page.iter().map(turn_view).collect::<Vec<_>>(), "more": start > 0 || chat.turns_next_cursor.is_some() }),
+        )
     }
 
     /// Send the next older page once the host has loaded it.
@@ -394,9 +391,11 @@ mod tests {
 
     #[test]
     fn pending_confirmations_are_listed() {
-        let c = chat(json!({"activeTurn": {"id": "a", "startedAt": "x", "message": {"text": "q", "origin": {"kind": "user"}},
+        let c = chat(
+            json!({"activeTurn": {"id": "a", "startedAt": "x", "message": {"text": "q", "origin": {"kind": "user"}},
             "responseParts": [{"kind": "toolCall", "toolCall": {"status": "pending-confirmation", "toolCallId": "tc", "toolName": "edit",
-                "displayName": "Edit", "invocationMessage": "Edit a file", "confirmationTitle": "Edit hello.txt"}}]}}));
+                "displayName": "Edit", "invocationMessage": "Edit a file", "confirmationTitle": "Edit hello.txt"}}]}}),
+        );
         assert_eq!(pending_confirmations(&c), vec![("a".to_owned(), "tc".to_owned(), "Edit hello.txt".to_owned())]);
         let view = part_view(&c.active_turn.unwrap().response_parts[0]);
         assert_eq!(view["kind"], "toolCall");
@@ -405,12 +404,17 @@ mod tests {
 
     #[test]
     fn open_input_requests_are_listed_until_answered() {
-        let part = |response: Value| {
-            json!({"kind": "inputRequest", "request": {"id": "in-1", "message": "Which license?", "questions": []}, "response": response})
+        let part = |response: Value| json!({"kind": "inputRequest", "request": {"id": "in-1", "message": "Which license?", "questions": []}, "response": response});
+        let with = |p: Value| {
+            chat(
+                json!({"activeTurn": {"id": "a", "startedAt": "x", "message": {"text": "q", "origin": {"kind": "user"}},
+            "responseParts": [p]}}),
+            )
         };
-        let with = |p: Value| chat(json!({"activeTurn": {"id": "a", "startedAt": "x", "message": {"text": "q", "origin": {"kind": "user"}},
-            "responseParts": [p]}}));
-        assert_eq!(pending_confirmations(&with(part(Value::Null))), vec![("a".to_owned(), "in-1".to_owned(), "Which license?".to_owned())]);
+        assert_eq!(
+            pending_confirmations(&with(part(Value::Null))),
+            vec![("a".to_owned(), "in-1".to_owned(), "Which license?".to_owned())]
+        );
         assert!(pending_confirmations(&with(part(json!("accept")))).is_empty());
     }
 }

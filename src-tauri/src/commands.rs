@@ -10,7 +10,9 @@
 use std::sync::Arc;
 
 use ahp::hosts::HostId;
-use ahp_types::commands::{CompletionItemKind, CompletionsParams, CreateSessionParams, DisposeSessionParams, ResourceListParams};
+use ahp_types::commands::{
+    CompletionItemKind, CompletionsParams, CreateSessionParams, DisposeSessionParams, ResourceListParams,
+};
 use ahp_types::StateAction;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -21,9 +23,26 @@ use crate::outgoing::{self, action, fresh_id, Composed};
 
 /// Every command name, for the bridge and the docs.
 pub const COMMANDS: &[&str] = &[
-    "app.watch", "stream.close", "session.create", "session.rename", "session.archive", "session.markRead",
-    "session.dispose", "folder.list", "chat.open", "chat.send", "chat.queue", "chat.removeQueued", "chat.reorderQueued",
-    "chat.cancel", "chat.confirm", "chat.draft", "chat.inputAnswer", "chat.inputComplete", "chat.retry", "chat.fetchOlder",
+    "app.watch",
+    "stream.close",
+    "session.create",
+    "session.rename",
+    "session.archive",
+    "session.markRead",
+    "session.dispose",
+    "folder.list",
+    "chat.open",
+    "chat.send",
+    "chat.queue",
+    "chat.removeQueued",
+    "chat.reorderQueued",
+    "chat.cancel",
+    "chat.confirm",
+    "chat.draft",
+    "chat.inputAnswer",
+    "chat.inputComplete",
+    "chat.retry",
+    "chat.fetchOlder",
     "chat.completions",
 ];
 
@@ -32,7 +51,8 @@ fn bad(command: &str, message: impl Into<String>) -> CoreError {
 }
 
 fn arg<T: DeserializeOwned>(command: &str, args: &Value, name: &str) -> Result<T, CoreError> {
-    serde_json::from_value(args.get(name).cloned().unwrap_or(Value::Null)).map_err(|e| bad(command, format!("{name}: {e}")))
+    serde_json::from_value(args.get(name).cloned().unwrap_or(Value::Null))
+        .map_err(|e| bad(command, format!("{name}: {e}")))
 }
 
 /// The message of `chat.send` / `chat.queue`: `text` (not blank), `model`,
@@ -52,8 +72,14 @@ async fn dispatch(core: &Core, host: &HostId, channel: &str, action: StateAction
     Ok(json!({ "clientSeq": handle.client_seq }))
 }
 
-async fn request<R: DeserializeOwned>(core: &Core, host: &HostId, method: &str, params: impl serde::Serialize) -> Result<R, CoreError> {
-    let client = core.multi().client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))?;
+async fn request<R: DeserializeOwned>(
+    core: &Core,
+    host: &HostId,
+    method: &str,
+    params: impl serde::Serialize,
+) -> Result<R, CoreError> {
+    let client =
+        core.multi().client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))?;
     Ok(client.request(method, params).await?)
 }
 
@@ -95,21 +121,31 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
                 return Err(bad(c, "the title is empty"));
             }
             let session: String = arg(c, &args, "session")?;
-            dispatch(core, &host()?, &session, action(c, json!({ "type": "session/titleChanged", "title": title }))?).await
+            dispatch(core, &host()?, &session, action(c, json!({ "type": "session/titleChanged", "title": title }))?)
+                .await
         }
         "session.archive" => {
             let session: String = arg(c, &args, "session")?;
             let archived: bool = arg(c, &args, "archived")?;
-            dispatch(core, &host()?, &session, action(c, json!({ "type": "session/isArchivedChanged", "isArchived": archived }))?).await
+            dispatch(
+                core,
+                &host()?,
+                &session,
+                action(c, json!({ "type": "session/isArchivedChanged", "isArchived": archived }))?,
+            )
+            .await
         }
         "session.markRead" => {
             let session: String = arg(c, &args, "session")?;
             let read: bool = arg(c, &args, "read")?;
-            dispatch(core, &host()?, &session, action(c, json!({ "type": "session/isReadChanged", "isRead": read }))?).await
+            dispatch(core, &host()?, &session, action(c, json!({ "type": "session/isReadChanged", "isRead": read }))?)
+                .await
         }
         "session.dispose" => {
             let session: String = arg(c, &args, "session")?;
-            let _: Value = request(core, &host()?, "disposeSession", DisposeSessionParams { channel: session, meta: None }).await?;
+            let _: Value =
+                request(core, &host()?, "disposeSession", DisposeSessionParams { channel: session, meta: None })
+                    .await?;
             Ok(Value::Null)
         }
         "folder.list" => {
@@ -127,7 +163,8 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
                     }
                 }
             };
-            let params = ResourceListParams { channel: ahp_types::ROOT_RESOURCE_URI.to_owned(), meta: None, uri: uri.clone() };
+            let params =
+                ResourceListParams { channel: ahp_types::ROOT_RESOURCE_URI.to_owned(), meta: None, uri: uri.clone() };
             let listed: Value = request(core, &host, "resourceList", params).await?;
             Ok(crate::folders::listing(&uri, &listed))
         }
@@ -158,12 +195,24 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
             let chat: String = arg(c, &args, "chat")?;
             let id: String = arg(c, &args, "id")?;
             let kind: String = arg::<Option<String>>(c, &args, "kind")?.unwrap_or_else(|| "queued".into());
-            dispatch(core, &host()?, &chat, action(c, json!({ "type": "chat/pendingMessageRemoved", "kind": kind, "id": id }))?).await
+            dispatch(
+                core,
+                &host()?,
+                &chat,
+                action(c, json!({ "type": "chat/pendingMessageRemoved", "kind": kind, "id": id }))?,
+            )
+            .await
         }
         "chat.reorderQueued" => {
             let chat: String = arg(c, &args, "chat")?;
             let order: Vec<String> = arg(c, &args, "order")?;
-            dispatch(core, &host()?, &chat, action(c, json!({ "type": "chat/queuedMessagesReordered", "order": order }))?).await
+            dispatch(
+                core,
+                &host()?,
+                &chat,
+                action(c, json!({ "type": "chat/queuedMessagesReordered", "order": order }))?,
+            )
+            .await
         }
         "chat.cancel" => {
             let host = host()?;
@@ -175,7 +224,13 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
                 .parse::<jiff::Timestamp>()
                 .map(|t| (jiff::Timestamp::now().as_millisecond() - t.as_millisecond()).max(0))
                 .unwrap_or(0);
-            dispatch(core, &host, &chat, action(c, json!({ "type": "chat/turnCancelled", "turnId": active.id, "duration": duration }))?).await
+            dispatch(
+                core,
+                &host,
+                &chat,
+                action(c, json!({ "type": "chat/turnCancelled", "turnId": active.id, "duration": duration }))?,
+            )
+            .await
         }
         "chat.confirm" => {
             let chat: String = arg(c, &args, "chat")?;
@@ -233,7 +288,8 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
             let chat: String = arg(c, &args, "chat")?;
             let text: String = arg(c, &args, "text")?;
             let offset: i64 = arg(c, &args, "offset")?;
-            let params = CompletionsParams { channel: chat, meta: None, kind: CompletionItemKind::UserMessage, text, offset };
+            let params =
+                CompletionsParams { channel: chat, meta: None, kind: CompletionItemKind::UserMessage, text, offset };
             let result: Value = request(core, &host()?, "completions", params).await?;
             Ok(result)
         }
@@ -244,7 +300,9 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
 /// The default chat of a session, from its summary or its state.
 async fn default_chat(core: &Core, host: &HostId, session: &str) -> Result<String, CoreError> {
     if let Some(handle) = core.multi().host(host).await {
-        if let Some(chat) = handle.session_summaries.iter().find(|s| s.resource == session).and_then(|s| s.default_chat.clone()) {
+        if let Some(chat) =
+            handle.session_summaries.iter().find(|s| s.resource == session).and_then(|s| s.default_chat.clone())
+        {
             return Ok(chat);
         }
     }

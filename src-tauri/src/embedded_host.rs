@@ -62,15 +62,21 @@ fn random_token() -> String {
 impl EmbeddedHost {
     /// Open the host on `data_dir` and serve it on a free loopback port.
     /// `browse_roots`, when not empty, replaces the host's default (home).
-    pub async fn start(data_dir: PathBuf, agents: Vec<AgentSpec>, browse_roots: Vec<PathBuf>) -> Result<Self, CoreError> {
-        std::fs::create_dir_all(&data_dir).map_err(|e| CoreError::EmbeddedHost(format!("{}: {e}", data_dir.display())))?;
+    pub async fn start(
+        data_dir: PathBuf,
+        agents: Vec<AgentSpec>,
+        browse_roots: Vec<PathBuf>,
+    ) -> Result<Self, CoreError> {
+        std::fs::create_dir_all(&data_dir)
+            .map_err(|e| CoreError::EmbeddedHost(format!("{}: {e}", data_dir.display())))?;
         let token = random_token();
         let mut config = HostConfig::new(data_dir.clone(), token.clone());
         config.agents = agents;
         if !browse_roots.is_empty() {
             config.browse_roots = browse_roots;
         }
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| CoreError::EmbeddedHost(e.to_string()))?;
+        let listener =
+            tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| CoreError::EmbeddedHost(e.to_string()))?;
         let addr = listener.local_addr().map_err(|e| CoreError::EmbeddedHost(e.to_string()))?;
         config.listen = addr;
         let host = Host::open(config).map_err(|e| CoreError::EmbeddedHost(e.to_string()))?;

@@ -192,7 +192,11 @@ mod tests {
 
     #[tokio::test]
     async fn the_transport_notes_actions_and_passes_every_frame_on() {
-        let action = |seq: i64| TransportMessage::Text(format!(r#"{{"jsonrpc":"2.0","method":"action","params":{{"channel":"ahp-chat:/c","serverSeq":{seq}}}}}"#));
+        let action = |seq: i64| {
+            TransportMessage::Text(format!(
+                r#"{{"jsonrpc":"2.0","method":"action","params":{{"channel":"ahp-chat:/c","serverSeq":{seq}}}}}"#
+            ))
+        };
         let frames = [
             action(4),
             TransportMessage::Text(r#"{"jsonrpc":"2.0","method":"root/sessionAdded","params":{"serverSeq":5}}"#.into()),

@@ -33,8 +33,10 @@ pub fn listing(uri: &str, result: &Value) -> Value {
         })
         .unwrap_or_default();
     entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.to_lowercase().cmp(&b.1.to_lowercase())));
-    let entries: Vec<Value> =
-        entries.into_iter().map(|(dir, name)| json!({ "name": name, "dir": dir, "uri": child_uri(uri, &name) })).collect();
+    let entries: Vec<Value> = entries
+        .into_iter()
+        .map(|(dir, name)| json!({ "name": name, "dir": dir, "uri": child_uri(uri, &name) }))
+        .collect();
     json!({ "uri": uri, "parent": parent_uri(uri), "entries": entries })
 }
 
@@ -53,9 +55,12 @@ mod tests {
 
     #[test]
     fn folders_first_then_by_name() {
-        let v = listing("file:///h", &json!({"entries": [
-            {"name": "b.txt", "type": "file"}, {"name": "Zed", "type": "directory"}, {"name": "app", "type": "directory"}
-        ]}));
+        let v = listing(
+            "file:///h",
+            &json!({"entries": [
+                {"name": "b.txt", "type": "file"}, {"name": "Zed", "type": "directory"}, {"name": "app", "type": "directory"}
+            ]}),
+        );
         let names: Vec<&str> = v["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
         assert_eq!(names, ["app", "Zed", "b.txt"]);
         assert_eq!(v["parent"], "file:///");

@@ -32,8 +32,33 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
     BUILDER.get_or_init(|| {
         let mut b = ammonia::Builder::default();
         let tags: HashSet<&str> = [
-            "a", "p", "br", "hr", "em", "strong", "del", "code", "pre", "blockquote", "ul", "ol", "li", "h1", "h2", "h3",
-            "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td", "input", "span",
+            "a",
+            "p",
+            "br",
+            "hr",
+            "em",
+            "strong",
+            "del",
+            "code",
+            "pre",
+            "blockquote",
+            "ul",
+            "ol",
+            "li",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "table",
+            "thead",
+            "tbody",
+            "tr",
+            "th",
+            "td",
+            "input",
+            "span",
         ]
         .into_iter()
         .collect();
@@ -57,7 +82,8 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
 /// Keep only a `language-NAME` class with a plain name.
 fn language_class(value: &str) -> Option<String> {
     let name = value.split_whitespace().find_map(|c| c.strip_prefix("language-"))?;
-    let plain = !name.is_empty() && name.len() <= 32 && name.chars().all(|c| c.is_ascii_alphanumeric() || "+-#_.".contains(c));
+    let plain =
+        !name.is_empty() && name.len() <= 32 && name.chars().all(|c| c.is_ascii_alphanumeric() || "+-#_.".contains(c));
     plain.then(|| format!("language-{name}"))
 }
 

@@ -61,17 +61,22 @@ impl Composed {
 /// know are refused rather than passed on.
 pub fn attachments(command: &str, value: Value) -> Result<Vec<MessageAttachment>, CoreError> {
     let bad = |message: String| CoreError::BadArgs { command: command.to_owned(), message };
-    let list: Option<Vec<MessageAttachment>> = serde_json::from_value(value).map_err(|e| bad(format!("attachments: {e}")))?;
+    let list: Option<Vec<MessageAttachment>> =
+        serde_json::from_value(value).map_err(|e| bad(format!("attachments: {e}")))?;
     let list = list.unwrap_or_default();
     if let Some(unknown) = list.iter().find(|a| matches!(a, MessageAttachment::Unknown(_))) {
-        return Err(bad(format!("attachments: not an attachment: {}", serde_json::to_string(unknown).unwrap_or_default())));
+        return Err(bad(format!(
+            "attachments: not an attachment: {}",
+            serde_json::to_string(unknown).unwrap_or_default()
+        )));
     }
     Ok(list)
 }
 
 /// An action from its wire JSON; `command` names the caller in errors.
 pub fn action(command: &str, value: Value) -> Result<StateAction, CoreError> {
-    serde_json::from_value(value).map_err(|e| CoreError::BadArgs { command: command.to_owned(), message: format!("action: {e}") })
+    serde_json::from_value(value)
+        .map_err(|e| CoreError::BadArgs { command: command.to_owned(), message: format!("action: {e}") })
 }
 
 /// `chat/turnStarted` for `message`, with the new turn's id.

@@ -88,10 +88,6 @@ mod tests {
         assert_eq!(status_word(1 | 32, Lifecycle::Creating), "starting");
         assert_eq!(status_word(1 | 32, Lifecycle::Failed), "failed");
         assert_eq!(status_word(1 | 32, Lifecycle::Ready), "idle");
-        assert_eq!(
-            status_word(1 | 32, Lifecycle::of(None)),
-            "idle",
-            "sessions the core does not hold follow the bits"
-        );
+        assert_eq!(status_word(1 | 32, Lifecycle::of(None)), "idle", "sessions the core does not hold follow the bits");
     }
 }

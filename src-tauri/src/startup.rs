@@ -75,9 +75,10 @@ mod tests {
 
     #[test]
     fn flags_are_read_in_both_forms() {
-        let args: Vec<String> = ["app", "--browse-root", "/a", "--data-dir=/d", "--browse-root=/b", "--browse-rootx=/no", "--browse-root"]
-            .map(str::to_owned)
-            .to_vec();
+        let args: Vec<String> =
+            ["app", "--browse-root", "/a", "--data-dir=/d", "--browse-root=/b", "--browse-rootx=/no", "--browse-root"]
+                .map(str::to_owned)
+                .to_vec();
         assert_eq!(flag_values(&args, "--browse-root").collect::<Vec<_>>(), ["/a", "/b"]);
         assert_eq!(data_dir(&args).unwrap(), PathBuf::from("/d"));
     }

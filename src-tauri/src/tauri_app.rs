@@ -23,7 +23,12 @@ async fn core_call(state: tauri::State<'_, AppCore>, cmd: String, args: Value) -
 }
 
 #[tauri::command]
-async fn core_stream(state: tauri::State<'_, AppCore>, cmd: String, args: Value, on_event: Channel<Value>) -> Result<Value, CoreError> {
+async fn core_stream(
+    state: tauri::State<'_, AppCore>,
+    cmd: String,
+    args: Value,
+    on_event: Channel<Value>,
+) -> Result<Value, CoreError> {
     let sink: Sink = Arc::new(move |event: Value| on_event.send(event).is_ok());
     commands::call(&state.0, &cmd, args, Some(sink)).await
 }

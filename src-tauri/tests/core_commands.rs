@@ -101,7 +101,8 @@ impl TestApp {
         let ws = tmp.path().join("ws");
         std::fs::create_dir_all(&ws).unwrap();
         // The workspace lives in a temp dir, outside HOME: let sessions use it.
-        let mut args = vec!["--no-discover".to_owned(), "--data-dir".to_owned(), tmp.path().join("data").display().to_string()];
+        let mut args =
+            vec!["--no-discover".to_owned(), "--data-dir".to_owned(), tmp.path().join("data").display().to_string()];
         args.extend(["--browse-root".to_owned(), tmp.path().display().to_string()]);
         for (id, script) in agents {
             args.push("--agent".to_owned());
@@ -127,7 +128,9 @@ impl TestApp {
                 continue;
             }
             let (fresh, _) = other.subscribe(chat.to_owned()).await.unwrap();
-            let Some(ahp_types::state::SnapshotState::Chat(fresh)) = fresh.snapshot.map(|s| s.state) else { panic!("chat snapshot") };
+            let Some(ahp_types::state::SnapshotState::Chat(fresh)) = fresh.snapshot.map(|s| s.state) else {
+                panic!("chat snapshot")
+            };
             if mine == *fresh {
                 return true;
             }
@@ -139,16 +142,24 @@ impl TestApp {
     async fn other_client(&self) -> ahp::Client {
         let transport = ahp_ws::WebSocketTransport::connect(&self.started.host.url).await.unwrap();
         let other = ahp::Client::connect(transport, ahp::ClientConfig::default()).await.unwrap();
-        other.initialize("other-client".into(), vec!["1.0.0".into()], vec![ahp_types::ROOT_RESOURCE_URI.into()]).await.unwrap();
+        other
+            .initialize("other-client".into(), vec!["1.0.0".into()], vec![ahp_types::ROOT_RESOURCE_URI.into()])
+            .await
+            .unwrap();
         other
     }
 
     /// Create a session with `agent` and open its chat: `(session, chat, chat stream)`.
     async fn open_session(&self, agent: &str) -> (String, String, Collected) {
-        let created = call(&self.core, "session.create", json!({"host": "local", "agent": agent, "folder": self.folder}), None).await.unwrap();
+        let created =
+            call(&self.core, "session.create", json!({"host": "local", "agent": agent, "folder": self.folder}), None)
+                .await
+                .unwrap();
         let session = created["session"].as_str().unwrap().to_owned();
         let events = Collected::default();
-        let opened = call(&self.core, "chat.open", json!({"host": "local", "session": session}), Some(events.sink())).await.unwrap();
+        let opened = call(&self.core, "chat.open", json!({"host": "local", "session": session}), Some(events.sink()))
+            .await
+            .unwrap();
         (session, opened["chat"].as_str().unwrap().to_owned(), events)
     }
 }
@@ -158,12 +169,14 @@ async fn a_session_from_creation_to_disposal() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/tests/ui/fake-agent-script.json");
     let Some(t) = TestApp::start(&[("fake", script.into())]).await else { return };
     let (core, app, folder) = (&t.core, &t.app, t.folder.clone());
-    let created = call(core, "session.create", json!({"host": "local", "agent": "fake", "folder": folder}), None).await.unwrap();
+    let created =
+        call(core, "session.create", json!({"host": "local", "agent": "fake", "folder": folder}), None).await.unwrap();
     let session = created["session"].as_str().unwrap().to_owned();
     app.wait_for("session row", &session).await;
 
     let chat_events = Collected::default();
-    let opened = call(core, "chat.open", json!({"host": "local", "session": session}), Some(chat_events.sink())).await.unwrap();
+    let opened =
+        call(core, "chat.open", json!({"host": "local", "session": session}), Some(chat_events.sink())).await.unwrap();
     let chat = opened["chat"].as_str().unwrap().to_owned();
     chat_events.wait_for("snapshot", "\"op\":\"snapshot\"").await;
 
@@ -201,13 +214,16 @@ async fn a_session_from_creation_to_disposal() {
     // Queue while the slow second turn runs; it becomes turn three.
     call(core, "chat.send", json!({"host": "local", "chat": chat, "text": "Follow up"}), None).await.unwrap();
     chat_events.wait_for("second turn", "Working on the follow-up").await;
-    call(core, "chat.queue", json!({"host": "local", "chat": chat, "text": "Queued question", "kind": "queued"}), None).await.unwrap();
+    call(core, "chat.queue", json!({"host": "local", "chat": chat, "text": "Queued question", "kind": "queued"}), None)
+        .await
+        .unwrap();
     chat_events.wait_for("queued", "\"queued\":[{").await;
     chat_events.wait_for("queued turn ran", "echo: Queued question").await;
 
     call(core, "session.rename", json!({"host": "local", "session": session, "title": "Renamed"}), None).await.unwrap();
     app.wait_for("renamed row", "\"title\":\"Renamed\"").await;
-    let rename: ahp_types::StateAction = serde_json::from_value(json!({"type": "session/titleChanged", "title": "Renamed elsewhere"})).unwrap();
+    let rename: ahp_types::StateAction =
+        serde_json::from_value(json!({"type": "session/titleChanged", "title": "Renamed elsewhere"})).unwrap();
     other.dispatch(session.clone(), rename).await.unwrap();
     app.wait_for("row renamed by another client", "\"title\":\"Renamed elsewhere\"").await;
     call(core, "session.archive", json!({"host": "local", "session": session, "archived": true}), None).await.unwrap();
@@ -216,7 +232,10 @@ async fn a_session_from_creation_to_disposal() {
     let listing = call(core, "folder.list", json!({"host": "local", "uri": folder}), None).await.unwrap();
     assert_eq!(listing["uri"], folder.as_str());
 
-    assert!(call(core, "chat.send", json!({"host": "local", "chat": chat, "text": "  "}), None).await.is_err(), "empty messages are refused");
+    assert!(
+        call(core, "chat.send", json!({"host": "local", "chat": chat, "text": "  "}), None).await.is_err(),
+        "empty messages are refused"
+    );
     assert!(call(core, "no.such", json!({}), None).await.is_err());
 
     call(core, "session.dispose", json!({"host": "local", "session": session}), None).await.unwrap();
@@ -227,13 +246,18 @@ async fn a_session_from_creation_to_disposal() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn messages_typed_while_the_agent_starts_become_turns() {
     let dir = tempfile::tempdir().unwrap();
-    let slow = write_script(dir.path(), "slow.json", json!({"initDelayMs": 1500, "turns": [[{"echo": true}, {"end": "end_turn"}]]}));
+    let slow = write_script(
+        dir.path(),
+        "slow.json",
+        json!({"initDelayMs": 1500, "turns": [[{"echo": true}, {"end": "end_turn"}]]}),
+    );
     let broken = write_script(dir.path(), "broken.json", json!({"failStart": "fake agent: no API key configured"}));
     let Some(t) = TestApp::start(&[("slow", slow), ("broken", broken)]).await else { return };
 
     let (_, chat, events) = t.open_session("slow").await;
     events.wait_for("a creating session", "\"lifecycle\":\"creating\"").await;
-    let first = call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "First words"}), None).await.unwrap();
+    let first =
+        call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "First words"}), None).await.unwrap();
     assert!(first["held"].is_string(), "held while the agent starts: {first}");
     call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "Second words"}), None).await.unwrap();
     events.wait_for("held messages shown", "\"held\":[{").await;
@@ -248,14 +272,16 @@ async fn messages_typed_while_the_agent_starts_become_turns() {
     let (_, chat, events) = t.open_session("broken").await;
     events.wait_for("a failed start", "\"lifecycle\":\"failed\"").await;
     events.wait_for("the reason", "no API key configured").await;
-    let refused = call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "hello?"}), None).await.unwrap_err();
+    let refused =
+        call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "hello?"}), None).await.unwrap_err();
     assert!(refused.to_string().contains("did not start"), "{refused}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lost_events_are_noticed_and_the_mirror_resynchronised() {
     let dir = tempfile::tempdir().unwrap();
-    let mut steps: Vec<Value> = (0..20).flat_map(|i| [json!({"chunk": format!("word{i} ")}), json!({"sleep": 20})]).collect();
+    let mut steps: Vec<Value> =
+        (0..20).flat_map(|i| [json!({"chunk": format!("word{i} ")}), json!({"sleep": 20})]).collect();
     steps.push(json!({"end": "end_turn", "usage": {"inputTokens": 7, "outputTokens": 20}}));
     let script = write_script(dir.path(), "stream.json", json!({"turns": [steps]}));
     let Some(t) = TestApp::start(&[("fake", script)]).await else { return };
@@ -283,7 +309,8 @@ async fn a_real_overrun_of_the_event_broadcast_is_repaired() {
     let dir = tempfile::tempdir().unwrap();
     // Chunks spaced by a millisecond, so the host cannot merge many of them:
     // well over 1,024 envelopes.
-    let mut steps: Vec<Value> = (0..3000).flat_map(|i| [json!({"chunk": format!("{i} ")}), json!({"sleep": 1})]).collect();
+    let mut steps: Vec<Value> =
+        (0..3000).flat_map(|i| [json!({"chunk": format!("{i} ")}), json!({"sleep": 1})]).collect();
     steps.push(json!({"end": "end_turn"}));
     let script = write_script(dir.path(), "spaced.json", json!({"turns": [steps]}));
     let Some(t) = TestApp::start(&[("fake", script)]).await else { return };
@@ -311,7 +338,8 @@ async fn a_real_overrun_of_the_event_broadcast_is_repaired() {
     call(&t.core, "chat.open", json!({"host": "local", "session": session}), Some(slow)).await.unwrap();
     call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "Spaced chunks"}), None).await.unwrap();
     while let Some(event) = watch.recv().await {
-        if matches!(&event, ahp::SubscriptionEvent::Action(env) if hangar_desktop::core::action_type(&env.action) == "chat/turnComplete") {
+        if matches!(&event, ahp::SubscriptionEvent::Action(env) if hangar_desktop::core::action_type(&env.action) == "chat/turnComplete")
+        {
             break;
         }
     }
@@ -373,17 +401,30 @@ async fn a_picked_mention_attaches_its_file_to_the_message() {
     events.wait_for("ready", "\"lifecycle\":\"ready\"").await;
 
     let typed = "Read @note";
-    let offered =
-        call(&t.core, "chat.completions", json!({"host": "local", "chat": chat, "text": typed, "offset": typed.len()}), None).await.unwrap();
+    let offered = call(
+        &t.core,
+        "chat.completions",
+        json!({"host": "local", "chat": chat, "text": typed, "offset": typed.len()}),
+        None,
+    )
+    .await
+    .unwrap();
     let item = offered["items"].as_array().unwrap().iter().find(|i| i["insertText"] == "@notes.md").cloned();
     let item = item.unwrap_or_else(|| panic!("no @notes.md among {offered}"));
     let attachment = item["attachment"].clone();
     assert_eq!(attachment["type"], "resource");
     assert!(attachment["uri"].as_str().unwrap().ends_with("/ws/notes.md"), "{attachment}");
 
-    let refused = call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "x", "attachments": ["notes.md"]}), None).await;
+    let refused = call(
+        &t.core,
+        "chat.send",
+        json!({"host": "local", "chat": chat, "text": "x", "attachments": ["notes.md"]}),
+        None,
+    )
+    .await;
     assert!(refused.unwrap_err().to_string().contains("attachments"), "a malformed attachment is refused");
-    let sent = json!({"host": "local", "chat": chat, "text": "Read @notes.md please", "attachments": [attachment.clone()]});
+    let sent =
+        json!({"host": "local", "chat": chat, "text": "Read @notes.md please", "attachments": [attachment.clone()]});
     call(&t.core, "chat.send", sent, None).await.unwrap();
     let mine = finished_turns(&t.core, &chat, 1).await;
     assert_eq!(json!(mine.turns[0].message.attachments), json!([attachment.clone()]), "the core's mirror");
@@ -391,7 +432,9 @@ async fn a_picked_mention_attaches_its_file_to_the_message() {
     // On the host: a fresh subscription by another client sees it too.
     let other = t.other_client().await;
     let (fresh, _) = other.subscribe(chat.clone()).await.unwrap();
-    let Some(ahp_types::state::SnapshotState::Chat(fresh)) = fresh.snapshot.map(|s| s.state) else { panic!("chat snapshot") };
+    let Some(ahp_types::state::SnapshotState::Chat(fresh)) = fresh.snapshot.map(|s| s.state) else {
+        panic!("chat snapshot")
+    };
     assert_eq!(json!(fresh.turns[0].message.attachments), json!([attachment]), "the host's turn");
 }
 
@@ -421,13 +464,23 @@ fn asking_script(dir: &std::path::Path) -> String {
 }
 
 /// Send `text`, wait for its confirmation, answer it, wait for the turn to end.
-async fn ask_and_answer(t: &TestApp, chat: &str, text: &str, turns: usize, asked: impl std::future::Future<Output = ()>) {
+async fn ask_and_answer(
+    t: &TestApp,
+    chat: &str,
+    text: &str,
+    turns: usize,
+    asked: impl std::future::Future<Output = ()>,
+) {
     let host = ahp::hosts::HostId::new("local");
     call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": text}), None).await.unwrap();
     asked.await;
     let turn_id = 'found: {
         for _ in 0..800 {
-            let pending = t.core.chat_state(&host, chat).and_then(|s| s.active_turn).filter(|a| serde_json::to_string(a).unwrap().contains("ask-1"));
+            let pending = t
+                .core
+                .chat_state(&host, chat)
+                .and_then(|s| s.active_turn)
+                .filter(|a| serde_json::to_string(a).unwrap().contains("ask-1"));
             if let Some(active) = pending {
                 break 'found active.id;
             }
@@ -445,7 +498,9 @@ async fn a_notification_when_a_session_starts_needing_input_not_at_launch() {
     let dir = tempfile::tempdir().unwrap();
     let Some(t) = TestApp::start(&[("fake", asking_script(dir.path()))]).await else { return };
     let (session, chat, _events) = t.open_session("fake").await;
-    call(&t.core, "session.rename", json!({"host": "local", "session": session, "title": "Asker"}), None).await.unwrap();
+    call(&t.core, "session.rename", json!({"host": "local", "session": session, "title": "Asker"}), None)
+        .await
+        .unwrap();
     call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "first"}), None).await.unwrap();
     t.app.wait_for("waiting before the second app starts", "needs-input").await;
 
@@ -459,7 +514,11 @@ async fn a_notification_when_a_session_starts_needing_input_not_at_launch() {
     // The inbox item comes from the chat the core subscribes after deciding
     // whether to notify.
     app.wait_for("the waiting session's inbox item", "\"toolCallId\":\"ask-1\"").await;
-    assert_eq!(*notifier.shown.lock().unwrap(), Vec::<String>::new(), "nothing at launch for a session already waiting");
+    assert_eq!(
+        *notifier.shown.lock().unwrap(),
+        Vec::<String>::new(),
+        "nothing at launch for a session already waiting"
+    );
 
     // Answered; the next turn asks again while the window is not focused: one.
     let host = ahp::hosts::HostId::new("local");
@@ -489,12 +548,15 @@ async fn a_notification_when_a_session_starts_needing_input_not_at_launch() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn older_turns_are_paged_in_from_the_host_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let agents = [("fake", write_script(dir.path(), "echo.json", json!({"turns": [[{"echo": true}, {"end": "end_turn"}]]})))];
+    let agents =
+        [("fake", write_script(dir.path(), "echo.json", json!({"turns": [[{"echo": true}, {"end": "end_turn"}]]})))];
     let Some(t) = TestApp::start(&agents).await else { return };
     let (session, chat, _) = t.open_session("fake").await;
     const TURNS: usize = 55;
     for i in 0..TURNS {
-        call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": format!("turn {i}")}), None).await.unwrap();
+        call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": format!("turn {i}")}), None)
+            .await
+            .unwrap();
         finished_turns(&t.core, &chat, i + 1).await;
     }
 
@@ -502,21 +564,39 @@ async fn older_turns_are_paged_in_from_the_host_after_a_restart() {
     // its database; the chat snapshot carries the newest page.
     let t = t.restart(&agents).await;
     let events = Collected::default();
-    let opened = call(&t.core, "chat.open", json!({"host": "local", "session": session}), Some(events.sink())).await.unwrap();
+    let opened =
+        call(&t.core, "chat.open", json!({"host": "local", "session": session}), Some(events.sink())).await.unwrap();
     assert_eq!(opened["chat"], chat.as_str());
     events.wait_for("snapshot", "\"op\":\"snapshot\"").await;
     let snapshot = events.0.lock().unwrap().iter().find(|v| v["op"] == "snapshot").cloned().unwrap();
     let first_sent = snapshot["turns"][0]["message"]["text"].as_str().unwrap().to_owned();
     let missing: usize = first_sent.trim_start_matches("turn ").parse().unwrap();
-    assert!(missing > 0 && snapshot["turns"].as_array().unwrap().len() == TURNS - missing, "the snapshot is the newest page: {first_sent}");
-    assert!(t.core.chat_state(&ahp::hosts::HostId::new("local"), &chat).unwrap().turns.len() < TURNS, "the rest is on the host only");
+    assert!(
+        missing > 0 && snapshot["turns"].as_array().unwrap().len() == TURNS - missing,
+        "the snapshot is the newest page: {first_sent}"
+    );
+    assert!(
+        t.core.chat_state(&ahp::hosts::HostId::new("local"), &chat).unwrap().turns.len() < TURNS,
+        "the rest is on the host only"
+    );
 
     let more = call(&t.core, "chat.fetchOlder", json!({"host": "local", "chat": chat}), None).await.unwrap();
     assert_eq!(more["more"], true, "a page was asked for");
     events.wait_for("older page", "\"op\":\"older\"").await;
-    let older =
-        events.0.lock().unwrap().iter().flat_map(|v| v["ops"].as_array().cloned().unwrap_or_default()).find(|op| op["op"] == "older").unwrap();
-    let texts: Vec<String> = older["turns"].as_array().unwrap().iter().map(|turn| turn["message"]["text"].as_str().unwrap().to_owned()).collect();
+    let older = events
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .flat_map(|v| v["ops"].as_array().cloned().unwrap_or_default())
+        .find(|op| op["op"] == "older")
+        .unwrap();
+    let texts: Vec<String> = older["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|turn| turn["message"]["text"].as_str().unwrap().to_owned())
+        .collect();
     let expected: Vec<String> = (0..missing).map(|i| format!("turn {i}")).collect();
     assert_eq!(texts, expected, "the older page holds the turns before the snapshot, oldest first");
     assert_eq!(older["more"], false, "nothing older than turn 0");
@@ -537,7 +617,9 @@ async fn a_chosen_model_goes_with_the_message() {
     // The host lists them on the agent, which is where the composer's model menu comes from.
     t.app.wait_for("models offered", "\"name\":\"Deep thinker\"").await;
 
-    call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "think hard", "model": "deep"}), None).await.unwrap();
+    call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": "think hard", "model": "deep"}), None)
+        .await
+        .unwrap();
     let state = finished_turns(&t.core, &chat, 1).await;
     assert_eq!(state.turns[0].message.model.as_ref().map(|m| m.id.as_str()), Some("deep"), "message.model on the turn");
     events.wait_for("the agent answered with the chosen model", "[model=deep]").await;

@@ -39,12 +39,18 @@ fn ui_in_the_real_window() {
         missing.push("an X display: DISPLAY is unset (run under xvfb-run -a)".into());
     }
     if !missing.is_empty() {
-        assert!(std::env::var_os("HANGAR_REQUIRE_WINDOW").is_none(), "real-window tests required but missing: {missing:?}");
+        assert!(
+            std::env::var_os("HANGAR_REQUIRE_WINDOW").is_none(),
+            "real-window tests required but missing: {missing:?}"
+        );
         eprintln!("skipped: missing {missing:?}");
         return;
     }
     let mut cmd = Command::new("node");
-    cmd.arg(root.join("ui/tests/window/run.mjs")).env("APP_BIN", &app).env("FAKE_AGENT_BIN", &fake).env("WEBKIT_DRIVER", &driver);
+    cmd.arg(root.join("ui/tests/window/run.mjs"))
+        .env("APP_BIN", &app)
+        .env("FAKE_AGENT_BIN", &fake)
+        .env("WEBKIT_DRIVER", &driver);
     if let Some(dir) = std::env::var_os("SCREENSHOT_DIR") {
         cmd.env("SCREENSHOT_DIR", dir);
     }

@@ -63,7 +63,10 @@ fn run_ui_script(script: &str) {
     // A script that failed (panicked) poisons the lock; the next still runs.
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = Command::new("node");
-    cmd.arg(root.join("ui/tests/ui").join(script)).env("BRIDGE_BIN", &bridge).env("FAKE_AGENT_BIN", &fake).env("CHROMIUM", &chromium);
+    cmd.arg(root.join("ui/tests/ui").join(script))
+        .env("BRIDGE_BIN", &bridge)
+        .env("FAKE_AGENT_BIN", &fake)
+        .env("CHROMIUM", &chromium);
     if let Some(dir) = std::env::var_os("SCREENSHOT_DIR") {
         cmd.env("SCREENSHOT_DIR", dir);
     }

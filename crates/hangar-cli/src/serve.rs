@@ -135,7 +135,9 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
     runtime.block_on(async move {
         let host = Host::open(config).map_err(|e| e.to_string())?;
-        let listener = tokio::net::TcpListener::bind(args.listen).await.map_err(|e| format!("listening on {}: {e}", args.listen))?;
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|e| format!("listening on {}: {e}", args.listen))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         // Field order as documented: type, url, dataDir.
         let ready = format!(
@@ -144,7 +146,9 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             serde_json::Value::from(data_dir.display().to_string()),
         );
         let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "{ready}").and_then(|()| stdout.flush()).map_err(|e| format!("writing the ready line: {e}"))?;
+        writeln!(stdout, "{ready}")
+            .and_then(|()| stdout.flush())
+            .map_err(|e| format!("writing the ready line: {e}"))?;
         drop(stdout);
         tracing::info!("hangar host ready on ws://{addr}/");
         hangar_host::server::serve(host.clone(), listener, shutdown_signal()).await;

@@ -90,7 +90,11 @@ fn main() {
             }
         }
     });
-    let sid = script.get("sessionId").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| format!("fake-{}", std::process::id()));
+    let sid = script
+        .get("sessionId")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("fake-{}", std::process::id()));
     let mut agent = Agent {
         script,
         rx,
@@ -221,7 +225,9 @@ impl Agent {
 
     fn update(&mut self, update: Value) {
         let sid = self.sid.clone();
-        self.send(json!({ "jsonrpc": "2.0", "method": "session/update", "params": { "sessionId": sid, "update": update } }));
+        self.send(
+            json!({ "jsonrpc": "2.0", "method": "session/update", "params": { "sessionId": sid, "update": update } }),
+        );
     }
 
     fn run(&mut self) {
@@ -255,7 +261,9 @@ impl Agent {
                     let before = self.script.get("beforeNewResponse").cloned().unwrap_or(Value::Array(vec![]));
                     self.steps(&before);
                     let mut result = json!({ "sessionId": self.sid });
-                    if let (Some(r), Some(extra)) = (result.as_object_mut(), self.script.get("newSession").and_then(Value::as_object)) {
+                    if let (Some(r), Some(extra)) =
+                        (result.as_object_mut(), self.script.get("newSession").and_then(Value::as_object))
+                    {
                         r.extend(extra.clone());
                     }
                     self.respond(&id, result);
@@ -278,7 +286,11 @@ impl Agent {
                     eprintln!("fake-agent: model set to {model}");
                     if let Ok(path) = std::env::var("FAKE_ACP_LOG") {
                         let line = format!("{method} {}\n", model.as_str().unwrap_or_default());
-                        let _ = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| f.write_all(line.as_bytes()));
+                        let _ = std::fs::OpenOptions::new()
+                            .create(true)
+                            .append(true)
+                            .open(path)
+                            .and_then(|mut f| f.write_all(line.as_bytes()));
                     }
                     self.model = model.as_str().map(str::to_owned);
                     self.respond(&id, json!({}));
@@ -297,7 +309,10 @@ impl Agent {
                     self.cancelled = false;
                     self.prompt_id = Some(id.clone());
                     let turns = self.script.get("turns").and_then(Value::as_array).cloned().unwrap_or_default();
-                    let steps = turns.get(self.prompts.min(turns.len().saturating_sub(1))).cloned().unwrap_or(Value::Array(vec![]));
+                    let steps = turns
+                        .get(self.prompts.min(turns.len().saturating_sub(1)))
+                        .cloned()
+                        .unwrap_or(Value::Array(vec![]));
                     self.prompts += 1;
                     match self.steps(&steps) {
                         Flow::Ended => {}
@@ -357,7 +372,9 @@ impl Agent {
     fn step(&mut self, step: &Value) -> Flow {
         // The step's kind is its one key besides the modifiers (`id`,
         // `then`, `usage`): a JSON object's key order is not guaranteed.
-        let Some((key, arg)) = step.as_object().and_then(|o| o.iter().find(|(k, _)| !matches!(k.as_str(), "id" | "then" | "usage"))) else {
+        let Some((key, arg)) =
+            step.as_object().and_then(|o| o.iter().find(|(k, _)| !matches!(k.as_str(), "id" | "then" | "usage")))
+        else {
             return Flow::Continue;
         };
         match key.as_str() {
@@ -374,11 +391,15 @@ impl Agent {
                 if let Some(m) = &self.restored {
                     text.push_str(&format!(" [restored by {m}]"));
                 }
-                self.update(json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } }));
+                self.update(
+                    json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } }),
+                );
             }
             "echoPrompt" => {
                 let text = self.prompt.to_string();
-                self.update(json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } }));
+                self.update(
+                    json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } }),
+                );
             }
             "fail" => {
                 if let Some(id) = self.prompt_id.take() {
@@ -418,7 +439,8 @@ impl Agent {
             }
             "request" => return self.request(step, arg),
             "elicit" => {
-                let mut params = json!({ "sessionId": "$SID", "message": arg.get("message").cloned().unwrap_or(json!("")) });
+                let mut params =
+                    json!({ "sessionId": "$SID", "message": arg.get("message").cloned().unwrap_or(json!("")) });
                 match arg.get("url") {
                     Some(url) => {
                         params["mode"] = json!("url");
@@ -427,7 +449,8 @@ impl Agent {
                     }
                     None => {
                         params["mode"] = json!("form");
-                        params["requestedSchema"] = arg.get("schema").cloned().unwrap_or(json!({ "type": "object", "properties": {} }));
+                        params["requestedSchema"] =
+                            arg.get("schema").cloned().unwrap_or(json!({ "type": "object", "properties": {} }));
                     }
                 }
                 return self.request(step, &json!({ "method": "elicitation/create", "params": params }));
@@ -512,12 +535,19 @@ impl Agent {
         let outcome = answer.pointer("/result/outcome");
         let elicited = answer.pointer("/result/action").and_then(Value::as_str);
         let key = match (outcome.and_then(|o| o.get("outcome")).and_then(Value::as_str), elicited) {
-            (Some("selected"), _) => outcome.and_then(|o| o.get("optionId")).and_then(Value::as_str).unwrap_or_default().to_owned(),
+            (Some("selected"), _) => {
+                outcome.and_then(|o| o.get("optionId")).and_then(Value::as_str).unwrap_or_default().to_owned()
+            }
             (Some(other), _) | (None, Some(other)) => other.to_owned(),
-            (None, None) => if answer.get("error").is_some() { "error".to_owned() } else { "ok".to_owned() },
+            (None, None) => {
+                if answer.get("error").is_some() {
+                    "error".to_owned()
+                } else {
+                    "ok".to_owned()
+                }
+            }
         };
         let branch = branches.get(&key).or_else(|| branches.get("*")).cloned().unwrap_or(Value::Array(vec![]));
         self.steps(&branch)
     }
 }
-

@@ -36,7 +36,8 @@ impl AgentSpec {
         if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
             return Err(AgentSpecError::BadId(id.to_owned()));
         }
-        let command = shlex::split(command).filter(|c| !c.is_empty()).ok_or_else(|| AgentSpecError::BadCommand(id.to_owned()))?;
+        let command =
+            shlex::split(command).filter(|c| !c.is_empty()).ok_or_else(|| AgentSpecError::BadCommand(id.to_owned()))?;
         Ok(Self { id: id.to_owned(), display_name: display_name_for(id), command })
     }
 

@@ -31,10 +31,8 @@ const KNOWN: &[Known] = &[
 /// The folders searched: each `npm_prefix`'s `bin` and `node_modules/.bin`,
 /// then `PATH`.
 fn search_dirs(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf]) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = npm_prefixes
-        .iter()
-        .flat_map(|p| [p.join("bin"), p.join("node_modules/.bin")])
-        .collect();
+    let mut dirs: Vec<PathBuf> =
+        npm_prefixes.iter().flat_map(|p| [p.join("bin"), p.join("node_modules/.bin")]).collect();
     if let Some(path) = path_var {
         dirs.extend(std::env::split_paths(path));
     }
@@ -64,7 +62,8 @@ pub fn discover(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf], ta
             .flat_map(|exe| dirs.iter().map(move |d| d.join(exe)))
             .find(|candidate| is_executable(candidate));
         if let Some(program) = program {
-            let mut spec_line = format!("{}={}", known.id, shlex::try_quote(&program.to_string_lossy()).unwrap_or_default());
+            let mut spec_line =
+                format!("{}={}", known.id, shlex::try_quote(&program.to_string_lossy()).unwrap_or_default());
             for arg in known.args {
                 spec_line.push(' ');
                 spec_line.push_str(arg);
@@ -103,7 +102,10 @@ mod tests {
         let found = discover(Some(&path), std::slice::from_ref(&prefix), &["gemini".to_owned()]);
         let ids: Vec<&str> = found.iter().map(|a| a.id.as_str()).collect();
         assert_eq!(ids, ["claude", "codex"], "gemini was given explicitly; qwen is not executable");
-        assert_eq!(found[0].command, vec![prefix.join("node_modules/.bin/claude-code-acp").to_string_lossy().into_owned()]);
+        assert_eq!(
+            found[0].command,
+            vec![prefix.join("node_modules/.bin/claude-code-acp").to_string_lossy().into_owned()]
+        );
         assert_eq!(found[0].display_name, "Claude Agent");
     }
 

@@ -25,7 +25,9 @@ use crate::RpcError;
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
     /// Another host holds the data directory.
-    #[error("another hangar host is already using {0} (lock held on hangar.lock); stop it or pass a different --data-dir")]
+    #[error(
+        "another hangar host is already using {0} (lock held on hangar.lock); stop it or pass a different --data-dir"
+    )]
     DataDirLocked(String),
     /// File system.
     #[error("{what}: {source}")]
@@ -113,7 +115,10 @@ impl Host {
         let mut engine = Engine::new(loaded.server_seq, root, writer, config.turn_tail);
         engine.restore(loaded);
         let agents = engine.root().agents.clone();
-        let _ = engine.emit_server(ahp_types::ROOT_RESOURCE_URI, StateAction::RootAgentsChanged(RootAgentsChangedAction { agents }));
+        let _ = engine.emit_server(
+            ahp_types::ROOT_RESOURCE_URI,
+            StateAction::RootAgentsChanged(RootAgentsChangedAction { agents }),
+        );
         let effects = engine.take_effects();
         let engine = Arc::new(Mutex::new(engine));
         let sessions = engine.clone();
@@ -184,7 +189,8 @@ impl Host {
         let mut watches = lock(&self.watches);
         let limit = self.config.max_watches_per_connection;
         if watches.values().filter(|w| w.owner == owner).count() >= limit {
-            let message = format!("too many resource watches on this connection (at most {limit}); unsubscribe from one first");
+            let message =
+                format!("too many resource watches on this connection (at most {limit}); unsubscribe from one first");
             return Err(RpcError::invalid_request(message).with_data(serde_json::json!({ "limit": limit })));
         }
         // Checked under the watches lock: `connection_closed` forgets the

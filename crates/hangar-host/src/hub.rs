@@ -184,7 +184,14 @@ impl Hub {
     pub fn add_connection(&self, id: ConnId, tx: mpsc::Sender<OutFrame>, cut_off: Arc<Notify>) {
         self.lock().conns.insert(
             id,
-            Conn { tx, cut_off, dead: false, generation: ProtocolGeneration::V1, client_id: None, subs: HashMap::new() },
+            Conn {
+                tx,
+                cut_off,
+                dead: false,
+                generation: ProtocolGeneration::V1,
+                client_id: None,
+                subs: HashMap::new(),
+            },
         );
     }
 

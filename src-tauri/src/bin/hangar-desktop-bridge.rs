@@ -21,7 +21,9 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let ui = flag(&args, "--ui").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/dist")));
+    let ui = flag(&args, "--ui")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/dist")));
     let listen: SocketAddr = match flag(&args, "--listen").unwrap_or_else(|| "127.0.0.1:0".into()).parse() {
         Ok(a) => a,
         Err(e) => {

@@ -80,7 +80,12 @@ impl ChatWatch {
     }
 
     /// The held messages to send now that the session is ready, if any.
-    fn release(&mut self, key: &HostedResourceKey, chat: &ChatState, session: Option<&SessionState>) -> Option<Release> {
+    fn release(
+        &mut self,
+        key: &HostedResourceKey,
+        chat: &ChatState,
+        session: Option<&SessionState>,
+    ) -> Option<Release> {
         let messages = self.start.release(session);
         (!messages.is_empty()).then(|| Release { key: key.clone(), messages, running: chat.active_turn.is_some() })
     }
@@ -205,8 +210,13 @@ impl Core {
             let url = url.clone();
             let tap = tap.clone();
             async move {
-                let transport = ahp_ws::WebSocketTransport::connect(&url).await.map_err(|e| TransportError::Io(e.to_string()))?;
-                Ok::<_, TransportError>(BoxedTransport::new(TappedTransport::new(BoxedTransport::new(transport), id, tap)))
+                let transport =
+                    ahp_ws::WebSocketTransport::connect(&url).await.map_err(|e| TransportError::Io(e.to_string()))?;
+                Ok::<_, TransportError>(BoxedTransport::new(TappedTransport::new(
+                    BoxedTransport::new(transport),
+                    id,
+                    tap,
+                )))
             }
         };
         let config = HostConfig::new(id, label, factory)
@@ -222,7 +232,8 @@ impl Core {
     pub async fn app_snapshot(&self) -> Value {
         let hosts = self.multi.hosts().await;
         let st = lock(&self.state);
-        let rows: Vec<Value> = hosts.iter().flat_map(|h| h.session_summaries.iter().map(|s| st.row(h, s)).collect::<Vec<_>>()).collect();
+        let rows: Vec<Value> =
+            hosts.iter().flat_map(|h| h.session_summaries.iter().map(|s| st.row(h, s)).collect::<Vec<_>>()).collect();
         let inbox: Vec<Value> = st.inbox.values().cloned().collect();
         json!({ "op": "snapshot", "hosts": hosts.iter().map(host_view).collect::<Vec<_>>(), "sessions": rows, "inbox": inbox })
     }
@@ -282,7 +293,10 @@ impl Core {
                         return Ok(json!({ "held": id }));
                     }
                     Lifecycle::Failed => {
-                        let reason = session.and_then(|s| s.creation_error.as_ref()).map(|e| e.message.clone()).unwrap_or_default();
+                        let reason = session
+                            .and_then(|s| s.creation_error.as_ref())
+                            .map(|e| e.message.clone())
+                            .unwrap_or_default();
                         return Err(CoreError::AgentNotStarted(reason));
                     }
                     Lifecycle::Ready => {}
@@ -298,9 +312,18 @@ impl Core {
     async fn send_released(&self, release: Release) {
         let Release { key, messages, running } = release;
         for (i, m) in messages.iter().enumerate() {
-            let action = if i == 0 && !running { outgoing::turn_started(&m.message) } else { outgoing::pending("queued", &m.message) };
+            let action = if i == 0 && !running {
+                outgoing::turn_started(&m.message)
+            } else {
+                outgoing::pending("queued", &m.message)
+            };
             let result = match action {
-                Ok((_, action)) => self.multi.dispatch(&key.host_id, key.uri.clone(), action).await.map(|_| ()).map_err(CoreError::from),
+                Ok((_, action)) => self
+                    .multi
+                    .dispatch(&key.host_id, key.uri.clone(), action)
+                    .await
+                    .map(|_| ())
+                    .map_err(CoreError::from),
                 Err(e) => Err(e),
             };
             if let Err(e) = result {
@@ -344,8 +367,13 @@ impl Core {
                 None => return Ok(false),
             }
         };
-        let params = ahp_types::commands::FetchTurnsParams { channel: chat.to_owned(), meta: None, cursor: Some(cursor) };
-        let client = self.multi.client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))?;
+        let params =
+            ahp_types::commands::FetchTurnsParams { channel: chat.to_owned(), meta: None, cursor: Some(cursor) };
+        let client = self
+            .multi
+            .client(host)
+            .await
+            .ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))?;
         let _: Value = client.request("fetchTurns", params).await?;
         Ok(true)
     }
@@ -390,7 +418,13 @@ impl Core {
         if !st.mirror.chats().contains_key(key) {
             return Err(CoreError::Unexpected(format!("{} is not a chat", key.uri)));
         }
-        let watch = ChatWatch { projection: ChatProjection::default(), sinks: HashMap::new(), session: session.to_owned(), session_key, start: SessionStart::default() };
+        let watch = ChatWatch {
+            projection: ChatProjection::default(),
+            sinks: HashMap::new(),
+            session: session.to_owned(),
+            session_key,
+            start: SessionStart::default(),
+        };
         st.chats.insert(key.clone(), watch);
         let CoreState { mirror, chats, inbox, .. } = &mut *st;
         if let (Some(chat), Some(watch)) = (mirror.chats().get(key), chats.get_mut(key)) {
@@ -487,7 +521,10 @@ impl Core {
         }
         if let Some(chat) = &s.default_chat {
             let chat_key = HostedResourceKey::new(host.clone(), chat.clone());
-            let known = { let st = lock(&self.state); st.chats.contains_key(&chat_key) || st.pending.contains_key(&chat_key) };
+            let known = {
+                let st = lock(&self.state);
+                st.chats.contains_key(&chat_key) || st.pending.contains_key(&chat_key)
+            };
             if !known {
                 if let Err(e) = self.ensure_chat(&chat_key, &s.resource).await {
                     tracing::warn!("subscribing {} for the inbox: {e}", chat);
@@ -498,9 +535,15 @@ impl Core {
 }
 
 /// Replace one chat's inbox entries; `true` if they changed.
-fn update_inbox(inbox: &mut BTreeMap<(String, String, String), Value>, key: &HostedResourceKey, session: &str, chat: &ChatState) -> bool {
+fn update_inbox(
+    inbox: &mut BTreeMap<(String, String, String), Value>,
+    key: &HostedResourceKey,
+    session: &str,
+    chat: &ChatState,
+) -> bool {
     let host = key.host_id.as_str().to_owned();
-    let before: Vec<Value> = inbox.iter().filter(|((h, c, _), _)| *h == host && *c == key.uri).map(|(_, v)| v.clone()).collect();
+    let before: Vec<Value> =
+        inbox.iter().filter(|((h, c, _), _)| *h == host && *c == key.uri).map(|(_, v)| v.clone()).collect();
     inbox.retain(|(h, c, _), _| !(*h == host && *c == key.uri));
     let mut after = Vec::new();
     for (turn_id, tool_call_id, title) in pending_confirmations(chat) {

@@ -142,7 +142,12 @@ impl Core {
 
     /// Send a session's row to the app streams, or `sessionRemoved`;
     /// returns the host and the summary the row was built from.
-    pub(super) async fn send_row(&self, host_id: &HostId, session: &str, removed: bool) -> Option<(HostHandle, SessionSummary)> {
+    pub(super) async fn send_row(
+        &self,
+        host_id: &HostId,
+        session: &str,
+        removed: bool,
+    ) -> Option<(HostHandle, SessionSummary)> {
         let handle = self.multi.host(host_id).await?;
         let summary = handle.session_summaries.iter().find(|s| s.resource == session).cloned();
         let mut st = lock(&self.state);

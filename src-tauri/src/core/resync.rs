@@ -18,8 +18,13 @@ impl Core {
     pub(super) async fn resync(&self, host: &HostId) {
         let keys: Vec<HostedResourceKey> = {
             let mut st = lock(&self.state);
-            let held: Vec<HostedResourceKey> =
-                st.sessions.iter().chain(st.chats.keys()).filter(|k| &k.host_id == host && !st.pending.contains_key(*k)).cloned().collect();
+            let held: Vec<HostedResourceKey> = st
+                .sessions
+                .iter()
+                .chain(st.chats.keys())
+                .filter(|k| &k.host_id == host && !st.pending.contains_key(*k))
+                .cloned()
+                .collect();
             for key in &held {
                 st.pending.insert(key.clone(), Vec::new());
             }

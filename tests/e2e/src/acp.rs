@@ -9,8 +9,8 @@ use ahp::{Client, SessionSubscription};
 use ahp_types::actions::{ChatInputCompletedAction, ChatPendingMessageSetAction, ChatToolCallConfirmedAction};
 use ahp_types::commands::CreateSessionParams;
 use ahp_types::state::{
-    ChatInputRequest, ChatInputResponseKind, ChatState, PendingMessageKind, ResponsePart, SessionLifecycle, SessionState, SnapshotState, ToolCallCancellationReason,
-    ToolCallConfirmationReason, ToolCallState, Turn,
+    ChatInputRequest, ChatInputResponseKind, ChatState, PendingMessageKind, ResponsePart, SessionLifecycle,
+    SessionState, SnapshotState, ToolCallCancellationReason, ToolCallConfirmationReason, ToolCallState, Turn,
 };
 use ahp_types::{ActionEnvelope, StateAction};
 use serde_json::Value;
@@ -86,7 +86,12 @@ impl Rig {
     }
 
     /// Start on an existing data dir.
-    pub async fn start_with(tmp: tempfile::TempDir, agent: AgentCmd<'_>, env: &[(&str, &str)], data: Option<&Path>) -> Rig {
+    pub async fn start_with(
+        tmp: tempfile::TempDir,
+        agent: AgentCmd<'_>,
+        env: &[(&str, &str)],
+        data: Option<&Path>,
+    ) -> Rig {
         Self::start_at(tmp, "ws", agent, env, data).await
     }
 
@@ -96,7 +101,13 @@ impl Rig {
         Self::start_at(tmp, name, agent, env, None).await
     }
 
-    async fn start_at(tmp: tempfile::TempDir, name: &str, agent: AgentCmd<'_>, env: &[(&str, &str)], data: Option<&Path>) -> Rig {
+    async fn start_at(
+        tmp: tempfile::TempDir,
+        name: &str,
+        agent: AgentCmd<'_>,
+        env: &[(&str, &str)],
+        data: Option<&Path>,
+    ) -> Rig {
         let workspace = tmp.path().join(name);
         std::fs::create_dir_all(&workspace).unwrap();
         let workspace = workspace.canonicalize().unwrap();
@@ -114,7 +125,10 @@ impl Rig {
         let transport = ahp_ws::WebSocketTransport::connect(&host.authed_url()).await.unwrap();
         let config = ahp::ClientConfig { subscription_buffer: 1 << 17, ..Default::default() };
         let client = Client::connect(transport, config).await.unwrap();
-        client.initialize("acp-tests".to_owned(), vec!["1.0.0".into()], vec![ahp_types::ROOT_RESOURCE_URI.into()]).await.unwrap();
+        client
+            .initialize("acp-tests".to_owned(), vec!["1.0.0".into()], vec![ahp_types::ROOT_RESOURCE_URI.into()])
+            .await
+            .unwrap();
         let session = format!("ahp-session:/{}", std::process::id() as u64 * 1000 + rand_suffix());
         let params = CreateSessionParams {
             channel: session.clone(),
@@ -188,7 +202,8 @@ impl Rig {
         let env = self
             .wait(move |e| {
                 let v = serde_json::to_value(&e.action).unwrap();
-                matches!(v["type"].as_str(), Some("chat/turnComplete" | "chat/turnCancelled" | "chat/error")) && v["turnId"] == id.as_str()
+                matches!(v["type"].as_str(), Some("chat/turnComplete" | "chat/turnCancelled" | "chat/error"))
+                    && v["turnId"] == id.as_str()
             })
             .await;
         action_type(&env)

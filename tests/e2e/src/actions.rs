@@ -9,7 +9,14 @@ use ahp_types::StateAction;
 
 /// A user message.
 pub fn user_message(text: &str) -> Message {
-    Message { text: text.to_owned(), origin: MessageOrigin { kind: MessageKind::User }, attachments: None, model: None, agent: None, meta: None }
+    Message {
+        text: text.to_owned(),
+        origin: MessageOrigin { kind: MessageKind::User },
+        attachments: None,
+        model: None,
+        agent: None,
+        meta: None,
+    }
 }
 
 /// Now, RFC 3339.

@@ -210,7 +210,8 @@ pub async fn connect(host: &HostProcess) -> Client {
 /// Connect and `initialize` as `client_id`, subscribed to the root channel.
 pub async fn initialized(host: &HostProcess, client_id: &str) -> (Client, InitializeResult) {
     let client = connect(host).await;
-    let init = client.initialize(client_id.to_owned(), vec!["1.0.0".into()], vec![ROOT_RESOURCE_URI.into()]).await.unwrap();
+    let init =
+        client.initialize(client_id.to_owned(), vec!["1.0.0".into()], vec![ROOT_RESOURCE_URI.into()]).await.unwrap();
     (client, init)
 }
 
@@ -250,7 +251,11 @@ impl RawClient {
     pub async fn initialized(host: &HostProcess, client_id: &str) -> Self {
         let mut raw = Self::connect(&host.authed_url()).await.unwrap();
         let reply = raw
-            .request(json!(1), "initialize", json!({"channel": ROOT_RESOURCE_URI, "protocolVersions": ["1.0.0"], "clientId": client_id}))
+            .request(
+                json!(1),
+                "initialize",
+                json!({"channel": ROOT_RESOURCE_URI, "protocolVersions": ["1.0.0"], "clientId": client_id}),
+            )
             .await;
         assert!(reply.get("result").is_some(), "{reply}");
         raw
@@ -262,7 +267,10 @@ impl RawClient {
     }
 
     /// Send a text frame; the host may close the connection meanwhile.
-    pub async fn try_send_text(&mut self, text: impl Into<String>) -> Result<(), tokio_tungstenite::tungstenite::Error> {
+    pub async fn try_send_text(
+        &mut self,
+        text: impl Into<String>,
+    ) -> Result<(), tokio_tungstenite::tungstenite::Error> {
         self.ws.send(Message::text(text.into())).await
     }
 

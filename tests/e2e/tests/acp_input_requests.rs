@@ -55,8 +55,10 @@ fn input_part(parts: &[ResponsePart]) -> &ahp_types::state::InputRequestResponse
 
 /// The session's status in `listSessions`.
 async fn summary_status(rig: &Rig) -> u32 {
-    let list: Value = rig.client.request("listSessions", json!({ "channel": ahp_types::ROOT_RESOURCE_URI })).await.unwrap();
-    let item = list["items"].as_array().unwrap().iter().find(|s| s["resource"] == rig.session.as_str()).unwrap().clone();
+    let list: Value =
+        rig.client.request("listSessions", json!({ "channel": ahp_types::ROOT_RESOURCE_URI })).await.unwrap();
+    let item =
+        list["items"].as_array().unwrap().iter().find(|s| s["resource"] == rig.session.as_str()).unwrap().clone();
     item["status"].as_u64().unwrap() as u32
 }
 
@@ -77,7 +79,10 @@ async fn every_question_kind_is_answered_with_typed_content() {
         .iter()
         .map(|q| q["kind"].as_str().unwrap().to_owned())
         .collect();
-    assert_eq!(kinds, ["text", "text", "integer", "number", "boolean", "single-select", "single-select", "multi-select", "text"]);
+    assert_eq!(
+        kinds,
+        ["text", "text", "integer", "number", "boolean", "single-select", "single-select", "multi-select", "text"]
+    );
     assert_eq!(request.message.as_deref(), Some("A few details, please"));
 
     // Pending: mirrored on the session, which needs input.
@@ -146,7 +151,8 @@ async fn decline_skip_and_url_mode() {
     // The form's "Skip": accept with every question skipped → cancel.
     let turn = rig.send("two").await;
     let request = rig.wait_input_request().await;
-    rig.complete_input(&request.id, ChatInputResponseKind::Accept, Some(json!({ "name": { "state": "skipped" } }))).await;
+    rig.complete_input(&request.id, ChatInputResponseKind::Accept, Some(json!({ "name": { "state": "skipped" } })))
+        .await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     assert_eq!(markdown(&rig.turn(&turn).await), "Before asking.|you cancelled");
 
@@ -199,7 +205,9 @@ async fn drafts_reach_a_second_client_and_count_on_accept() {
     let draft = ahp_types::actions::ChatInputAnswerChangedAction {
         request_id: request.id.clone(),
         question_id: "name".to_owned(),
-        answer: Some(serde_json::from_value(json!({ "state": "draft", "value": { "kind": "text", "value": "Grace" } })).unwrap()),
+        answer: Some(
+            serde_json::from_value(json!({ "state": "draft", "value": { "kind": "text", "value": "Grace" } })).unwrap(),
+        ),
     };
     rig.dispatch(StateAction::ChatInputAnswerChanged(draft)).await;
     let seen = wait_for_action(&mut other_chat, |e| action_type(e) == "chat/inputAnswerChanged").await;
@@ -231,7 +239,10 @@ async fn bad_answers_are_rejected_with_a_reason() {
         (request.id.as_str(), json!({ "nope": submitted(json!({ "kind": "text", "value": "x" })) })),
         (request.id.as_str(), json!({ "count": submitted(json!({ "kind": "text", "value": "x" })) })),
         (request.id.as_str(), json!({ "count": submitted(json!({ "kind": "number", "value": 1.5 })) })),
-        (request.id.as_str(), json!({ "note": submitted(json!({ "kind": "text", "value": "required count missing" })) })),
+        (
+            request.id.as_str(),
+            json!({ "note": submitted(json!({ "kind": "text", "value": "required count missing" })) }),
+        ),
     ];
     for (id, answers) in cases {
         rig.complete_input(id, ChatInputResponseKind::Accept, Some(answers.clone())).await;
@@ -240,8 +251,12 @@ async fn bad_answers_are_rejected_with_a_reason() {
         assert!(!rejected.rejection_reason.unwrap().is_empty());
     }
     // Still open, and a good answer goes through.
-    rig.complete_input(&request.id, ChatInputResponseKind::Accept, Some(json!({ "count": submitted(json!({ "kind": "number", "value": 7 })) })))
-        .await;
+    rig.complete_input(
+        &request.id,
+        ChatInputResponseKind::Accept,
+        Some(json!({ "count": submitted(json!({ "kind": "number", "value": 7 })) })),
+    )
+    .await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     assert_eq!(markdown(&rig.turn(&turn).await), r#"Before asking.|got {"count":7}"#);
 }
@@ -252,8 +267,12 @@ async fn the_answered_request_survives_kill_9() {
     let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [asking(schema)] })), &[]).await;
     let turn = rig.send("ask").await;
     let request = rig.wait_input_request().await;
-    rig.complete_input(&request.id, ChatInputResponseKind::Accept, Some(json!({ "ok": submitted(json!({ "kind": "boolean", "value": true })) })))
-        .await;
+    rig.complete_input(
+        &request.id,
+        ChatInputResponseKind::Accept,
+        Some(json!({ "ok": submitted(json!({ "kind": "boolean", "value": true })) })),
+    )
+    .await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     let data = rig.host.data_dir.clone();
     rig.host.kill9();
@@ -283,7 +302,11 @@ async fn the_agent_exiting_while_asked_closes_the_request() {
     }
     assert_eq!(rig.wait_end(&turn).await, "chat/error");
     let t = rig.turn(&turn).await;
-    assert_eq!(input_part(&t.response_parts).response, Some(ChatInputResponseKind::Cancel), "closed before the turn ended");
+    assert_eq!(
+        input_part(&t.response_parts).response,
+        Some(ChatInputResponseKind::Cancel),
+        "closed before the turn ended"
+    );
     assert!(rig.session_state().await.input_needed.is_none());
     // A late answer is refused.
     rig.complete_input(&request.id, ChatInputResponseKind::Decline, None).await;

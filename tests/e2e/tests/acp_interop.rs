@@ -124,7 +124,10 @@ async fn cancel(agent: &str, mock: &Mock) {
         let end = rig
             .wait(|e| {
                 let v = serde_json::to_value(&e.action).unwrap();
-                matches!(v["type"].as_str(), Some("chat/turnComplete" | "chat/turnCancelled" | "chat/error" | "chat/toolCallReady"))
+                matches!(
+                    v["type"].as_str(),
+                    Some("chat/turnComplete" | "chat/turnCancelled" | "chat/error" | "chat/toolCallReady")
+                )
             })
             .await;
         let v = serde_json::to_value(&end.action).unwrap();

@@ -32,16 +32,14 @@ async fn prompt_received(capabilities: Value) -> (Vec<Value>, String) {
     assert_eq!(rig.created, "session/ready");
     let items: Value = rig
         .client
-        .request("completions", json!({ "channel": rig.chat, "kind": "userMessage", "text": "look at @hello", "offset": 14 }))
+        .request(
+            "completions",
+            json!({ "channel": rig.chat, "kind": "userMessage", "text": "look at @hello", "offset": 14 }),
+        )
         .await
         .unwrap();
-    let item = items["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["attachment"]["label"] == "hello.txt")
-        .unwrap()
-        .clone();
+    let item =
+        items["items"].as_array().unwrap().iter().find(|i| i["attachment"]["label"] == "hello.txt").unwrap().clone();
     let mention: MessageAttachment = serde_json::from_value(item["attachment"].clone()).unwrap();
     let mut message = user_message("look at @hello.txt");
     message.attachments = Some(vec![
@@ -54,10 +52,7 @@ async fn prompt_received(capabilities: Value) -> (Vec<Value>, String) {
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     let text = markdown(&rig.turn(&turn).await);
     let blocks: Vec<Value> = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    (
-        blocks,
-        format!("file://{}", rig.workspace.join("hello.txt").display()),
-    )
+    (blocks, format!("file://{}", rig.workspace.join("hello.txt").display()))
 }
 
 #[tokio::test]
@@ -65,10 +60,7 @@ async fn attachments_are_embedded_for_an_agent_with_embedded_context_and_images(
     let caps = json!({ "promptCapabilities": { "embeddedContext": true, "image": true } });
     let (blocks, hello_uri) = prompt_received(caps).await;
     assert_eq!(blocks.len(), 5, "{blocks:#?}");
-    assert_eq!(
-        blocks[0],
-        json!({ "type": "text", "text": "look at @hello.txt" })
-    );
+    assert_eq!(blocks[0], json!({ "type": "text", "text": "look at @hello.txt" }));
     // The mentioned file: its real URI and its text.
     assert_eq!(blocks[1]["type"], "resource");
     assert_eq!(blocks[1]["resource"]["uri"], hello_uri.as_str());
@@ -97,18 +89,12 @@ async fn attachments_fall_back_for_an_agent_with_the_baseline_only() {
     assert_eq!(blocks[1]["uri"], hello_uri.as_str());
     assert_eq!(blocks[1]["name"], "hello.txt");
     // The text note is inlined as text.
-    assert_eq!(
-        blocks[2],
-        json!({ "type": "text", "text": "note.txt:\nnote text\n" })
-    );
+    assert_eq!(blocks[2], json!({ "type": "text", "text": "note.txt:\nnote text\n" }));
     // What the agent cannot take is named, not sent.
     for (block, label) in [(&blocks[3], "blob.bin"), (&blocks[4], "shot.png")] {
         assert_eq!(block["type"], "text");
         let text = block["text"].as_str().unwrap();
-        assert!(
-            text.contains(label) && text.contains("was not sent"),
-            "{text}"
-        );
+        assert!(text.contains(label) && text.contains("was not sent"), "{text}");
     }
 }
 

@@ -18,10 +18,7 @@ use serde_json::{json, Value};
 async fn next_started(rig: &mut Rig) -> (String, Option<String>) {
     let env = rig.wait_type("chat/turnStarted").await;
     let v = serde_json::to_value(&env.action).unwrap();
-    (
-        v["turnId"].as_str().unwrap().to_owned(),
-        v["queuedMessageId"].as_str().map(str::to_owned),
-    )
+    (v["turnId"].as_str().unwrap().to_owned(), v["queuedMessageId"].as_str().map(str::to_owned))
 }
 
 #[tokio::test]
@@ -35,8 +32,7 @@ async fn a_queued_message_waits_for_the_cancelled_prompt_to_return() {
     let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
     let first = rig.send("first").await;
     rig.wait(|e| action_type(e) == "chat/responsePart").await;
-    rig.pending(PendingMessageKind::Queued, "q1", "second")
-        .await;
+    rig.pending(PendingMessageKind::Queued, "q1", "second").await;
     rig.dispatch(turn_cancelled(&first)).await;
     let (second, queued) = next_started(&mut rig).await;
     assert_eq!(queued.as_deref(), Some("q1"));
@@ -64,27 +60,17 @@ async fn reordered_and_removed_queued_messages() {
     rig.pending(PendingMessageKind::Queued, "q1", "one").await;
     rig.pending(PendingMessageKind::Queued, "q2", "two").await;
     rig.pending(PendingMessageKind::Queued, "q3", "three").await;
-    rig.dispatch(StateAction::ChatQueuedMessagesReordered(
-        ChatQueuedMessagesReorderedAction {
-            order: vec!["q2".into(), "q1".into(), "q3".into()],
-        },
-    ))
+    rig.dispatch(StateAction::ChatQueuedMessagesReordered(ChatQueuedMessagesReorderedAction {
+        order: vec!["q2".into(), "q1".into(), "q3".into()],
+    }))
     .await;
-    rig.dispatch(StateAction::ChatPendingMessageRemoved(
-        ChatPendingMessageRemovedAction {
-            kind: PendingMessageKind::Queued,
-            id: "q1".into(),
-        },
-    ))
+    rig.dispatch(StateAction::ChatPendingMessageRemoved(ChatPendingMessageRemovedAction {
+        kind: PendingMessageKind::Queued,
+        id: "q1".into(),
+    }))
     .await;
-    let queue: Vec<String> = rig
-        .chat_state()
-        .await
-        .queued_messages
-        .unwrap_or_default()
-        .into_iter()
-        .map(|m| m.id)
-        .collect();
+    let queue: Vec<String> =
+        rig.chat_state().await.queued_messages.unwrap_or_default().into_iter().map(|m| m.id).collect();
     assert_eq!(queue, vec!["q2", "q3"]);
     rig.confirm(&first, ready["toolCallId"].as_str().unwrap(), true, Some("go")).await;
     assert_eq!(rig.wait_end(&first).await, "chat/turnComplete");
@@ -94,38 +80,22 @@ async fn reordered_and_removed_queued_messages() {
         assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
         started.push((queued.unwrap(), markdown(&rig.turn(&turn).await)));
     }
-    assert_eq!(
-        started,
-        vec![
-            ("q2".to_owned(), "echo: two".to_owned()),
-            ("q3".to_owned(), "echo: three".to_owned())
-        ]
-    );
+    assert_eq!(started, vec![("q2".to_owned(), "echo: two".to_owned()), ("q3".to_owned(), "echo: three".to_owned())]);
     let chat = rig.chat_state().await;
     assert!(chat.queued_messages.unwrap_or_default().is_empty());
     let all = serde_json::to_string(&chat.turns).unwrap();
-    assert!(
-        !all.contains("\"one\"") && !all.contains("echo: one"),
-        "the removed message never started"
-    );
+    assert!(!all.contains("\"one\"") && !all.contains("echo: one"), "the removed message never started");
 }
 
 #[tokio::test]
 async fn an_agent_that_ignores_cancel_is_stopped_and_the_next_turn_gets_a_fresh_one() {
     let tmp = tempfile::tempdir().unwrap();
     let script_path = tmp.path().join("stubborn.json");
-    let script = json!({ "ignoreCancel": true, "turns": [[{ "chunk": "busy" }, { "sleep": 60000 }, { "chunk": "TOO LATE" }]] });
+    let script =
+        json!({ "ignoreCancel": true, "turns": [[{ "chunk": "busy" }, { "sleep": 60000 }, { "chunk": "TOO LATE" }]] });
     std::fs::write(&script_path, script.to_string()).unwrap();
-    let cmd = format!(
-        "{} --script {}",
-        hangar_e2e::acp::fake_agent_bin().display(),
-        script_path.display()
-    );
-    let mut rig = Rig::start(
-        AgentCmd::Command(cmd),
-        &[("HANGAR_ACP_CANCEL_TIMEOUT", "1")],
-    )
-    .await;
+    let cmd = format!("{} --script {}", hangar_e2e::acp::fake_agent_bin().display(), script_path.display());
+    let mut rig = Rig::start(AgentCmd::Command(cmd), &[("HANGAR_ACP_CANCEL_TIMEOUT", "1")]).await;
     let needle = script_path.display().to_string();
     let first = rig.send("first").await;
     rig.wait(|e| action_type(e) == "chat/responsePart").await;
@@ -142,9 +112,5 @@ async fn an_agent_that_ignores_cancel_is_stopped_and_the_next_turn_gets_a_fresh_
     assert_ne!(before, after, "a fresh agent process");
     assert_eq!(markdown(&rig.turn(&first).await), "busy");
     rig.dispatch(turn_cancelled(&second)).await;
-    let _: Value = rig
-        .client
-        .request("disposeSession", json!({ "channel": rig.session }))
-        .await
-        .unwrap();
+    let _: Value = rig.client.request("disposeSession", json!({ "channel": rig.session })).await.unwrap();
 }

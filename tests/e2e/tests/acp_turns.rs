@@ -160,7 +160,10 @@ async fn plan_is_a_running_tool_call_completed_with_the_turn() {
     rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), true, None).await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     let t = rig.turn(&turn).await;
-    let plan = tool_calls(&t).into_iter().find(|c| matches!(c, ToolCallState::Completed(p) if p.tool_name == "plan")).expect("a plan part");
+    let plan = tool_calls(&t)
+        .into_iter()
+        .find(|c| matches!(c, ToolCallState::Completed(p) if p.tool_name == "plan"))
+        .expect("a plan part");
     let ToolCallState::Completed(plan) = plan else { unreachable!() };
     let text = serde_json::to_string(&plan.content).unwrap();
     assert!(text.contains("- ["), "{text}");
@@ -182,7 +185,10 @@ async fn a_plan_update_replaces_the_checklist() {
     assert_eq!(first["content"], json!([{ "type": "text", "text": "- [~] Read the file\n- [ ] Edit it\n" }]));
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     let t = rig.turn(&turn).await;
-    let plans: Vec<_> = tool_calls(&t).into_iter().filter(|c| matches!(c, ToolCallState::Completed(p) if p.tool_name == "plan")).collect();
+    let plans: Vec<_> = tool_calls(&t)
+        .into_iter()
+        .filter(|c| matches!(c, ToolCallState::Completed(p) if p.tool_name == "plan"))
+        .collect();
     assert_eq!(plans.len(), 1, "one plan part, updated in place");
     let ToolCallState::Completed(plan) = &plans[0] else { unreachable!() };
     assert_eq!(
@@ -363,7 +369,8 @@ async fn crash_reason_written_after_the_exit_is_still_reported() {
     // stderr to close before it reports the crash.
     let dir = tempfile::tempdir().unwrap();
     let crash = dir.path().join("crash.json");
-    std::fs::write(&crash, json!({ "turns": [[{ "chunk": "working" }, { "crash": { "code": 0 } }]] }).to_string()).unwrap();
+    std::fs::write(&crash, json!({ "turns": [[{ "chunk": "working" }, { "crash": { "code": 0 } }]] }).to_string())
+        .unwrap();
     let agent = shell_agent(
         dir.path(),
         &format!(
@@ -473,9 +480,11 @@ async fn models_are_published_and_selected_per_message() {
     let (c, init) = hangar_e2e::initialized(&rig.host, "models").await;
     let root = init.snapshots.into_iter().next().unwrap();
     let root = serde_json::to_value(&root.state).unwrap();
-    let models: Vec<&str> = root["agents"][0]["models"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    let models: Vec<&str> =
+        root["agents"][0]["models"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
     assert_eq!(models, vec!["m1", "m2"]);
-    let config: Value = c.request("resolveSessionConfig", json!({ "channel": "ahp-root://", "provider": "agent" })).await.unwrap();
+    let config: Value =
+        c.request("resolveSessionConfig", json!({ "channel": "ahp-root://", "provider": "agent" })).await.unwrap();
     assert_eq!(config["values"]["model"], "m1");
     let mut msg = hangar_e2e::actions::user_message("hi");
     msg.model = Some(ahp_types::state::ModelSelection { id: "m2".into(), config: None });
@@ -553,7 +562,10 @@ async fn restart_loads_the_acp_session_and_shutdown_ends_the_agent() {
     let t = state.turns.iter().find(|t| t.id == "after").unwrap();
     let text = markdown(t);
     assert_eq!(text, "echo: two [restored by session/load]", "replayed history must not leak into the turn");
-    assert!(!t.response_parts.iter().any(|p| matches!(p, ResponsePart::SystemNotification(_))), "session/load worked: no reset notice");
+    assert!(
+        !t.response_parts.iter().any(|p| matches!(p, ResponsePart::SystemNotification(_))),
+        "session/load worked: no reset notice"
+    );
     let meta = hangar_e2e::acp::session_state(&host, &session).await.meta.unwrap();
     assert_eq!(meta["hangar.acp"]["sessionId"], sid.as_str());
     // Dispose ends the agent.

@@ -13,11 +13,13 @@ async fn an_installed_codex_acp_is_listed_and_runs_sessions() {
     // An executable named like the real adapter: the fake agent, replying "hi".
     let launcher = bin.join("codex-acp");
     let script = r#"{"turns":[[{"chunk":"hi"},{"end":"end_turn"}]]}"#;
-    std::fs::write(&launcher, format!("#!/bin/sh\nFAKE_ACP_SCRIPT='{script}' exec '{}'\n", fake_agent_bin().display())).unwrap();
+    std::fs::write(&launcher, format!("#!/bin/sh\nFAKE_ACP_SCRIPT='{script}' exec '{}'\n", fake_agent_bin().display()))
+        .unwrap();
     std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let data = tempfile::tempdir().unwrap();
     let prefix_arg = prefix.path().to_str().unwrap();
-    let host = HostProcess::try_start_in(data.path(), &["--npm-prefix", prefix_arg], &[("PATH", "/usr/bin:/bin")]).unwrap();
+    let host =
+        HostProcess::try_start_in(data.path(), &["--npm-prefix", prefix_arg], &[("PATH", "/usr/bin:/bin")]).unwrap();
     let (client, init) = initialized(&host, "discoverer").await;
     let root = init.snapshots.iter().find(|s| s.resource == "ahp-root://").unwrap();
     let SnapshotState::Root(root) = &root.state else { panic!("root snapshot") };
@@ -25,12 +27,16 @@ async fn an_installed_codex_acp_is_listed_and_runs_sessions() {
     assert_eq!(ids, ["codex"], "{:?}", root.agents);
     assert_eq!(root.agents[0].display_name, "Codex");
 
-    let _: serde_json::Value = client.request("createSession", serde_json::json!({"channel": "ahp-session:/found"})).await.unwrap();
+    let _: serde_json::Value =
+        client.request("createSession", serde_json::json!({"channel": "ahp-session:/found"})).await.unwrap();
     let (snap, mut sub) = client.subscribe("ahp-session:/found".into()).await.unwrap();
     let SnapshotState::Session(state) = snap.snapshot.unwrap().state else { panic!("session snapshot") };
     assert_eq!(state.provider, "codex");
     if state.lifecycle != ahp_types::state::SessionLifecycle::Ready {
-        let env = wait_for_action(&mut sub, |e| matches!(action_type(e).as_str(), "session/ready" | "session/creationFailed")).await;
+        let env = wait_for_action(&mut sub, |e| {
+            matches!(action_type(e).as_str(), "session/ready" | "session/creationFailed")
+        })
+        .await;
         assert_eq!(action_type(&env), "session/ready", "{env:?}");
     }
 }

@@ -46,7 +46,10 @@ async fn completed_turns(raw: &mut RawClient, chat: &str, prefix: &str, n: usize
         let id = format!("{prefix}-{i}");
         raw.send_text(dispatch(chat, 0, turn_started(&id, &format!("message {i}")))).await;
         raw.send_text(dispatch(chat, 0, json!({"type": "chat/turnCancelled", "turnId": id, "duration": 3}))).await;
-        last = wait_env(raw, |e| e["channel"] == chat && e["action"]["type"] == "chat/turnCancelled" && e["action"]["turnId"] == id.as_str()).await;
+        last = wait_env(raw, |e| {
+            e["channel"] == chat && e["action"]["type"] == "chat/turnCancelled" && e["action"]["turnId"] == id.as_str()
+        })
+        .await;
     }
     last
 }
@@ -62,16 +65,29 @@ async fn kill_9_then_restart_loses_nothing() {
     raw.request(json!(5), "subscribe", json!({"channel": chat1})).await;
     raw.request(json!(6), "subscribe", json!({"channel": chat3})).await;
     completed_turns(&mut raw, &chat1, "a", 3).await;
-    raw.send_text(dispatch("ahp-session:/d1", 0, json!({"type": "session/titleChanged", "title": "Fix the flaky test"}))).await;
-    raw.send_text(dispatch("ahp-session:/d2", 0, json!({"type": "session/isArchivedChanged", "isArchived": true}))).await;
+    raw.send_text(dispatch(
+        "ahp-session:/d1",
+        0,
+        json!({"type": "session/titleChanged", "title": "Fix the flaky test"}),
+    ))
+    .await;
+    raw.send_text(dispatch("ahp-session:/d2", 0, json!({"type": "session/isArchivedChanged", "isArchived": true})))
+        .await;
     raw.send_text(dispatch("ahp-session:/d1", 0, json!({"type": "session/isReadChanged", "isRead": true}))).await;
-    raw.send_text(dispatch(&chat3, 0, json!({"type": "chat/draftChanged", "draft": {"text": "half a thought", "origin": {"kind": "user"}}}))).await;
+    raw.send_text(dispatch(
+        &chat3,
+        0,
+        json!({"type": "chat/draftChanged", "draft": {"text": "half a thought", "origin": {"kind": "user"}}}),
+    ))
+    .await;
     // A turn that is still running when the host dies.
     raw.send_text(dispatch(&chat3, 0, turn_started("interrupted", "long task"))).await;
-    let last_seq = wait_env(&mut raw, |e| e["channel"] == chat3.as_str() && e["action"]["type"] == "chat/turnStarted").await;
+    let last_seq =
+        wait_env(&mut raw, |e| e["channel"] == chat3.as_str() && e["action"]["type"] == "chat/turnStarted").await;
 
     let before = raw.request(json!(7), "listSessions", json!({"channel": ROOT})).await["result"]["items"].clone();
-    let chat1_before = raw.request(json!(8), "subscribe", json!({"channel": chat1})).await["result"]["snapshot"]["state"].clone();
+    let chat1_before =
+        raw.request(json!(8), "subscribe", json!({"channel": chat1})).await["result"]["snapshot"]["state"].clone();
     host.kill9();
 
     let host = HostProcess::start_in(dir.path(), &[]);
@@ -86,14 +102,16 @@ async fn kill_9_then_restart_loses_nothing() {
     assert!(titles.contains(&"Fix the flaky test"), "{after}");
     assert_eq!(after.as_array().unwrap().len(), 3);
     let uris = |v: &Value| {
-        let mut u: Vec<String> = v.as_array().unwrap().iter().map(|s| s["resource"].as_str().unwrap().to_owned()).collect();
+        let mut u: Vec<String> =
+            v.as_array().unwrap().iter().map(|s| s["resource"].as_str().unwrap().to_owned()).collect();
         u.sort();
         u
     };
     assert_eq!(uris(&after), uris(&before));
     let d2 = after.as_array().unwrap().iter().find(|s| s["resource"] == "ahp-session:/d2").unwrap();
     assert_ne!(d2["status"].as_u64().unwrap() & 64, 0, "archived flag survived");
-    let summary = |list: &Value, uri: &str| list.as_array().unwrap().iter().find(|s| s["resource"] == uri).unwrap().clone();
+    let summary =
+        |list: &Value, uri: &str| list.as_array().unwrap().iter().find(|s| s["resource"] == uri).unwrap().clone();
     assert_ne!(summary(&before, "ahp-session:/d1")["status"].as_u64().unwrap() & 32, 0, "d1 was marked read");
     // Sessions untouched by the restart come back exactly (read and archived
     // flags, title, times); d3's interrupted turn changes its summary.
@@ -101,11 +119,13 @@ async fn kill_9_then_restart_loses_nothing() {
         assert_eq!(summary(&after, uri), summary(&before, uri), "{uri}'s summary survived kill -9");
     }
 
-    let chat1_after = raw.request(json!(3), "subscribe", json!({"channel": chat1})).await["result"]["snapshot"]["state"].clone();
+    let chat1_after =
+        raw.request(json!(3), "subscribe", json!({"channel": chat1})).await["result"]["snapshot"]["state"].clone();
     assert_eq!(chat1_after["turns"], chat1_before["turns"], "completed turns survived exactly");
     assert_eq!(chat1_after["turns"].as_array().unwrap().len(), 3);
 
-    let chat3_after = raw.request(json!(4), "subscribe", json!({"channel": chat3})).await["result"]["snapshot"]["state"].clone();
+    let chat3_after =
+        raw.request(json!(4), "subscribe", json!({"channel": chat3})).await["result"]["snapshot"]["state"].clone();
     assert_eq!(chat3_after["draft"]["text"], "half a thought");
     assert!(chat3_after.get("activeTurn").is_none(), "{chat3_after}");
     let last_turn = chat3_after["turns"].as_array().unwrap().last().unwrap().clone();
@@ -115,7 +135,8 @@ async fn kill_9_then_restart_loses_nothing() {
 
     // New actions continue the sequence.
     raw.request(json!(5), "subscribe", json!({"channel": "ahp-session:/d1"})).await;
-    raw.send_text(dispatch("ahp-session:/d1", 0, json!({"type": "session/titleChanged", "title": "after restart"}))).await;
+    raw.send_text(dispatch("ahp-session:/d1", 0, json!({"type": "session/titleChanged", "title": "after restart"})))
+        .await;
     let new_seq = wait_env(&mut raw, |e| e["action"]["title"] == "after restart").await;
     assert!(new_seq > last_seq);
 }
@@ -129,7 +150,8 @@ async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
     raw.request(json!(3), "subscribe", json!({"channel": chat})).await;
     completed_turns(&mut raw, &chat, "p", 120).await;
     // Live, too, a snapshot is a bounded tail with a cursor.
-    let live = raw.request(json!(4), "subscribe", json!({"channel": chat})).await["result"]["snapshot"]["state"].clone();
+    let live =
+        raw.request(json!(4), "subscribe", json!({"channel": chat})).await["result"]["snapshot"]["state"].clone();
     assert_eq!(live["turns"].as_array().unwrap().len(), 50);
     assert!(live["turnsNextCursor"].is_string());
     let small = raw.request(json!(5), "subscribe", json!({"channel": chat, "view": {"turns": 5}})).await;
@@ -139,7 +161,8 @@ async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
 
     let host = HostProcess::start_in(dir.path(), &[]);
     let mut raw = RawClient::initialized(&host, "pager-2").await;
-    let snap = raw.request(json!(2), "subscribe", json!({"channel": chat})).await["result"]["snapshot"]["state"].clone();
+    let snap =
+        raw.request(json!(2), "subscribe", json!({"channel": chat})).await["result"]["snapshot"]["state"].clone();
     let tail = snap["turns"].as_array().unwrap();
     assert!(tail.len() < 120, "a snapshot is a tail, not the whole history");
     assert_eq!(tail.last().unwrap()["id"], "p-119");
@@ -152,7 +175,11 @@ async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
     let mut id = 10;
     loop {
         id += 1;
-        raw.send_text(json!({"jsonrpc": "2.0", "id": id, "method": "fetchTurns", "params": {"channel": chat, "cursor": cursor}}).to_string()).await;
+        raw.send_text(
+            json!({"jsonrpc": "2.0", "id": id, "method": "fetchTurns", "params": {"channel": chat, "cursor": cursor}})
+                .to_string(),
+        )
+        .await;
         // chat/turnsLoaded arrives before the response.
         let first = raw.next_json().await.unwrap();
         assert_eq!(first["method"], "action", "turnsLoaded precedes the reply: {first}");
@@ -170,8 +197,11 @@ async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
     }
     assert_eq!(loaded, 120);
     // Everything paged in is now in the host's state; a large view shows it all.
-    let full = raw.request(json!(99), "subscribe", json!({"channel": chat, "view": {"turns": 1000}})).await["result"]["snapshot"]["state"].clone();
-    let ids: Vec<String> = full["turns"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_owned()).collect();
+    let full = raw.request(json!(99), "subscribe", json!({"channel": chat, "view": {"turns": 1000}})).await["result"]
+        ["snapshot"]["state"]
+        .clone();
+    let ids: Vec<String> =
+        full["turns"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_owned()).collect();
     let expected: Vec<String> = (0..120).map(|i| format!("p-{i}")).collect();
     assert_eq!(ids, expected);
     assert!(full.get("turnsNextCursor").is_none());
@@ -190,13 +220,21 @@ async fn active_clients_restored_after_kill_9_are_removed_unless_they_come_back(
     let mut host = HostProcess::start_in(dir.path(), &[]);
     let mut gone = RawClient::initialized(&host, "gone").await;
     let r = gone
-        .request(json!(2), "createSession", json!({"channel": "ahp-session:/owned", "activeClient": {"clientId": "gone", "tools": []}}))
+        .request(
+            json!(2),
+            "createSession",
+            json!({"channel": "ahp-session:/owned", "activeClient": {"clientId": "gone", "tools": []}}),
+        )
         .await;
     assert_eq!(r["result"], Value::Null, "{r}");
     let mut back = RawClient::initialized(&host, "back").await;
     back.request(json!(2), "subscribe", json!({"channel": "ahp-session:/owned"})).await;
-    back.send_text(dispatch("ahp-session:/owned", 1, json!({"type": "session/activeClientSet", "activeClient": {"clientId": "back", "tools": []}})))
-        .await;
+    back.send_text(dispatch(
+        "ahp-session:/owned",
+        1,
+        json!({"type": "session/activeClientSet", "activeClient": {"clientId": "back", "tools": []}}),
+    ))
+    .await;
     wait_env(&mut back, |e| e["action"]["type"] == "session/activeClientSet").await;
     host.kill9();
 

@@ -22,10 +22,18 @@ async fn some_traffic(host: &HostProcess) {
     let s = raw.request(json!(3), "subscribe", json!({"channel": "ahp-session:/t"})).await;
     let chat = s["result"]["snapshot"]["state"]["defaultChat"].as_str().unwrap().to_owned();
     raw.request(json!(4), "subscribe", json!({"channel": chat})).await;
-    raw.send_text(json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": "ahp-session:/t", "clientSeq": 1,
-        "action": {"type": "session/titleChanged", "title": "traffic"}}}).to_string()).await;
-    raw.send_text(json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": chat, "clientSeq": 2,
-        "action": {"type": "chat/turnCancelled", "turnId": "none", "duration": 1}}}).to_string()).await;
+    raw.send_text(
+        json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": "ahp-session:/t", "clientSeq": 1,
+        "action": {"type": "session/titleChanged", "title": "traffic"}}})
+        .to_string(),
+    )
+    .await;
+    raw.send_text(
+        json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": chat, "clientSeq": 2,
+        "action": {"type": "chat/turnCancelled", "turnId": "none", "duration": 1}}})
+        .to_string(),
+    )
+    .await;
     let listed = raw.request(json!(5), "listSessions", json!({"channel": ROOT})).await;
     assert_eq!(listed["result"]["items"].as_array().unwrap().len(), 1, "{listed}");
     let bad = raw.request(json!(6), "noSuchMethod", json!({})).await;
@@ -39,7 +47,8 @@ async fn ready_line_is_the_only_stdout_and_has_the_documented_shape() {
     let ready: Value = serde_json::from_str(&host.ready_line).unwrap();
     let data_dir = std::fs::canonicalize(&host.data_dir).unwrap();
     assert_eq!(ready["dataDir"], json!(data_dir.display().to_string()));
-    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(host.data_dir.join("token")).unwrap().permissions());
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(host.data_dir.join("token")).unwrap().permissions());
     assert_eq!(mode & 0o777, 0o600);
     assert!(host.token.len() >= 32, "token must carry at least 128 bits");
 
@@ -75,7 +84,11 @@ async fn version_negotiation() {
         .await;
     assert_eq!(error_code(&malformed), -32602);
     let ok = raw
-        .request(json!(3), "initialize", json!({"channel": ROOT, "protocolVersions": ["0.9.3", "1.2.0"], "clientId": "c"}))
+        .request(
+            json!(3),
+            "initialize",
+            json!({"channel": ROOT, "protocolVersions": ["0.9.3", "1.2.0"], "clientId": "c"}),
+        )
         .await;
     assert_eq!(ok["result"]["protocolVersion"], json!("1.2.0"));
     assert!(ok["result"]["serverSeq"].as_i64().unwrap() >= 1);
@@ -155,7 +168,8 @@ async fn oversize_and_deeply_nested_messages_close_only_that_connection() {
     let mut bystander = RawClient::initialized(&host, "bystander").await;
 
     let mut big = RawClient::initialized(&host, "big").await;
-    let huge = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#, "x".repeat(17 * 1024 * 1024));
+    let huge =
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#, "x".repeat(17 * 1024 * 1024));
     // The host may close while the frame is still being written.
     if big.try_send_text(huge).await.is_ok() {
         big.expect_closed().await;
@@ -212,9 +226,12 @@ async fn the_token_never_reaches_stderr_even_at_trace_level() {
     let mut bearer = host.url.as_str().into_client_request().unwrap();
     bearer.headers_mut().insert("authorization", HeaderValue::from_str(&format!("Bearer {}", host.token)).unwrap());
     let (mut ws, _) = tokio_tungstenite::connect_async(bearer).await.unwrap();
-    futures_util::SinkExt::send(&mut ws, tokio_tungstenite::tungstenite::Message::text(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#))
-        .await
-        .unwrap();
+    futures_util::SinkExt::send(
+        &mut ws,
+        tokio_tungstenite::tungstenite::Message::text(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+    )
+    .await
+    .unwrap();
     futures_util::StreamExt::next(&mut ws).await.unwrap().unwrap();
     // … and nearly right.
     let almost = format!("{}?tkn={}x", host.url, host.token);

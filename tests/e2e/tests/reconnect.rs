@@ -43,7 +43,8 @@ async fn reconnect_replays_exactly_what_was_missed_and_lists_gone_channels() {
     let s1 = a.request(json!(4), "subscribe", json!({"channel": keep})).await;
     let s2 = a.request(json!(5), "subscribe", json!({"channel": doomed})).await;
     let root = a.request(json!(6), "subscribe", json!({"channel": ROOT})).await;
-    let last_seen = [&s1, &s2, &root].iter().map(|r| r["result"]["snapshot"]["fromSeq"].as_i64().unwrap()).max().unwrap();
+    let last_seen =
+        [&s1, &s2, &root].iter().map(|r| r["result"]["snapshot"]["fromSeq"].as_i64().unwrap()).max().unwrap();
     drop(a);
 
     // While A is away, B changes things on all three channels.
@@ -55,7 +56,10 @@ async fn reconnect_replays_exactly_what_was_missed_and_lists_gone_channels() {
     b.send_text(dispatch(keep, 1, json!({"type": "session/titleChanged", "title": "one"}))).await;
     b.send_text(dispatch(keep, 2, json!({"type": "session/titleChanged", "title": "two"}))).await;
     // Sent without waiting for its answer, so no envelope is skipped over.
-    b.send_text(json!({"jsonrpc": "2.0", "id": 20, "method": "disposeSession", "params": {"channel": doomed}}).to_string()).await;
+    b.send_text(
+        json!({"jsonrpc": "2.0", "id": 20, "method": "disposeSession", "params": {"channel": doomed}}).to_string(),
+    )
+    .await;
     b.send_text(dispatch(keep, 3, json!({"type": "session/titleChanged", "title": "three"}))).await;
     let missed = collect_until(&mut b, |env| env["action"]["title"] == "three").await;
 
@@ -100,7 +104,11 @@ async fn a_gap_older_than_the_ring_gets_snapshots_and_unknown_clients_an_error()
 
     let mut a2 = RawClient::connect(&host.authed_url()).await.unwrap();
     let reply = a2
-        .request(json!(1), "reconnect", json!({"channel": ROOT, "clientId": "old-a", "lastSeenServerSeq": last_seen, "subscriptions": [session]}))
+        .request(
+            json!(1),
+            "reconnect",
+            json!({"channel": ROOT, "clientId": "old-a", "lastSeenServerSeq": last_seen, "subscriptions": [session]}),
+        )
         .await;
     assert_eq!(reply["result"]["type"], "snapshot", "{reply}");
     let snap = &reply["result"]["snapshots"][0];
@@ -109,7 +117,11 @@ async fn a_gap_older_than_the_ring_gets_snapshots_and_unknown_clients_an_error()
 
     let mut stranger = RawClient::connect(&host.authed_url()).await.unwrap();
     let reply = stranger
-        .request(json!(1), "reconnect", json!({"channel": ROOT, "clientId": "never-seen", "lastSeenServerSeq": 0, "subscriptions": []}))
+        .request(
+            json!(1),
+            "reconnect",
+            json!({"channel": ROOT, "clientId": "never-seen", "lastSeenServerSeq": 0, "subscriptions": []}),
+        )
         .await;
     assert_eq!(reply["error"]["code"], -32008, "{reply}");
 }

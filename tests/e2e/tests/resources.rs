@@ -98,19 +98,38 @@ async fn every_operation_and_error_code() {
     let read = call(c, "resourceRead", json!({"uri": hello})).await.unwrap();
     assert_eq!(read["data"], "hello world\n");
     assert_eq!(read["encoding"], "utf-8");
-    let bin = call(c, "resourceRead", json!({"uri": uri(&f.proj.join("logo.bin")), "encoding": "base64"})).await.unwrap();
+    let bin =
+        call(c, "resourceRead", json!({"uri": uri(&f.proj.join("logo.bin")), "encoding": "base64"})).await.unwrap();
     assert_eq!(bin["data"], "AJ+Slv8=");
 
     let stat = call(c, "resourceResolve", json!({"uri": hello})).await.unwrap();
     let etag = stat["etag"].as_str().unwrap().to_owned();
     assert_eq!(stat["size"], 12);
-    call(c, "resourceWrite", json!({"uri": hello, "data": "hello ACP\n", "encoding": "utf-8", "ifMatch": etag})).await.unwrap();
+    call(c, "resourceWrite", json!({"uri": hello, "data": "hello ACP\n", "encoding": "utf-8", "ifMatch": etag}))
+        .await
+        .unwrap();
     assert_eq!(std::fs::read_to_string(f.proj.join("hello.txt")).unwrap(), "hello ACP\n");
-    assert_eq!(code(call(c, "resourceWrite", json!({"uri": hello, "data": "x", "encoding": "utf-8", "ifMatch": etag})).await), -32011);
-    call(c, "resourceWrite", json!({"uri": hello, "data": "more\n", "encoding": "utf-8", "mode": "append"})).await.unwrap();
-    call(c, "resourceWrite", json!({"uri": hello, "data": ">> ", "encoding": "utf-8", "mode": "insert", "position": 0})).await.unwrap();
+    assert_eq!(
+        code(call(c, "resourceWrite", json!({"uri": hello, "data": "x", "encoding": "utf-8", "ifMatch": etag})).await),
+        -32011
+    );
+    call(c, "resourceWrite", json!({"uri": hello, "data": "more\n", "encoding": "utf-8", "mode": "append"}))
+        .await
+        .unwrap();
+    call(
+        c,
+        "resourceWrite",
+        json!({"uri": hello, "data": ">> ", "encoding": "utf-8", "mode": "insert", "position": 0}),
+    )
+    .await
+    .unwrap();
     assert_eq!(std::fs::read_to_string(f.proj.join("hello.txt")).unwrap(), ">> hello ACP\nmore\n");
-    assert_eq!(code(call(c, "resourceWrite", json!({"uri": hello, "data": "x", "encoding": "utf-8", "createOnly": true})).await), -32010);
+    assert_eq!(
+        code(
+            call(c, "resourceWrite", json!({"uri": hello, "data": "x", "encoding": "utf-8", "createOnly": true})).await
+        ),
+        -32010
+    );
 
     let listed = call(c, "resourceList", json!({"uri": uri(&f.proj)})).await.unwrap();
     let names: Vec<&str> = listed["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
@@ -122,11 +141,17 @@ async fn every_operation_and_error_code() {
     assert!(f.proj.join("a/b/c").is_dir());
     let copy = uri(&f.proj.join("a/copy.txt"));
     call(c, "resourceCopy", json!({"source": hello, "destination": copy})).await.unwrap();
-    assert_eq!(code(call(c, "resourceCopy", json!({"source": hello, "destination": copy, "failIfExists": true})).await), -32010);
+    assert_eq!(
+        code(call(c, "resourceCopy", json!({"source": hello, "destination": copy, "failIfExists": true})).await),
+        -32010
+    );
     let moved = uri(&f.proj.join("a/b/moved.txt"));
     call(c, "resourceMove", json!({"source": copy, "destination": moved})).await.unwrap();
     assert!(f.proj.join("a/b/moved.txt").exists() && !f.proj.join("a/copy.txt").exists());
-    assert_eq!(code(call(c, "resourceMove", json!({"source": moved, "destination": hello, "failIfExists": true})).await), -32010);
+    assert_eq!(
+        code(call(c, "resourceMove", json!({"source": moved, "destination": hello, "failIfExists": true})).await),
+        -32010
+    );
     assert_eq!(code(call(c, "resourceDelete", json!({"uri": uri(&f.proj.join("a"))})).await), -32602);
     call(c, "resourceDelete", json!({"uri": uri(&f.proj.join("a")), "recursive": true})).await.unwrap();
     assert!(!f.proj.join("a").exists());
@@ -310,21 +335,24 @@ async fn a_relative_home_grants_nothing_by_default() {
 /// the timeout, is `-32009`.
 #[tokio::test]
 async fn grant_policy_ask_asks_a_connected_client() {
-    let f = setup_with(|_| ["--grant-policy", "ask", "--grant-ask-timeout-secs", "10"].map(str::to_owned).to_vec()).await;
+    let f =
+        setup_with(|_| ["--grant-policy", "ask", "--grant-ask-timeout-secs", "10"].map(str::to_owned).to_vec()).await;
     let c = &f.client;
     let (desktop, _) = hangar_e2e::initialized(&f.host, "desktop").await;
     let asked = Arc::new(Mutex::new(Vec::<ResourceRequestParams>::new()));
     let seen = asked.clone();
-    desktop.set_resource_request_handlers(ResourceRequestHandlers::new().on_resource_request(move |p: ResourceRequestParams| {
-        let accept = p.uri.ends_with("/elsewhere");
-        seen.lock().unwrap().push(p);
-        async move {
-            match accept {
-                true => Ok(ResourceRequestResult {}),
-                false => Err(JsonRpcError { code: -32009, message: "the user said no".into(), data: None }),
+    desktop.set_resource_request_handlers(ResourceRequestHandlers::new().on_resource_request(
+        move |p: ResourceRequestParams| {
+            let accept = p.uri.ends_with("/elsewhere");
+            seen.lock().unwrap().push(p);
+            async move {
+                match accept {
+                    true => Ok(ResourceRequestResult {}),
+                    false => Err(JsonRpcError { code: -32009, message: "the user said no".into(), data: None }),
+                }
             }
-        }
-    }));
+        },
+    ));
     std::fs::create_dir_all(f.home.join("private")).unwrap();
     std::fs::write(f.home.join("private/diary.txt"), "dear diary\n").unwrap();
     let notes = uri(&f.home.join("elsewhere/notes.md"));
@@ -362,10 +390,13 @@ async fn grant_policy_ask_asks_a_connected_client() {
     assert_eq!(grants["items"].as_array().unwrap().len(), 1, "only the accepted grant: {grants}");
 
     // A client active on a session is asked before the others.
-    desktop.set_resource_request_handlers(ResourceRequestHandlers::new().on_resource_request(|_| async { Ok(ResourceRequestResult {}) }));
+    desktop.set_resource_request_handlers(
+        ResourceRequestHandlers::new().on_resource_request(|_| async { Ok(ResourceRequestResult {}) }),
+    );
     let (active, _) = hangar_e2e::initialized(&f.host, "active").await;
     let me = json!({"clientId": "active", "tools": []});
-    let _: Value = active.request("createSession", json!({"channel": "ahp-session:/active", "activeClient": me})).await.unwrap();
+    let _: Value =
+        active.request("createSession", json!({"channel": "ahp-session:/active", "activeClient": me})).await.unwrap();
     active.set_resource_request_handlers(ResourceRequestHandlers::new().on_resource_request(|_| async {
         Err(JsonRpcError { code: -32009, message: "not from this window".into(), data: None })
     }));

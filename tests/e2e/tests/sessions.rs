@@ -33,10 +33,15 @@ async fn create_list_page_and_dispose() {
     }
     let dup = raw.request(json!(30), "createSession", json!({"channel": "ahp-session:/s3"})).await;
     assert_eq!(dup["error"]["code"], -32003);
-    let unknown_agent = raw.request(json!(31), "createSession", json!({"channel": "ahp-session:/x", "provider": "nope"})).await;
+    let unknown_agent =
+        raw.request(json!(31), "createSession", json!({"channel": "ahp-session:/x", "provider": "nope"})).await;
     assert_eq!(unknown_agent["error"]["code"], -32002);
     let not_a_dir = raw
-        .request(json!(32), "createSession", json!({"channel": "ahp-session:/y", "workingDirectories": ["file:///definitely/not/here"]}))
+        .request(
+            json!(32),
+            "createSession",
+            json!({"channel": "ahp-session:/y", "workingDirectories": ["file:///definitely/not/here"]}),
+        )
         .await;
     assert_eq!(not_a_dir["error"]["code"], -32602);
 
@@ -47,14 +52,18 @@ async fn create_list_page_and_dispose() {
     assert_eq!(state["chats"].as_array().unwrap().len(), 1);
 
     // Touch s2 so it becomes the most recently modified: start and cancel a turn.
-    let chat2 = raw.request(json!(34), "subscribe", json!({"channel": "ahp-session:/s2"})).await["result"]["snapshot"]["state"]["defaultChat"]
+    let chat2 = raw.request(json!(34), "subscribe", json!({"channel": "ahp-session:/s2"})).await["result"]["snapshot"]
+        ["state"]["defaultChat"]
         .as_str()
         .unwrap()
         .to_owned();
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     raw.send_text(json!({"jsonrpc":"2.0","method":"dispatchAction","params":{"channel":chat2,"clientSeq":1,"action":{
         "type":"chat/turnStarted","turnId":"t","startedAt":hangar_e2e::actions::now(),"message":{"text":"hi","origin":{"kind":"user"}}}}}).to_string()).await;
-    let changed = until(&mut watcher, |m| m["method"] == "root/sessionSummaryChanged" && m["params"]["session"] == "ahp-session:/s2").await;
+    let changed = until(&mut watcher, |m| {
+        m["method"] == "root/sessionSummaryChanged" && m["params"]["session"] == "ahp-session:/s2"
+    })
+    .await;
     assert!(changed["params"]["changes"].is_object());
 
     let mut pages = Vec::new();
@@ -94,24 +103,40 @@ async fn an_active_client_that_leaves_is_removed_after_the_grace_period() {
     let mut watcher = RawClient::initialized(&host, "watcher").await;
     let mut leaver = RawClient::initialized(&host, "leaver").await;
     let r = leaver
-        .request(json!(2), "createSession", json!({"channel": "ahp-session:/active", "activeClient": {"clientId": "leaver", "tools": []}}))
+        .request(
+            json!(2),
+            "createSession",
+            json!({"channel": "ahp-session:/active", "activeClient": {"clientId": "leaver", "tools": []}}),
+        )
         .await;
     assert_eq!(r["result"], Value::Null, "{r}");
     let snap = watcher.request(json!(2), "subscribe", json!({"channel": "ahp-session:/active"})).await;
     assert_eq!(snap["result"]["snapshot"]["state"]["activeClients"][0]["clientId"], "leaver");
     drop(leaver);
-    let removed = until(&mut watcher, |m| m["method"] == "action" && m["params"]["action"]["type"] == "session/activeClientRemoved").await;
+    let removed = until(&mut watcher, |m| {
+        m["method"] == "action" && m["params"]["action"]["type"] == "session/activeClientRemoved"
+    })
+    .await;
     assert_eq!(removed["params"]["action"]["clientId"], "leaver");
 
     // A client that comes back within the grace period stays active.
     let mut stayer = RawClient::initialized(&host, "stayer").await;
-    stayer.send_text(json!({"jsonrpc":"2.0","method":"dispatchAction","params":{"channel":"ahp-session:/active","clientSeq":1,
-        "action":{"type":"session/activeClientSet","activeClient":{"clientId":"stayer","tools":[]}}}}).to_string()).await;
+    stayer
+        .send_text(
+            json!({"jsonrpc":"2.0","method":"dispatchAction","params":{"channel":"ahp-session:/active","clientSeq":1,
+        "action":{"type":"session/activeClientSet","activeClient":{"clientId":"stayer","tools":[]}}}})
+            .to_string(),
+        )
+        .await;
     until(&mut watcher, |m| m["params"]["action"]["type"] == "session/activeClientSet").await;
     drop(stayer);
     let mut back = RawClient::connect(&host.authed_url()).await.unwrap();
     let r = back
-        .request(json!(1), "reconnect", json!({"channel": ROOT, "clientId": "stayer", "lastSeenServerSeq": 0, "subscriptions": []}))
+        .request(
+            json!(1),
+            "reconnect",
+            json!({"channel": ROOT, "clientId": "stayer", "lastSeenServerSeq": 0, "subscriptions": []}),
+        )
         .await;
     assert!(r.get("result").is_some(), "{r}");
     let late = watcher.next_json_within(std::time::Duration::from_millis(800)).await;

@@ -87,14 +87,19 @@ async fn two_clients_stay_in_sync_and_snapshots_equal_reduced_state() {
     b.dispatch(session.into(), is_read(true)).await.unwrap();
     b.dispatch(session.into(), is_archived(true)).await.unwrap();
     // The queued message starts as a turn when t1 ends; cancel that one too.
-    let started = wait_for_action(&mut wait_chat, |e| {
-        matches!(&e.action, StateAction::ChatTurnStarted(t) if t.queued_message_id.as_deref() == Some("q1"))
-    })
+    let started = wait_for_action(
+        &mut wait_chat,
+        |e| matches!(&e.action, StateAction::ChatTurnStarted(t) if t.queued_message_id.as_deref() == Some("q1")),
+    )
     .await;
     let StateAction::ChatTurnStarted(t2) = &started.action else { unreachable!() };
     a.dispatch(chat.clone(), turn_cancelled(&t2.turn_id)).await.unwrap();
     b.dispatch(session.into(), title("Final title")).await.unwrap();
-    wait_for_action(&mut b_session, |e| matches!(&e.action, StateAction::SessionTitleChanged(t) if t.title == "Final title")).await;
+    wait_for_action(
+        &mut b_session,
+        |e| matches!(&e.action, StateAction::SessionTitleChanged(t) if t.title == "Final title"),
+    )
+    .await;
 
     // Replay everything A saw (chat + session) from its snapshots through the
     // official reducers; it must equal fresh snapshots taken by a new client.
@@ -168,14 +173,22 @@ async fn rejected_actions_are_echoed_to_the_sender_only_and_change_nothing() {
         assert_eq!(echo["params"]["origin"]["clientSeq"], json!(i + 1));
     }
     // Setting someone else as the active client is refused too.
-    raw.send_text(json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": session, "clientSeq": 9,
-        "action": {"type": "session/activeClientSet", "activeClient": {"clientId": "owner", "tools": []}}}}).to_string()).await;
+    raw.send_text(
+        json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": session, "clientSeq": 9,
+        "action": {"type": "session/activeClientSet", "activeClient": {"clientId": "owner", "tools": []}}}})
+        .to_string(),
+    )
+    .await;
     let echo = raw.next_json().await.unwrap();
     assert!(echo["params"]["rejectionReason"].is_string(), "{echo}");
 
     // An action for a channel that does not exist is ignored: no echo.
-    raw.send_text(json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": "ahp-chat:/nope", "clientSeq": 10,
-        "action": {"type": "chat/draftChanged"}}}).to_string()).await;
+    raw.send_text(
+        json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": "ahp-chat:/nope", "clientSeq": 10,
+        "action": {"type": "chat/draftChanged"}}})
+        .to_string(),
+    )
+    .await;
     assert!(raw.next_json_within(std::time::Duration::from_millis(400)).await.is_none());
 
     let after = raw.request(json!(3), "subscribe", json!({"channel": chat})).await;
@@ -255,7 +268,9 @@ async fn after_unsubscribe_no_more_envelopes_arrive_for_that_channel() {
     assert!(channels.contains(&session) && channels.contains(&chat.as_str()), "{seen:?}");
 
     for channel in [session, chat.as_str()] {
-        reader.send_text(json!({"jsonrpc": "2.0", "method": "unsubscribe", "params": {"channel": channel}}).to_string()).await;
+        reader
+            .send_text(json!({"jsonrpc": "2.0", "method": "unsubscribe", "params": {"channel": channel}}).to_string())
+            .await;
     }
     // The connection handles frames in order: once ping is answered, both
     // unsubscribes have been applied.

@@ -132,7 +132,10 @@ impl Engine {
                 return Err("a client can only remove itself".to_owned());
             }
             StateAction::SessionConfigChanged(a) => {
-                let config = self.session_state(channel).and_then(|s| s.config.as_ref()).ok_or("this session has no configuration")?;
+                let config = self
+                    .session_state(channel)
+                    .and_then(|s| s.config.as_ref())
+                    .ok_or("this session has no configuration")?;
                 for (key, value) in &a.config {
                     let allowed = config.schema.properties.get(key).and_then(|p| p.r#enum.as_ref());
                     if allowed.is_some_and(|values| !values.contains(value)) {

@@ -86,11 +86,17 @@ impl Engine {
                 turn_id: a.turn_id.clone(),
                 message: a.message.clone(),
             },
-            StateAction::ChatTurnCancelled(a) => {
-                SideEffect::TurnCancelled { session: session.to_owned(), chat: chat.to_owned(), turn_id: a.turn_id.clone() }
+            StateAction::ChatTurnCancelled(a) => SideEffect::TurnCancelled {
+                session: session.to_owned(),
+                chat: chat.to_owned(),
+                turn_id: a.turn_id.clone(),
+            },
+            StateAction::ChatToolCallConfirmed(a) => {
+                SideEffect::ToolCallConfirmed { chat: chat.to_owned(), action: a.clone() }
             }
-            StateAction::ChatToolCallConfirmed(a) => SideEffect::ToolCallConfirmed { chat: chat.to_owned(), action: a.clone() },
-            StateAction::ChatInputCompleted(a) => SideEffect::InputCompleted { chat: chat.to_owned(), action: a.clone() },
+            StateAction::ChatInputCompleted(a) => {
+                SideEffect::InputCompleted { chat: chat.to_owned(), action: a.clone() }
+            }
             StateAction::ChatPendingMessageSet(a) if a.kind == ahp_types::state::PendingMessageKind::Steering => {
                 SideEffect::SteeringSet { chat: chat.to_owned(), id: a.id.clone() }
             }

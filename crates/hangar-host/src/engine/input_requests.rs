@@ -17,8 +17,8 @@ use std::collections::HashMap;
 
 use ahp_types::actions::{SessionInputNeededRemovedAction, SessionInputNeededSetAction};
 use ahp_types::state::{
-    ChatInputAnswer, ChatInputAnswerValue, ChatInputQuestion, ChatInputRequest, ChatInputResponseKind, ChatState, ResponsePart,
-    SessionChatInputRequest, SessionInputRequest,
+    ChatInputAnswer, ChatInputAnswerValue, ChatInputQuestion, ChatInputRequest, ChatInputResponseKind, ChatState,
+    ResponsePart, SessionChatInputRequest, SessionInputRequest,
 };
 use ahp_types::StateAction;
 
@@ -26,8 +26,10 @@ use super::Engine;
 
 /// Whether `action` can open or close an input request.
 pub(super) fn touches_input_requests(action: &StateAction) -> bool {
-    matches!(action, StateAction::ChatInputRequested(_) | StateAction::ChatInputCompleted(_) | StateAction::ChatTruncated(_))
-        || super::ends_turn(action)
+    matches!(
+        action,
+        StateAction::ChatInputRequested(_) | StateAction::ChatInputCompleted(_) | StateAction::ChatTruncated(_)
+    ) || super::ends_turn(action)
 }
 
 fn entry_id(chat: &str, request_id: &str) -> String {
@@ -71,7 +73,11 @@ impl Engine {
         let mut actions: Vec<StateAction> = open
             .into_iter()
             .filter(|r| !listed.contains(&r.id))
-            .map(|r| StateAction::SessionInputNeededSet(Box::new(SessionInputNeededSetAction { request: SessionInputRequest::ChatInput(r) })))
+            .map(|r| {
+                StateAction::SessionInputNeededSet(Box::new(SessionInputNeededSetAction {
+                    request: SessionInputRequest::ChatInput(r),
+                }))
+            })
             .collect();
         actions.extend(
             listed
@@ -89,7 +95,9 @@ impl Engine {
 pub(super) fn check_input_action(chat: Option<&ChatState>, action: &StateAction) -> Result<(), String> {
     let (request_id, answers): (&str, Vec<(&String, Option<&ChatInputAnswer>)>) = match action {
         StateAction::ChatInputAnswerChanged(a) => (&a.request_id, vec![(&a.question_id, a.answer.as_ref())]),
-        StateAction::ChatInputCompleted(a) => (&a.request_id, a.answers.iter().flatten().map(|(k, v)| (k, Some(v))).collect()),
+        StateAction::ChatInputCompleted(a) => {
+            (&a.request_id, a.answers.iter().flatten().map(|(k, v)| (k, Some(v))).collect())
+        }
         _ => return Ok(()),
     };
     let request = chat
@@ -98,7 +106,8 @@ pub(super) fn check_input_action(chat: Option<&ChatState>, action: &StateAction)
         .into_iter()
         .find(|r| r.id == request_id)
         .ok_or_else(|| format!("no open input request {request_id} in the active turn"))?;
-    let questions: HashMap<&str, &ChatInputQuestion> = request.questions.iter().flatten().filter_map(|q| Some((question_id(q)?, q))).collect();
+    let questions: HashMap<&str, &ChatInputQuestion> =
+        request.questions.iter().flatten().filter_map(|q| Some((question_id(q)?, q))).collect();
     for (question, answer) in &answers {
         let q = questions.get(question.as_str()).ok_or_else(|| format!("the request has no question {question}"))?;
         if let Some(ChatInputAnswer::Draft(a) | ChatInputAnswer::Submitted(a)) = answer {
@@ -111,7 +120,8 @@ pub(super) fn check_input_action(chat: Option<&ChatState>, action: &StateAction)
         if a.response == ChatInputResponseKind::Accept {
             let mut merged = request.answers.clone().unwrap_or_default();
             merged.extend(a.answers.clone().unwrap_or_default());
-            let answered = |id: &str| matches!(merged.get(id), Some(ChatInputAnswer::Draft(_) | ChatInputAnswer::Submitted(_)));
+            let answered =
+                |id: &str| matches!(merged.get(id), Some(ChatInputAnswer::Draft(_) | ChatInputAnswer::Submitted(_)));
             let any_answered = questions.keys().any(|id| answered(id));
             let missing = questions.iter().find(|(id, q)| any_answered && is_required(q) && !answered(id));
             if let Some((id, _)) = missing {
@@ -157,7 +167,8 @@ fn fits(q: &ChatInputQuestion, value: &ChatInputAnswerValue) -> bool {
         }
         (ChatInputQuestion::MultiSelect(q), V::SelectedMany(m)) => {
             let known = m.value.iter().all(|v| q.options.iter().any(|o| &o.id == v));
-            (known || q.allow_freeform_input == Some(true)) && (m.freeform_values.is_none() || q.allow_freeform_input == Some(true))
+            (known || q.allow_freeform_input == Some(true))
+                && (m.freeform_values.is_none() || q.allow_freeform_input == Some(true))
         }
         (ChatInputQuestion::Unknown(_), _) => true,
         _ => false,

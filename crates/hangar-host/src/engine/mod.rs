@@ -38,7 +38,9 @@ pub use sessions::{CreateSession, SessionPage};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use ahp::reducers::{apply_action_to_chat, apply_action_to_resource_watch, apply_action_to_root, apply_action_to_session};
+use ahp::reducers::{
+    apply_action_to_chat, apply_action_to_resource_watch, apply_action_to_root, apply_action_to_session,
+};
 use ahp::ReduceOutcome;
 use ahp_types::state::{ResourceWatchState, RootState};
 use ahp_types::{ActionEnvelope, ActionOrigin, StateAction, ROOT_RESOURCE_URI};
@@ -144,7 +146,8 @@ impl Engine {
             _ => type_of_action_json(&action_json).unwrap_or_default().into(),
         };
         let envelope_json: Arc<str> = envelope_json(channel, &action_json, seq, origin.as_ref()).into();
-        let envelope = ActionEnvelope { channel: channel.to_owned(), action, server_seq: seq, origin, rejection_reason: None };
+        let envelope =
+            ActionEnvelope { channel: channel.to_owned(), action, server_seq: seq, origin, rejection_reason: None };
         let channel_arc: Arc<str> = channel.into();
         let ops = self.persistence_ops(&channel_arc, &envelope, &envelope_json);
         debug_assert_eq!(
@@ -188,7 +191,12 @@ impl Engine {
 
     /// The store writes for one applied envelope: the log row, and a
     /// checkpoint (with the completed turn) when one is due.
-    fn persistence_ops(&mut self, channel: &Arc<str>, envelope: &ActionEnvelope, envelope_json: &Arc<str>) -> Vec<StoreOp> {
+    fn persistence_ops(
+        &mut self,
+        channel: &Arc<str>,
+        envelope: &ActionEnvelope,
+        envelope_json: &Arc<str>,
+    ) -> Vec<StoreOp> {
         let seq = envelope.server_seq;
         let mut ops = Vec::new();
         if let Some(entry) = self.chats.get_mut(&**channel) {
@@ -197,7 +205,11 @@ impl Engine {
                 StateAction::ChatTurnComplete(_) | StateAction::ChatTurnCancelled(_) | StateAction::ChatError(_) => {
                     if let Some(turn) = entry.state.turns.last() {
                         if let Ok(json) = serde_json::to_string(turn) {
-                            ops.push(StoreOp::TurnEnded { chat: channel.clone(), turn_id: turn.id.clone(), turn: json });
+                            ops.push(StoreOp::TurnEnded {
+                                chat: channel.clone(),
+                                turn_id: turn.id.clone(),
+                                turn: json,
+                            });
                         }
                     }
                     true

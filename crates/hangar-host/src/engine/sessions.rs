@@ -120,18 +120,27 @@ impl Engine {
         }
         self.index_session(&req.uri);
 
-        let _ = self.emit_server(&req.uri, StateAction::SessionChatAdded(SessionChatAddedAction { summary: chat_summary }));
+        let _ =
+            self.emit_server(&req.uri, StateAction::SessionChatAdded(SessionChatAddedAction { summary: chat_summary }));
         let _ = self.emit_server(
             &req.uri,
-            StateAction::SessionDefaultChatChanged(SessionDefaultChatChangedAction { default_chat: Some(chat_uri.clone()) }),
+            StateAction::SessionDefaultChatChanged(SessionDefaultChatChangedAction {
+                default_chat: Some(chat_uri.clone()),
+            }),
         );
         if let Some(active_client) = req.active_client {
-            let _ = self
-                .emit_server(&req.uri, StateAction::SessionActiveClientSet(SessionActiveClientSetAction { active_client }));
+            let _ = self.emit_server(
+                &req.uri,
+                StateAction::SessionActiveClientSet(SessionActiveClientSetAction { active_client }),
+            );
         }
         let summary = self.sessions.get(&req.uri).map(|e| e.summary.clone());
         if let Some(summary) = summary {
-            self.notify_root("root/sessionAdded", json!({ "channel": ROOT_RESOURCE_URI, "summary": summary }), "summary");
+            self.notify_root(
+                "root/sessionAdded",
+                json!({ "channel": ROOT_RESOURCE_URI, "summary": summary }),
+                "summary",
+            );
         }
         self.announce_active_sessions();
         self.effects.push(SideEffect::SessionCreated {
@@ -181,7 +190,8 @@ impl Engine {
         };
         // Most recently modified first (as instants, not strings), then by URI.
         let key = |s: &SessionSummary| (Reverse(instant(&s.modified_at)), s.resource.clone());
-        let mut all: Vec<(_, &SessionSummary)> = self.sessions.values().map(|e| (key(&e.summary), &e.summary)).collect();
+        let mut all: Vec<(_, &SessionSummary)> =
+            self.sessions.values().map(|e| (key(&e.summary), &e.summary)).collect();
         all.sort_by(|a, b| a.0.cmp(&b.0));
         let start = match &after {
             None => 0,
@@ -247,7 +257,8 @@ impl Engine {
                 },
                 resumable: None,
             };
-            let _ = self.emit_server(&chat, StateAction::ChatError(ChatErrorAction { turn_id, duration, part, meta: None }));
+            let _ = self
+                .emit_server(&chat, StateAction::ChatError(ChatErrorAction { turn_id, duration, part, meta: None }));
         }
     }
 }
@@ -296,7 +307,8 @@ fn decode_cursor(raw: &str) -> Option<(String, String)> {
     if !raw.len().is_multiple_of(2) {
         return None;
     }
-    let bytes: Option<Vec<u8>> = (0..raw.len()).step_by(2).map(|i| u8::from_str_radix(raw.get(i..i + 2)?, 16).ok()).collect();
+    let bytes: Option<Vec<u8>> =
+        (0..raw.len()).step_by(2).map(|i| u8::from_str_radix(raw.get(i..i + 2)?, 16).ok()).collect();
     let text = String::from_utf8(bytes?).ok()?;
     let (modified_at, uri) = text.split_once('\n')?;
     Some((modified_at.to_owned(), uri.to_owned()))

@@ -47,7 +47,8 @@ mod tests {
             let _ = held_tx.send(batch);
         })
         .unwrap();
-        let root = RootState { agents: Vec::new(), active_sessions: Some(0), terminals: None, config: None, meta: None };
+        let root =
+            RootState { agents: Vec::new(), active_sessions: Some(0), terminals: None, config: None, meta: None };
         (Engine::new(0, root, writer, 50), held)
     }
 

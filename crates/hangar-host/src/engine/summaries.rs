@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use ahp_types::actions::{PartialChatSummary, SessionChatUpdatedAction, SessionIsReadChangedAction};
+use ahp_types::notifications::{PartialSessionSummary, SessionSummaryChangedParams};
 use ahp_types::state::{SessionChatSummary, SessionStatus, SessionSummary};
 use ahp_types::{StateAction, ROOT_RESOURCE_URI};
-use ahp_types::notifications::{PartialSessionSummary, SessionSummaryChangedParams};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -60,7 +60,8 @@ impl Engine {
 
     /// A turn ended: the session has something the user has not seen.
     pub(super) fn mark_session_unread(&mut self, session: &str) {
-        let is_read = self.sessions.get(session).is_some_and(|s| SessionStatus(s.state.status).contains(SessionStatus::IsRead));
+        let is_read =
+            self.sessions.get(session).is_some_and(|s| SessionStatus(s.state.status).contains(SessionStatus::IsRead));
         if is_read {
             let action = StateAction::SessionIsReadChanged(SessionIsReadChangedAction { is_read: false });
             let _ = self.emit_server(session, action);
@@ -76,7 +77,11 @@ impl Engine {
         // The session's own activity bits only matter while its `inputNeeded`
         // list blocks on the user: the official reducer leaves them at "in
         // progress" once the list drains, whatever the chats do.
-        let input_bits = if SessionStatus(state.status).contains(SessionStatus::InputNeeded) { SessionStatus::InputNeeded.0 } else { 0 };
+        let input_bits = if SessionStatus(state.status).contains(SessionStatus::InputNeeded) {
+            SessionStatus::InputNeeded.0
+        } else {
+            0
+        };
         let status = (state.status & FLAG_BITS) | input_bits | activity_bits;
         let modified_at = state
             .chats
@@ -177,7 +182,12 @@ impl Engine {
 
     /// Publish `method` to root subscribers: `params` for 1.x clients,
     /// `params_v0_9` for 0.9 ones.
-    pub(super) fn publish_root_notification(&mut self, method: &str, params: &impl Serialize, params_v0_9: &impl Serialize) {
+    pub(super) fn publish_root_notification(
+        &mut self,
+        method: &str,
+        params: &impl Serialize,
+        params_v0_9: &impl Serialize,
+    ) {
         self.writer.publish(Publication::Notification {
             channel: Arc::from(ROOT_RESOURCE_URI),
             frame: notification_frame(method, params).into(),

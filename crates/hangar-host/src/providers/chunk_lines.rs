@@ -78,10 +78,7 @@ impl Pending {
             "sessionId": self.session_id,
             "update": { "sessionUpdate": self.kind, "content": { "type": "text", "text": self.text } },
         });
-        Inbound::Notification {
-            method: "session/update".to_owned(),
-            params,
-        }
+        Inbound::Notification { method: "session/update".to_owned(), params }
     }
 }
 
@@ -104,19 +101,12 @@ pub fn feed(line: &str, pending: &mut Option<Pending>) -> Step {
     };
     let (session_id, kind, text) = parsed;
     if let Some(p) = pending.as_mut() {
-        if p.kind == kind
-            && p.session_id == session_id
-            && p.text.len() + text.len() <= MAX_MERGED_BYTES
-        {
+        if p.kind == kind && p.session_id == session_id && p.text.len() + text.len() <= MAX_MERGED_BYTES {
             p.text.push_str(&text);
             return Step::Merged;
         }
     }
-    let next = Pending {
-        session_id: session_id.into_owned(),
-        kind: kind.into_owned(),
-        text: text.into_owned(),
-    };
+    let next = Pending { session_id: session_id.into_owned(), kind: kind.into_owned(), text: text.into_owned() };
     match pending.replace(next) {
         Some(done) => Step::Flush(done),
         None => Step::Merged,
@@ -129,19 +119,12 @@ fn parse(line: &str) -> Option<(Cow<'_, str>, Cow<'_, str>, Cow<'_, str>)> {
         return None;
     }
     let l: Line<'_> = serde_json::from_str(line).ok()?;
-    let kind_ok = matches!(
-        l.params.update.kind.as_ref(),
-        "agent_message_chunk" | "agent_thought_chunk"
-    );
+    let kind_ok = matches!(l.params.update.kind.as_ref(), "agent_message_chunk" | "agent_thought_chunk");
     let ok = l.method == "session/update"
         && kind_ok
         && l.params.update.content.kind == "text"
         && l.jsonrpc.as_deref().unwrap_or("2.0") == "2.0";
-    ok.then_some((
-        l.params.session_id,
-        l.params.update.kind,
-        l.params.update.content.text,
-    ))
+    ok.then_some((l.params.session_id, l.params.update.kind, l.params.update.content.text))
 }
 
 #[cfg(test)]
@@ -151,9 +134,7 @@ mod tests {
 
     fn text_of(inbound: &Inbound) -> Option<&str> {
         match inbound {
-            Inbound::Notification { params, .. } => params
-                .pointer("/update/content/text")
-                .and_then(Value::as_str),
+            Inbound::Notification { params, .. } => params.pointer("/update/content/text").and_then(Value::as_str),
             _ => None,
         }
     }
@@ -165,23 +146,12 @@ mod tests {
     #[test]
     fn merges_same_kind_and_flushes_on_change() {
         let mut pending = None;
-        assert!(matches!(
-            feed(&chunk("agent_message_chunk", "a\"b"), &mut pending),
-            Step::Merged
-        ));
-        assert!(matches!(
-            feed(&chunk("agent_message_chunk", "é\n"), &mut pending),
-            Step::Merged
-        ));
-        let Step::Flush(done) = feed(&chunk("agent_thought_chunk", "t"), &mut pending) else {
-            panic!("not flushed")
-        };
+        assert!(matches!(feed(&chunk("agent_message_chunk", "a\"b"), &mut pending), Step::Merged));
+        assert!(matches!(feed(&chunk("agent_message_chunk", "é\n"), &mut pending), Step::Merged));
+        let Step::Flush(done) = feed(&chunk("agent_thought_chunk", "t"), &mut pending) else { panic!("not flushed") };
         let done = done.into_inbound();
         assert_eq!(text_of(&done), Some("a\"bé\n"));
-        assert_eq!(
-            text_of(&pending.take().map(Pending::into_inbound).unwrap()),
-            Some("t")
-        );
+        assert_eq!(text_of(&pending.take().map(Pending::into_inbound).unwrap()), Some("t"));
     }
 
     #[test]
@@ -190,14 +160,7 @@ mod tests {
         let with_meta = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x","annotations":{}}}}}"#;
         let request = r#"{"jsonrpc":"2.0","id":4,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}"#;
         let image = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"image","text":"x"}}}}"#;
-        for line in [
-            with_meta,
-            request,
-            image,
-            "{}",
-            "not json",
-            r#"{"method":"session/update"}"#,
-        ] {
+        for line in [with_meta, request, image, "{}", "not json", r#"{"method":"session/update"}"#] {
             assert!(matches!(feed(line, &mut pending), Step::Other), "{line}");
         }
         assert!(pending.is_none());

@@ -41,16 +41,18 @@
 use std::collections::{BTreeMap, HashMap};
 
 use agent_client_protocol::v1::schema::{
-    CreateElicitationRequest, CreateElicitationResponse, ElicitationAcceptAction, ElicitationAction, ElicitationContentValue,
-    ElicitationMode, ElicitationPropertySchema, ElicitationSchema, EnumOption, MultiSelectItems,
-};
-use ahp_types::state::{
-    ChatInputAnswer, ChatInputAnswerValue, ChatInputAnswered, ChatInputBooleanQuestion, ChatInputNumberQuestion, ChatInputOption,
-    ChatInputQuestion, ChatInputRequest, ChatInputResponseKind, ChatInputSelectedAnswerValue,
-    ChatInputSelectedManyAnswerValue, ChatInputSingleSelectQuestion, ChatInputMultiSelectQuestion, ChatInputTextQuestion,
+    CreateElicitationRequest, CreateElicitationResponse, ElicitationAcceptAction, ElicitationAction,
+    ElicitationContentValue, ElicitationMode, ElicitationPropertySchema, ElicitationSchema, EnumOption,
+    MultiSelectItems,
 };
 use ahp_types::actions::ChatInputCompletedAction;
 use ahp_types::state::ResponsePart;
+use ahp_types::state::{
+    ChatInputAnswer, ChatInputAnswerValue, ChatInputAnswered, ChatInputBooleanQuestion, ChatInputMultiSelectQuestion,
+    ChatInputNumberQuestion, ChatInputOption, ChatInputQuestion, ChatInputRequest, ChatInputResponseKind,
+    ChatInputSelectedAnswerValue, ChatInputSelectedManyAnswerValue, ChatInputSingleSelectQuestion,
+    ChatInputTextQuestion,
+};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -72,7 +74,14 @@ impl Elicitations {
 
     /// The agent's `elicitation/create` (JSON-RPC id `rpc_id`): an input
     /// request in `turn`, or `cancel` at once when there is no running turn.
-    pub fn on_request(&mut self, host: &Arc<Host>, conn: &Connection, turn: Option<&mut Turn>, rpc_id: Value, params: Value) {
+    pub fn on_request(
+        &mut self,
+        host: &Arc<Host>,
+        conn: &Connection,
+        turn: Option<&mut Turn>,
+        rpc_id: Value,
+        params: Value,
+    ) {
         let request: CreateElicitationRequest = match serde_json::from_value(params) {
             Ok(r) => r,
             Err(e) => {
@@ -98,11 +107,18 @@ impl Elicitations {
 
     /// The user completed request `action.request_id` in `chat`: answer
     /// the agent. Unknown or already answered ids are ignored.
-    pub fn on_completed(&mut self, host: &Arc<Host>, conn: Option<&Connection>, chat: &str, action: &ChatInputCompletedAction) {
+    pub fn on_completed(
+        &mut self,
+        host: &Arc<Host>,
+        conn: Option<&Connection>,
+        chat: &str,
+        action: &ChatInputCompletedAction,
+    ) {
         let Some(elicitation) = self.open.remove(&action.request_id) else {
             return;
         };
-        let answers = final_answers(host, chat, &action.request_id).or_else(|| action.answers.clone()).unwrap_or_default();
+        let answers =
+            final_answers(host, chat, &action.request_id).or_else(|| action.answers.clone()).unwrap_or_default();
         if let Some(conn) = conn {
             conn.respond(&elicitation.rpc_id, Ok(response(&elicitation, &action.response, &answers)));
         }
@@ -127,9 +143,15 @@ impl Elicitations {
 fn final_answers(host: &Arc<Host>, chat: &str, request_id: &str) -> Option<HashMap<String, ChatInputAnswer>> {
     host.with_engine_locked(|e| {
         let state = e.chat_state(chat)?;
-        let parts = state.active_turn.iter().map(|t| &t.response_parts).chain(state.turns.iter().rev().map(|t| &t.response_parts));
+        let parts = state
+            .active_turn
+            .iter()
+            .map(|t| &t.response_parts)
+            .chain(state.turns.iter().rev().map(|t| &t.response_parts));
         parts.flatten().find_map(|p| match p {
-            ResponsePart::InputRequest(i) if i.request.id == request_id => Some(i.request.answers.clone().unwrap_or_default()),
+            ResponsePart::InputRequest(i) if i.request.id == request_id => {
+                Some(i.request.answers.clone().unwrap_or_default())
+            }
             _ => None,
         })
     })
@@ -145,7 +167,10 @@ pub struct Elicitation {
 
 /// The AHP input request for `request` under the id `id`, and its schema;
 /// `None` for a mode this host does not know.
-pub fn input_request(id: &str, request: &CreateElicitationRequest) -> Option<(ChatInputRequest, Option<ElicitationSchema>)> {
+pub fn input_request(
+    id: &str,
+    request: &CreateElicitationRequest,
+) -> Option<(ChatInputRequest, Option<ElicitationSchema>)> {
     let message = Some(request.message.clone()).filter(|m| !m.is_empty());
     match &request.mode {
         ElicitationMode::Form(form) => {
@@ -163,12 +188,23 @@ pub fn input_request(id: &str, request: &CreateElicitationRequest) -> Option<(Ch
                     Some(question)
                 })
                 .collect();
-            let request =
-                ChatInputRequest { id: id.to_owned(), message, url: None, questions: Some(questions), answers: Some(answers).filter(|a| !a.is_empty()) };
+            let request = ChatInputRequest {
+                id: id.to_owned(),
+                message,
+                url: None,
+                questions: Some(questions),
+                answers: Some(answers).filter(|a| !a.is_empty()),
+            };
             Some((request, Some(schema.clone())))
         }
         ElicitationMode::Url(url) => {
-            let request = ChatInputRequest { id: id.to_owned(), message, url: Some(url.url.clone()), questions: None, answers: None };
+            let request = ChatInputRequest {
+                id: id.to_owned(),
+                message,
+                url: Some(url.url.clone()),
+                questions: None,
+                answers: None,
+            };
             Some((request, None))
         }
         _ => None,
@@ -191,7 +227,11 @@ fn plain_options(values: &[String], default: &[String]) -> Vec<ChatInputOption> 
 /// One property as a question, with a default the question kind cannot
 /// carry (select questions) as a draft answer value. `None` for a property
 /// type this host does not know.
-pub fn question(name: &str, property: &ElicitationPropertySchema, required: bool) -> Option<(ChatInputQuestion, Option<ChatInputAnswerValue>)> {
+pub fn question(
+    name: &str,
+    property: &ElicitationPropertySchema,
+    required: bool,
+) -> Option<(ChatInputQuestion, Option<ChatInputAnswerValue>)> {
     let id = name.to_owned();
     let required = Some(required);
     // The description is the prompt under the title; a property with only
@@ -211,12 +251,25 @@ pub fn question(name: &str, property: &ElicitationPropertySchema, required: bool
             };
             match options {
                 Some(options) => {
-                    let draft = s.default.clone().map(|value| ChatInputAnswerValue::Selected(ChatInputSelectedAnswerValue { value, freeform_values: None }));
-                    let q = ChatInputSingleSelectQuestion { id, title, message, required, options, allow_freeform_input: None };
+                    let draft = s.default.clone().map(|value| {
+                        ChatInputAnswerValue::Selected(ChatInputSelectedAnswerValue { value, freeform_values: None })
+                    });
+                    let q = ChatInputSingleSelectQuestion {
+                        id,
+                        title,
+                        message,
+                        required,
+                        options,
+                        allow_freeform_input: None,
+                    };
                     (ChatInputQuestion::SingleSelect(q), draft)
                 }
                 None => {
-                    let format = s.format.as_ref().and_then(|f| serde_json::to_value(f).ok()).and_then(|v| v.as_str().map(str::to_owned));
+                    let format = s
+                        .format
+                        .as_ref()
+                        .and_then(|f| serde_json::to_value(f).ok())
+                        .and_then(|v| v.as_str().map(str::to_owned));
                     let q = ChatInputTextQuestion {
                         id,
                         title,
@@ -233,18 +286,43 @@ pub fn question(name: &str, property: &ElicitationPropertySchema, required: bool
         }
         ElicitationPropertySchema::Number(n) => {
             let (title, message) = text(&n.title, &n.description);
-            let q = ChatInputNumberQuestion { id, title, message, required, min: n.minimum, max: n.maximum, default_value: n.default };
+            let q = ChatInputNumberQuestion {
+                id,
+                title,
+                message,
+                required,
+                min: n.minimum,
+                max: n.maximum,
+                default_value: n.default,
+            };
             (ChatInputQuestion::Number(q), None)
         }
         ElicitationPropertySchema::Integer(n) => {
             let (title, message) = text(&n.title, &n.description);
             let f = |v: Option<i64>| v.map(|v| v as f64);
-            let q = ChatInputNumberQuestion { id, title, message, required, min: f(n.minimum), max: f(n.maximum), default_value: f(n.default) };
+            let q = ChatInputNumberQuestion {
+                id,
+                title,
+                message,
+                required,
+                min: f(n.minimum),
+                max: f(n.maximum),
+                default_value: f(n.default),
+            };
             (ChatInputQuestion::Integer(q), None)
         }
         ElicitationPropertySchema::Boolean(b) => {
             let (title, message) = text(&b.title, &b.description);
-            (ChatInputQuestion::Boolean(ChatInputBooleanQuestion { id, title, message, required, default_value: b.default }), None)
+            (
+                ChatInputQuestion::Boolean(ChatInputBooleanQuestion {
+                    id,
+                    title,
+                    message,
+                    required,
+                    default_value: b.default,
+                }),
+                None,
+            )
         }
         ElicitationPropertySchema::Array(a) => {
             let (title, message) = text(&a.title, &a.description);
@@ -254,10 +332,9 @@ pub fn question(name: &str, property: &ElicitationPropertySchema, required: bool
                 MultiSelectItems::Titled(t) => t.options.iter().map(|o| option(o, &default)).collect(),
                 _ => return None,
             };
-            let draft = a
-                .default
-                .clone()
-                .map(|value| ChatInputAnswerValue::SelectedMany(ChatInputSelectedManyAnswerValue { value, freeform_values: None }));
+            let draft = a.default.clone().map(|value| {
+                ChatInputAnswerValue::SelectedMany(ChatInputSelectedManyAnswerValue { value, freeform_values: None })
+            });
             let q = ChatInputMultiSelectQuestion {
                 id,
                 title,
@@ -275,7 +352,10 @@ pub fn question(name: &str, property: &ElicitationPropertySchema, required: bool
 }
 
 /// One answer value typed for its property; `None` when it does not fit.
-fn content_value(property: &ElicitationPropertySchema, value: &ChatInputAnswerValue) -> Option<ElicitationContentValue> {
+fn content_value(
+    property: &ElicitationPropertySchema,
+    value: &ChatInputAnswerValue,
+) -> Option<ElicitationContentValue> {
     use ChatInputAnswerValue as A;
     use ElicitationContentValue as C;
     Some(match (property, value) {
@@ -293,7 +373,11 @@ fn content_value(property: &ElicitationPropertySchema, value: &ChatInputAnswerVa
 
 /// The agent's response to the user's answer: `answers` are the request's
 /// final answers (the reducer merged the completion's into the drafts).
-pub fn response(elicitation: &Elicitation, kind: &ChatInputResponseKind, answers: &HashMap<String, ChatInputAnswer>) -> Value {
+pub fn response(
+    elicitation: &Elicitation,
+    kind: &ChatInputResponseKind,
+    answers: &HashMap<String, ChatInputAnswer>,
+) -> Value {
     let action = match kind {
         ChatInputResponseKind::Accept => accept(elicitation, answers),
         ChatInputResponseKind::Decline => ElicitationAction::Decline,
@@ -352,7 +436,11 @@ mod tests {
 
     fn kinds(r: &ChatInputRequest) -> Vec<String> {
         let qs = serde_json::to_value(r.questions.as_ref().unwrap()).unwrap();
-        qs.as_array().unwrap().iter().map(|q| format!("{}:{}", q["id"].as_str().unwrap(), q["kind"].as_str().unwrap())).collect()
+        qs.as_array()
+            .unwrap()
+            .iter()
+            .map(|q| format!("{}:{}", q["id"].as_str().unwrap(), q["kind"].as_str().unwrap()))
+            .collect()
     }
 
     #[test]
@@ -362,7 +450,15 @@ mod tests {
         assert_eq!(r.message.as_deref(), Some("Tell me"));
         assert_eq!(
             kinds(&r),
-            ["color:single-select", "count:integer", "name:text", "ok:boolean", "ratio:number", "size:single-select", "tags:multi-select"]
+            [
+                "color:single-select",
+                "count:integer",
+                "name:text",
+                "ok:boolean",
+                "ratio:number",
+                "size:single-select",
+                "tags:multi-select"
+            ]
         );
         let qs = serde_json::to_value(r.questions.as_ref().unwrap()).unwrap();
         assert_eq!(qs[0]["options"][1], json!({ "id": "g", "label": "Green", "recommended": true }));
@@ -420,8 +516,14 @@ mod tests {
         );
         assert_eq!(response(&e, &ChatInputResponseKind::Decline, &answers), json!({ "action": "decline" }));
         assert_eq!(response(&e, &ChatInputResponseKind::Cancel, &answers), json!({ "action": "cancel" }));
-        let skipped: HashMap<String, ChatInputAnswer> =
-            e.schema.as_ref().unwrap().properties.keys().map(|k| (k.clone(), ChatInputAnswer::Skipped(Default::default()))).collect();
+        let skipped: HashMap<String, ChatInputAnswer> = e
+            .schema
+            .as_ref()
+            .unwrap()
+            .properties
+            .keys()
+            .map(|k| (k.clone(), ChatInputAnswer::Skipped(Default::default())))
+            .collect();
         assert_eq!(response(&e, &ChatInputResponseKind::Accept, &skipped), cancelled());
     }
 }

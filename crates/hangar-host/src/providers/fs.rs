@@ -44,7 +44,8 @@ impl Scope {
     /// True when the canonical path lies inside a root and outside every
     /// never-served path.
     pub fn admits(&self, canonical: &Path) -> bool {
-        self.roots.iter().any(|root| canonical.starts_with(root)) && !self.never.iter().any(|n| canonical.starts_with(n))
+        self.roots.iter().any(|root| canonical.starts_with(root))
+            && !self.never.iter().any(|n| canonical.starts_with(n))
     }
 }
 
@@ -151,7 +152,8 @@ mod tests {
         let read = |p: PathBuf| read_text_file(&scope, &json!({ "path": p.to_str().unwrap() }));
         assert_eq!(read(home.join("notes.txt")).unwrap()["content"], "fine");
         assert_eq!(read(ssh.join("id_ed25519")).unwrap_err().0, -32002);
-        let w = write_text_file(&scope, &json!({ "path": ssh.join("authorized_keys").to_str().unwrap(), "content": "k" }));
+        let w =
+            write_text_file(&scope, &json!({ "path": ssh.join("authorized_keys").to_str().unwrap(), "content": "k" }));
         assert_eq!(w.unwrap_err().0, -32002);
         assert!(!ssh.join("authorized_keys").exists());
     }

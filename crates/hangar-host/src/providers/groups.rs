@@ -27,9 +27,7 @@ pub struct Registry {
 
 /// This boot's id (empty where the system does not say).
 fn boot_id() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
-        .map(|s| s.trim().to_owned())
-        .unwrap_or_default()
+    std::fs::read_to_string("/proc/sys/kernel/random/boot_id").map(|s| s.trim().to_owned()).unwrap_or_default()
 }
 
 /// Field `index` (0-based) of process `pid`'s `/proc/PID/stat`, counted
@@ -56,9 +54,7 @@ fn group_alive(pgid: u32) -> bool {
             return false;
         };
         // The group id is field 5 overall, the 3rd after `comm`.
-        stat_field(pid, 2)
-            .and_then(|g| g.parse::<u32>().ok())
-            .is_some_and(|g| g == pgid && pid != std::process::id())
+        stat_field(pid, 2).and_then(|g| g.parse::<u32>().ok()).is_some_and(|g| g == pgid && pid != std::process::id())
     })
 }
 
@@ -87,15 +83,9 @@ impl Registry {
         }
         end_groups(&leftovers);
         if let Err(e) = std::fs::create_dir_all(&dir) {
-            tracing::warn!(
-                "cannot record agent process groups in {}: {e}",
-                dir.display()
-            );
+            tracing::warn!("cannot record agent process groups in {}: {e}", dir.display());
         }
-        Self {
-            groups: Arc::default(),
-            dir: Some(dir),
-        }
+        Self { groups: Arc::default(), dir: Some(dir) }
     }
 
     /// Agent `pgid` runs for `session`.
@@ -121,11 +111,7 @@ impl Registry {
 
     /// End every recorded group (host shutdown).
     pub fn end_all(&self) {
-        let groups: Vec<u32> = self
-            .groups
-            .lock()
-            .map(|mut m| m.drain().map(|(_, g)| g).collect())
-            .unwrap_or_default();
+        let groups: Vec<u32> = self.groups.lock().map(|mut m| m.drain().map(|(_, g)| g).collect()).unwrap_or_default();
         end_groups(&groups);
         if let Some(dir) = &self.dir {
             for g in &groups {
@@ -151,10 +137,7 @@ fn leftover_groups(dir: &Path) -> Vec<u32> {
             continue;
         };
         let mut lines = record.lines();
-        let (recorded_boot, started) = (
-            lines.next().unwrap_or_default(),
-            lines.next().unwrap_or_default(),
-        );
+        let (recorded_boot, started) = (lines.next().unwrap_or_default(), lines.next().unwrap_or_default());
         if pgid <= 1 || recorded_boot != boot {
             continue;
         }
@@ -185,11 +168,7 @@ mod tests {
         use std::os::unix::process::CommandExt;
 
         // A group leader of our own (the test process leads no group).
-        let mut child = std::process::Command::new("sleep")
-            .arg("30")
-            .process_group(0)
-            .spawn()
-            .unwrap();
+        let mut child = std::process::Command::new("sleep").arg("30").process_group(0).spawn().unwrap();
         let pgid = child.id();
         let started = start_time(pgid).unwrap();
         let record = |start: &str| format!("{}\n{start}\n", boot_id());
@@ -212,10 +191,7 @@ mod tests {
         let _ = child.kill();
         let _ = child.wait();
 
-        assert!(
-            dropped.is_empty(),
-            "nothing stale or foreign to end: {dropped:?}"
-        );
+        assert!(dropped.is_empty(), "nothing stale or foreign to end: {dropped:?}");
         assert_eq!(count, 0, "records are consumed");
         assert!(untouched, "the foreign process was not signalled");
         assert_eq!(ours, vec![pgid]);

@@ -213,9 +213,9 @@ impl AgentLayer for AcpLayer {
             SideEffect::TurnStarted { session, .. }
             | SideEffect::TurnCancelled { session, .. }
             | SideEffect::ConfigChanged { session } => Some(session.clone()),
-            SideEffect::ToolCallConfirmed { chat, .. } | SideEffect::InputCompleted { chat, .. } | SideEffect::SteeringSet { chat, .. } => {
-                Self::session_of_chat(host, chat)
-            }
+            SideEffect::ToolCallConfirmed { chat, .. }
+            | SideEffect::InputCompleted { chat, .. }
+            | SideEffect::SteeringSet { chat, .. } => Self::session_of_chat(host, chat),
         };
         let Some(session) = session else {
             return;

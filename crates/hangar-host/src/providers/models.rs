@@ -145,7 +145,10 @@ pub fn resolve_session_config(host: &Arc<Host>, params: &Value) -> Value {
             },
         );
         let requested = params.pointer("/config/model").and_then(Value::as_str);
-        let value = requested.filter(|r| models.iter().any(|m| m.id == *r)).map(str::to_owned).or_else(|| models.first().map(|m| m.id.clone()));
+        let value = requested
+            .filter(|r| models.iter().any(|m| m.id == *r))
+            .map(str::to_owned)
+            .or_else(|| models.first().map(|m| m.id.clone()));
         if let Some(value) = value {
             values.insert("model".to_owned(), Value::String(value));
         }
@@ -194,8 +197,12 @@ mod tests {
         assert_eq!(m.available.iter().map(|a| a.0.as_str()).collect::<Vec<_>>(), vec!["a", "b"]);
         assert_eq!(m.current.as_deref(), Some("b"));
         let mut m = AgentModels::default();
-        m.update_from(&json!({"models": {"currentModelId": "d", "availableModels": [{"modelId": "d", "name": "Default"}]}}));
+        m.update_from(
+            &json!({"models": {"currentModelId": "d", "availableModels": [{"modelId": "d", "name": "Default"}]}}),
+        );
         assert_eq!(m.source, Some(ModelSource::SetModel));
-        assert!(!m.update_from(&json!({"models": {"currentModelId": "d", "availableModels": [{"modelId": "d", "name": "Default"}]}})));
+        assert!(!m.update_from(
+            &json!({"models": {"currentModelId": "d", "availableModels": [{"modelId": "d", "name": "Default"}]}})
+        ));
     }
 }

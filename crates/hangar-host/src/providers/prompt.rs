@@ -18,11 +18,8 @@
 //! - `simple`: its `modelRepresentation` (else the label) as text.
 //! - Other kinds (annotations, chats) are not sent.
 
-
 use agent_client_protocol::v1::schema::PromptCapabilities;
-use ahp_types::state::{
-    Message, MessageAttachment, MessageEmbeddedResourceAttachment, MessageResourceAttachment,
-};
+use ahp_types::state::{Message, MessageAttachment, MessageEmbeddedResourceAttachment, MessageResourceAttachment};
 use base64::Engine as _;
 use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
 use serde_json::{json, Value};
@@ -49,10 +46,7 @@ impl PromptSupport {
             .get("promptCapabilities")
             .and_then(|p| serde_json::from_value::<PromptCapabilities>(p.clone()).ok())
             .unwrap_or_default();
-        Self {
-            image: parsed.image,
-            embedded_context: parsed.embedded_context,
-        }
+        Self { image: parsed.image, embedded_context: parsed.embedded_context }
     }
 }
 
@@ -67,9 +61,9 @@ pub fn prompt_blocks(message: &Message, support: PromptSupport, scope: &Scope) -
         match attachment {
             MessageAttachment::Resource(r) => blocks.push(resource(r, support, scope)),
             MessageAttachment::EmbeddedResource(e) => blocks.push(embedded(e, support)),
-            MessageAttachment::Simple(s) => blocks.push(text_block(
-                s.model_representation.as_deref().unwrap_or(&s.label),
-            )),
+            MessageAttachment::Simple(s) => {
+                blocks.push(text_block(s.model_representation.as_deref().unwrap_or(&s.label)))
+            }
             _ => {}
         }
     }
@@ -85,12 +79,7 @@ fn text_block(text: &str) -> Value {
 
 /// Whether content of this MIME type is text.
 fn is_textual(content_type: &str) -> bool {
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
+    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
     essence.starts_with("text/")
         || matches!(
             essence.as_str(),
@@ -106,17 +95,10 @@ fn is_textual(content_type: &str) -> bool {
 }
 
 fn resource(r: &MessageResourceAttachment, support: PromptSupport, scope: &Scope) -> Value {
-    let text = if support.embedded_context {
-        readable_file(&r.uri, scope)
-    } else {
-        None
-    };
+    let text = if support.embedded_context { readable_file(&r.uri, scope) } else { None };
     match text {
         Some(text) => {
-            let mime = r
-                .content_type
-                .clone()
-                .unwrap_or_else(|| "text/plain".to_owned());
+            let mime = r.content_type.clone().unwrap_or_else(|| "text/plain".to_owned());
             json!({ "type": "resource", "resource": { "uri": r.uri, "text": text, "mimeType": mime } })
         }
         None => {
@@ -148,21 +130,13 @@ fn readable_file(uri: &str, scope: &Scope) -> Option<String> {
 }
 
 fn embedded(e: &MessageEmbeddedResourceAttachment, support: PromptSupport) -> Value {
-    let uri = format!(
-        "attachment:{}",
-        utf8_percent_encode(&e.label, NON_ALPHANUMERIC)
-    );
-    let decoded = base64::engine::general_purpose::STANDARD
-        .decode(e.data.trim())
-        .ok();
+    let uri = format!("attachment:{}", utf8_percent_encode(&e.label, NON_ALPHANUMERIC));
+    let decoded = base64::engine::general_purpose::STANDARD.decode(e.data.trim()).ok();
     let image = e.content_type.starts_with("image/");
     if image && support.image {
         return json!({ "type": "image", "data": e.data, "mimeType": e.content_type, "uri": uri });
     }
-    let text = decoded
-        .as_ref()
-        .filter(|_| is_textual(&e.content_type))
-        .and_then(|b| String::from_utf8(b.clone()).ok());
+    let text = decoded.as_ref().filter(|_| is_textual(&e.content_type)).and_then(|b| String::from_utf8(b.clone()).ok());
     match (text, support.embedded_context) {
         (Some(text), true) => {
             json!({ "type": "resource", "resource": { "uri": uri, "text": text, "mimeType": e.content_type } })
@@ -177,10 +151,7 @@ fn embedded(e: &MessageEmbeddedResourceAttachment, support: PromptSupport) -> Va
             } else {
                 "the agent does not accept this kind of content"
             };
-            text_block(&format!(
-                "[Attachment {} ({}) was not sent: {why}.]",
-                e.label, e.content_type
-            ))
+            text_block(&format!("[Attachment {} ({}) was not sent: {why}.]", e.label, e.content_type))
         }
     }
 }

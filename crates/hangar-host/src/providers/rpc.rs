@@ -67,7 +67,9 @@ pub struct Connection {
 impl Connection {
     /// Start the reader and writer tasks; inbound messages go to the
     /// returned receiver in wire order.
-    pub fn start(transport: Transport) -> (Self, mpsc::UnboundedReceiver<Inbound>, Option<super::transport::AgentProcess>) {
+    pub fn start(
+        transport: Transport,
+    ) -> (Self, mpsc::UnboundedReceiver<Inbound>, Option<super::transport::AgentProcess>) {
         let Transport { reader, mut writer, process } = transport;
         let (out, mut out_rx) = mpsc::unbounded_channel::<String>();
         let (in_tx, in_rx) = mpsc::unbounded_channel();
@@ -156,7 +158,9 @@ impl Connection {
     pub fn respond(&self, id: &Value, result: Result<Value, (i64, String)>) {
         let msg = match result {
             Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
-            Err((code, message)) => json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } }),
+            Err((code, message)) => {
+                json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
+            }
         };
         let _ = self.out.send(msg.to_string());
     }

@@ -32,14 +32,14 @@ use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::models::{AgentModels, ModelSource};
 use super::coalesce::coalesce;
-use super::rpc::{Connection, Inbound, RpcFailure};
-use super::transport::{self, AgentProcess};
-use super::prompt::{prompt_blocks, PromptSupport};
-use super::turn::{prompt_usage, Ending, Turn};
 use super::elicitation::Elicitations;
 use super::groups::Registry;
+use super::models::{AgentModels, ModelSource};
+use super::prompt::{prompt_blocks, PromptSupport};
+use super::rpc::{Connection, Inbound, RpcFailure};
+use super::transport::{self, AgentProcess};
+use super::turn::{prompt_usage, Ending, Turn};
 use super::{fs, tools, Timeouts};
 use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
@@ -165,7 +165,13 @@ async fn ask(conn: &Connection, method: &str, params: Value, limit: Duration) ->
 /// [`default_answer`] (an agent may ask during `session/new`, e.g. an
 /// elicitation scoped to that request, and must not wait for a turn), its
 /// notifications are returned in order for the caller to keep or drop.
-async fn ask_starting(live: &mut Live, scope: &fs::Scope, method: &str, params: Value, limit: Duration) -> (Result<Value, String>, Vec<Inbound>) {
+async fn ask_starting(
+    live: &mut Live,
+    scope: &fs::Scope,
+    method: &str,
+    params: Value,
+    limit: Duration,
+) -> (Result<Value, String>, Vec<Inbound>) {
     let answer = ask(&live.conn, method, params, limit);
     tokio::pin!(answer);
     let mut held = Vec::new();
@@ -265,7 +271,11 @@ impl SessionTask {
     fn deadline(&self) -> Instant {
         let far = Instant::now() + Duration::from_secs(86_400);
         let mut at = self.cancel_deadline.unwrap_or(far);
-        if self.prompt.is_some() && self.permissions.is_empty() && self.elicitations.is_empty() && self.turn.as_ref().is_some_and(|t| !t.ended) {
+        if self.prompt.is_some()
+            && self.permissions.is_empty()
+            && self.elicitations.is_empty()
+            && self.turn.as_ref().is_some_and(|t| !t.ended)
+        {
             at = at.min(self.last_activity + self.timeouts.idle);
         }
         at
@@ -281,7 +291,12 @@ impl SessionTask {
                 Ok(()) => self.emit_session(StateAction::SessionReady(SessionReadyAction {})),
                 Err(reason) => {
                     self.emit_session(StateAction::SessionCreationFailed(SessionCreationFailedAction {
-                        error: ErrorInfo { error_type: "agentStartFailed".to_owned(), message: reason, stack: None, meta: None },
+                        error: ErrorInfo {
+                            error_type: "agentStartFailed".to_owned(),
+                            message: reason,
+                            stack: None,
+                            meta: None,
+                        },
                     }));
                     self.stop_agent().await;
                 }
@@ -430,7 +445,13 @@ impl SessionTask {
                 ask(&live.conn, "session/set_config_option", params, self.timeouts.request).await?;
             }
             Some(ModelSource::SetModel) => {
-                ask(&live.conn, "session/set_model", json!({ "sessionId": sid, "modelId": model }), self.timeouts.request).await?;
+                ask(
+                    &live.conn,
+                    "session/set_model",
+                    json!({ "sessionId": sid, "modelId": model }),
+                    self.timeouts.request,
+                )
+                .await?;
             }
             None => return Err("the agent offers no model choice".to_owned()),
         }
@@ -447,9 +468,13 @@ impl SessionTask {
                 match update.get("sessionUpdate").and_then(Value::as_str) {
                     Some("session_info_update") => {
                         if let Some(title) = update.get("title").and_then(Value::as_str).filter(|t| !t.is_empty()) {
-                            let current = self.host.with_engine_locked(|e| e.session_state(&self.setup.session).map(|s| s.title.clone()));
+                            let current = self
+                                .host
+                                .with_engine_locked(|e| e.session_state(&self.setup.session).map(|s| s.title.clone()));
                             if current.as_deref() != Some(title) {
-                                self.emit_session(StateAction::SessionTitleChanged(SessionTitleChangedAction { title: title.to_owned() }));
+                                self.emit_session(StateAction::SessionTitleChanged(SessionTitleChangedAction {
+                                    title: title.to_owned(),
+                                }));
                             }
                         }
                     }
@@ -547,7 +572,10 @@ impl SessionTask {
                 let _ = self.host.with_engine(|e| {
                     e.emit_server(
                         &turn.chat,
-                        StateAction::ChatPendingMessageRemoved(ChatPendingMessageRemovedAction { kind: PendingMessageKind::Steering, id }),
+                        StateAction::ChatPendingMessageRemoved(ChatPendingMessageRemovedAction {
+                            kind: PendingMessageKind::Steering,
+                            id,
+                        }),
                     )
                 });
                 turn.notify(&self.host, &format!("Steering: {}", message.text));
@@ -562,7 +590,9 @@ impl SessionTask {
                 let usage = prompt_usage(&value);
                 let ending = match stop.as_deref() {
                     Some("cancelled") => Ending::Cancelled,
-                    Some("refusal") => Ending::Error { kind: "refusal", message: "The agent refused to continue.".to_owned() },
+                    Some("refusal") => {
+                        Ending::Error { kind: "refusal", message: "The agent refused to continue.".to_owned() }
+                    }
                     _ => Ending::Complete,
                 };
                 turn.finish(&self.host, ending, usage);
@@ -577,7 +607,9 @@ impl SessionTask {
     }
 
     fn take_steering(&self, chat: &str) -> Option<(String, Message)> {
-        self.host.with_engine_locked(|e| e.chat_state(chat).and_then(|c| c.steering_message.clone()).map(|m| (m.id, m.message)))
+        self.host.with_engine_locked(|e| {
+            e.chat_state(chat).and_then(|c| c.steering_message.clone()).map(|m| (m.id, m.message))
+        })
     }
 
     async fn on_deadline(&mut self) {
@@ -704,10 +736,18 @@ impl SessionTask {
                 }
             }
         }
-        let (result, held) = ask_starting(live, &self.scope, "session/new", json!({ "cwd": cwd, "mcpServers": [] }), self.timeouts.start).await;
+        let (result, held) = ask_starting(
+            live,
+            &self.scope,
+            "session/new",
+            json!({ "cwd": cwd, "mcpServers": [] }),
+            self.timeouts.start,
+        )
+        .await;
         live.stashed.extend(held);
         let result = result?;
-        let sid = result.get("sessionId").and_then(Value::as_str).ok_or("session/new returned no sessionId")?.to_owned();
+        let sid =
+            result.get("sessionId").and_then(Value::as_str).ok_or("session/new returned no sessionId")?.to_owned();
         self.reset_notice = had_session;
         self.acp_session = Some(sid.clone());
         if self.models.update_from(&result) {

@@ -4,10 +4,12 @@
 //! options as `ConfirmationOption`s, and the option that answers a user's
 //! confirmation.
 
-use agent_client_protocol::v1::schema::{ContentBlock, PermissionOption, PermissionOptionKind, ToolCallContent, ToolCallLocation};
+use agent_client_protocol::v1::schema::{
+    ContentBlock, PermissionOption, PermissionOptionKind, ToolCallContent, ToolCallLocation,
+};
 use ahp_types::state::{
-    ConfirmationOption, ConfirmationOptionKind, ContentRef, FileEdit, FileEditCollection, FileEditDiffStats, FileEditSide,
-    ToolResultContent, ToolResultFileEditContent, ToolResultResourceContent, ToolResultTextContent,
+    ConfirmationOption, ConfirmationOptionKind, ContentRef, FileEdit, FileEditCollection, FileEditDiffStats,
+    FileEditSide, ToolResultContent, ToolResultFileEditContent, ToolResultResourceContent, ToolResultTextContent,
 };
 use base64::Engine as _;
 
@@ -31,7 +33,10 @@ pub fn diff_stats(old: &str, new: &str) -> FileEditDiffStats {
     let b: Vec<&str> = new.lines().collect();
     let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
-    FileEditDiffStats { added: Some((b.len() - prefix - suffix) as i64), removed: Some((a.len() - prefix - suffix) as i64) }
+    FileEditDiffStats {
+        added: Some((b.len() - prefix - suffix) as i64),
+        removed: Some((a.len() - prefix - suffix) as i64),
+    }
 }
 
 /// One ACP `diff` as an AHP file edit.
@@ -46,11 +51,7 @@ pub fn file_edit(path: &std::path::Path, old: Option<&str>, new: &str, cwd: &std
             nonce: None,
         },
     };
-    FileEdit {
-        before: old.map(side),
-        after: Some(side(new)),
-        diff: Some(diff_stats(old.unwrap_or(""), new)),
-    }
+    FileEdit { before: old.map(side), after: Some(side(new)), diff: Some(diff_stats(old.unwrap_or(""), new)) }
 }
 
 /// The edits in a tool call's content.
@@ -79,10 +80,16 @@ pub fn result_content(content: &[ToolCallContent], cwd: &std::path::Path) -> Vec
     content
         .iter()
         .filter_map(|c| match c {
-            ToolCallContent::Content(c) => block_text(&c.content).map(|text| ToolResultContent::Text(ToolResultTextContent { text })),
+            ToolCallContent::Content(c) => {
+                block_text(&c.content).map(|text| ToolResultContent::Text(ToolResultTextContent { text }))
+            }
             ToolCallContent::Diff(d) => {
                 let edit = file_edit(&d.path, d.old_text.as_deref(), &d.new_text, cwd);
-                Some(ToolResultContent::FileEdit(ToolResultFileEditContent { before: edit.before, after: edit.after, diff: edit.diff }))
+                Some(ToolResultContent::FileEdit(ToolResultFileEditContent {
+                    before: edit.before,
+                    after: edit.after,
+                    diff: edit.diff,
+                }))
             }
             ToolCallContent::Terminal(t) => {
                 Some(ToolResultContent::Text(ToolResultTextContent { text: format!("(terminal {})", t.terminal_id) }))
@@ -102,7 +109,12 @@ pub fn location_content(locations: &[ToolCallLocation], cwd: &std::path::Path) -
             if let Some(line) = l.line {
                 uri.push_str(&format!("#L{line}"));
             }
-            ToolResultContent::Resource(ToolResultResourceContent { uri, size_hint: None, content_type: None, nonce: None })
+            ToolResultContent::Resource(ToolResultResourceContent {
+                uri,
+                size_hint: None,
+                content_type: None,
+                nonce: None,
+            })
         })
         .collect()
 }
@@ -122,7 +134,11 @@ pub fn confirmation_options(options: &[PermissionOption]) -> Vec<ConfirmationOpt
             ConfirmationOption {
                 id: o.option_id.to_string(),
                 label: o.name.clone(),
-                kind: if kind.starts_with("allow") { ConfirmationOptionKind::Approve } else { ConfirmationOptionKind::Deny },
+                kind: if kind.starts_with("allow") {
+                    ConfirmationOptionKind::Approve
+                } else {
+                    ConfirmationOptionKind::Deny
+                },
                 group: Some(if kind.ends_with("always") { 2 } else { 1 }),
             }
         })
@@ -142,10 +158,7 @@ pub fn pick_option(options: &[PermissionOption], approved: bool, selected: Optio
         }
     }
     let order: &[&str] = if approved { &["allow_once", "allow_always"] } else { &["reject_once", "reject_always"] };
-    order
-        .iter()
-        .find_map(|k| options.iter().find(|o| option_kind_name(&o.kind) == *k))
-        .map(|o| o.option_id.to_string())
+    order.iter().find_map(|k| options.iter().find(|o| option_kind_name(&o.kind) == *k)).map(|o| o.option_id.to_string())
 }
 
 #[cfg(test)]
@@ -169,7 +182,8 @@ mod tests {
         assert_eq!(pick_option(&o, false, None).as_deref(), Some("cancel"));
         assert_eq!(pick_option(&o, false, Some("proceed_once")).as_deref(), Some("cancel"));
         let only_always: Vec<PermissionOption> =
-            serde_json::from_value(serde_json::json!([{"optionId": "a", "name": "A", "kind": "allow_always"}])).unwrap();
+            serde_json::from_value(serde_json::json!([{"optionId": "a", "name": "A", "kind": "allow_always"}]))
+                .unwrap();
         assert_eq!(pick_option(&only_always, true, None).as_deref(), Some("a"));
         assert_eq!(pick_option(&only_always, false, None), None);
         let c = confirmation_options(&o);

@@ -134,7 +134,8 @@ pub async fn open(command: &[String], cwd: &Path) -> Result<Transport, Transport
         .kill_on_drop(true);
     let mut child = cmd.spawn().map_err(|source| TransportError::Spawn { program: program.clone(), source })?;
     let pgid = child.id();
-    let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
+    let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
         return Err(TransportError::Spawn { program: program.clone(), source: std::io::Error::other("no pipes") });
     };
     let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));

@@ -14,11 +14,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use agent_client_protocol::v1::schema::{ContentBlock, Plan, ToolCall, ToolCallContent, ToolCallLocation, ToolCallUpdate};
+use agent_client_protocol::v1::schema::{
+    ContentBlock, Plan, ToolCall, ToolCallContent, ToolCallLocation, ToolCallUpdate,
+};
 use ahp_types::actions::{
-    ChatDeltaAction, ChatErrorAction, ChatInputCompletedAction, ChatInputRequestedAction, ChatReasoningAction, ChatResponsePartAction, ChatToolCallCompleteAction,
-    ChatToolCallContentChangedAction, ChatToolCallDeltaAction, ChatToolCallReadyAction, ChatToolCallStartAction,
-    ChatTurnCancelledAction, ChatTurnCompleteAction, ChatUsageAction,
+    ChatDeltaAction, ChatErrorAction, ChatInputCompletedAction, ChatInputRequestedAction, ChatReasoningAction,
+    ChatResponsePartAction, ChatToolCallCompleteAction, ChatToolCallContentChangedAction, ChatToolCallDeltaAction,
+    ChatToolCallReadyAction, ChatToolCallStartAction, ChatTurnCancelledAction, ChatTurnCompleteAction, ChatUsageAction,
 };
 use ahp_types::common::StringOrMarkdown;
 use ahp_types::state::{
@@ -170,12 +172,19 @@ impl Turn {
             meta: None,
         });
         self.text_part = None;
-        self.emit(host, StateAction::ChatResponsePart(ChatResponsePartAction { turn_id: self.turn_id.clone(), part, meta: None }));
+        self.emit(
+            host,
+            StateAction::ChatResponsePart(ChatResponsePartAction { turn_id: self.turn_id.clone(), part, meta: None }),
+        );
     }
 
     /// Ask the user: a `chat/inputRequested` part built by `build` from a
     /// fresh request id. `false` if the turn has ended.
-    pub fn input_request(&mut self, host: &Arc<Host>, build: impl FnOnce(&str) -> Option<ChatInputRequest>) -> Option<String> {
+    pub fn input_request(
+        &mut self,
+        host: &Arc<Host>,
+        build: impl FnOnce(&str) -> Option<ChatInputRequest>,
+    ) -> Option<String> {
         if self.ended {
             return None;
         }
@@ -187,7 +196,11 @@ impl Turn {
 
     /// Close an input request nobody can answer any more (`cancel`).
     pub fn input_closed(&self, host: &Arc<Host>, request_id: &str) {
-        let action = ChatInputCompletedAction { request_id: request_id.to_owned(), response: ChatInputResponseKind::Cancel, answers: None };
+        let action = ChatInputCompletedAction {
+            request_id: request_id.to_owned(),
+            response: ChatInputResponseKind::Cancel,
+            answers: None,
+        };
         self.emit(host, StateAction::ChatInputCompleted(action));
     }
 
@@ -267,7 +280,10 @@ impl Turn {
         } else {
             ResponsePart::Markdown(MarkdownResponsePart { id: id.clone(), content: text })
         };
-        if self.emit(host, StateAction::ChatResponsePart(ChatResponsePartAction { turn_id: self.turn_id.clone(), part, meta: None })) {
+        if self.emit(
+            host,
+            StateAction::ChatResponsePart(ChatResponsePartAction { turn_id: self.turn_id.clone(), part, meta: None }),
+        ) {
             if thought {
                 self.thought_part = Some(id);
                 self.text_part = None;
@@ -378,12 +394,18 @@ impl Turn {
             Some("completed") | Some("failed") => {
                 let success = f.status.as_deref() == Some("completed");
                 if phase == Phase::Streaming {
-                    self.emit(host, StateAction::ChatToolCallReady(self.ready(id, Some(ToolCallConfirmationReason::NotNeeded))));
+                    self.emit(
+                        host,
+                        StateAction::ChatToolCallReady(self.ready(id, Some(ToolCallConfirmationReason::NotNeeded))),
+                    );
                 }
                 self.complete(host, id, success, None);
             }
             Some("in_progress") if phase == Phase::Streaming => {
-                self.emit(host, StateAction::ChatToolCallReady(self.ready(id, Some(ToolCallConfirmationReason::NotNeeded))));
+                self.emit(
+                    host,
+                    StateAction::ChatToolCallReady(self.ready(id, Some(ToolCallConfirmationReason::NotNeeded))),
+                );
                 self.set_phase(id, Phase::Running);
                 if content_changed {
                     self.content_changed(host, id);
@@ -441,7 +463,8 @@ impl Turn {
             content.push(ToolResultContent::Text(ToolResultTextContent { text: text.clone() }));
         }
         let structured = tool.raw_output.as_ref().and_then(Value::as_object).cloned();
-        let error = (!success).then(|| message.clone().map(Value::String).or_else(|| tool.raw_output.clone()).unwrap_or(Value::Null));
+        let error = (!success)
+            .then(|| message.clone().map(Value::String).or_else(|| tool.raw_output.clone()).unwrap_or(Value::Null));
         let action = ChatToolCallCompleteAction {
             turn_id: self.turn_id.clone(),
             tool_call_id: id.to_owned(),
@@ -506,7 +529,10 @@ impl Turn {
             None => {
                 let id = format!("plan-{}", self.turn_id);
                 self.start_tool(host, &id, "plan", "Plan");
-                self.emit(host, StateAction::ChatToolCallReady(self.ready(&id, Some(ToolCallConfirmationReason::NotNeeded))));
+                self.emit(
+                    host,
+                    StateAction::ChatToolCallReady(self.ready(&id, Some(ToolCallConfirmationReason::NotNeeded))),
+                );
                 self.set_phase(&id, Phase::Running);
                 self.plan_tool = Some(id.clone());
                 id
@@ -535,7 +561,9 @@ impl Turn {
             }),
         );
         if let Some(t) = self.tools.get_mut(&id) {
-            t.content = vec![ToolCallContent::Content(agent_client_protocol::v1::schema::Content::new(ContentBlock::from(text)))];
+            t.content = vec![ToolCallContent::Content(agent_client_protocol::v1::schema::Content::new(
+                ContentBlock::from(text),
+            ))];
         }
     }
 
@@ -553,11 +581,26 @@ impl Turn {
             for id in self.order.clone() {
                 match self.phase(&id) {
                     Some(Phase::Streaming) => {
-                        self.emit(host, StateAction::ChatToolCallReady(self.ready(&id, Some(ToolCallConfirmationReason::NotNeeded))));
-                        self.complete(host, &id, false, Some("The agent ended the turn before this tool call finished.".to_owned()));
+                        self.emit(
+                            host,
+                            StateAction::ChatToolCallReady(
+                                self.ready(&id, Some(ToolCallConfirmationReason::NotNeeded)),
+                            ),
+                        );
+                        self.complete(
+                            host,
+                            &id,
+                            false,
+                            Some("The agent ended the turn before this tool call finished.".to_owned()),
+                        );
                     }
                     Some(Phase::Pending) | Some(Phase::Running) => {
-                        self.complete(host, &id, false, Some("The agent ended the turn before this tool call finished.".to_owned()));
+                        self.complete(
+                            host,
+                            &id,
+                            false,
+                            Some("The agent ended the turn before this tool call finished.".to_owned()),
+                        );
                     }
                     _ => {}
                 }
@@ -570,7 +613,9 @@ impl Turn {
         let duration = self.duration();
         let action = match ending {
             Ending::Complete => StateAction::ChatTurnComplete(ChatTurnCompleteAction { turn_id, duration, meta: None }),
-            Ending::Cancelled => StateAction::ChatTurnCancelled(ChatTurnCancelledAction { turn_id, duration, meta: None }),
+            Ending::Cancelled => {
+                StateAction::ChatTurnCancelled(ChatTurnCancelledAction { turn_id, duration, meta: None })
+            }
             Ending::Error { kind, message } => StateAction::ChatError(ChatErrorAction {
                 turn_id,
                 duration,

@@ -118,7 +118,13 @@ pub struct GrantInfo {
 
 impl From<&Grant> for GrantInfo {
     fn from(g: &Grant) -> Self {
-        Self { id: g.id, uri: path_to_file_uri(&g.path), read: g.read, write: g.write, created_at: g.created_at.clone() }
+        Self {
+            id: g.id,
+            uri: path_to_file_uri(&g.path),
+            read: g.read,
+            write: g.write,
+            created_at: g.created_at.clone(),
+        }
     }
 }
 

@@ -615,7 +615,10 @@ mod tests {
         let top = uris(&res);
         assert_eq!(top.first().map(String::as_str), Some(path_to_file_uri(&root.join("src/main.rs")).as_str()));
         let first = &res.items[0];
-        assert_eq!((first.insert_text.as_str(), first.range_start, first.range_end), ("@src/main.rs", Some(5), Some(10)));
+        assert_eq!(
+            (first.insert_text.as_str(), first.range_start, first.range_end),
+            ("@src/main.rs", Some(5), Some(10))
+        );
         match &first.attachment {
             MessageAttachment::Resource(r) => {
                 assert_eq!(r.label, "main.rs");
@@ -688,7 +691,8 @@ mod tests {
     #[ignore = "slow: generates 100,000 files"]
     fn completions_100k() -> Result<(), Box<dyn std::error::Error>> {
         let dir = tempfile::tempdir()?;
-        let bench = bench_completions(dir.path(), 100_000, &["", "m", "main", "alpha", "brav_ch", "kilo9/oscar", "zzzz"])?;
+        let bench =
+            bench_completions(dir.path(), 100_000, &["", "m", "main", "alpha", "brav_ch", "kilo9/oscar", "zzzz"])?;
         println!("first query (index build): {:?}", bench.first_query);
         for (q, t, n) in &bench.queries {
             println!("@{q:<12} {t:>10.2?} {n} items");

@@ -122,8 +122,7 @@ fn score_seq<T: Copy + PartialEq>(
     let whole = window(q, lower)?;
     let base_lower = lower.get(base_start..).unwrap_or(&[]);
     if let Some((s, e)) = window(q, base_lower) {
-        let mut score =
-            score_window(q, lower, orig, (s + base_start, e + base_start), is_sep, is_upper) + IN_BASENAME;
+        let mut score = score_window(q, lower, orig, (s + base_start, e + base_start), is_sep, is_upper) + IN_BASENAME;
         if base_lower.starts_with(q) {
             score += BASENAME_PREFIX;
             let stem_len = base_lower.iter().rposition(|&c| is_sep(c)).filter(|&p| p > 0).unwrap_or(base_lower.len());
@@ -147,14 +146,9 @@ pub fn score(q: &Query, path: &str, lower: &str, base_start: usize) -> Option<i3
         return Some(-depth * 100 - length_cost(depth));
     }
     let raw = if q.ascii && lower.len() == path.len() {
-        score_seq(
-            q.lower.as_bytes(),
-            lower.as_bytes(),
-            path.as_bytes(),
-            base_start,
-            is_sep_byte,
-            |b: u8| b.is_ascii_uppercase(),
-        )?
+        score_seq(q.lower.as_bytes(), lower.as_bytes(), path.as_bytes(), base_start, is_sep_byte, |b: u8| {
+            b.is_ascii_uppercase()
+        })?
     } else {
         let lower_chars: Vec<char> = lower.chars().collect();
         let base = lower_chars.iter().rposition(|&c| c == '/').map_or(0, |i| i + 1);

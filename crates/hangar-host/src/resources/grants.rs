@@ -147,11 +147,9 @@ impl GrantStore {
     /// Remove the grant on exactly `path`; returns it, or `None`.
     pub fn revoke_path(&self, path: &Path) -> Result<Option<Grant>, GrantStoreError> {
         let id: Option<i64> = lock(&self.conn)
-            .query_row(
-                "SELECT id FROM resource_grants WHERE path = ?1",
-                params![path.as_os_str().as_bytes()],
-                |r| r.get(0),
-            )
+            .query_row("SELECT id FROM resource_grants WHERE path = ?1", params![path.as_os_str().as_bytes()], |r| {
+                r.get(0)
+            })
             .optional()?;
         match id {
             Some(id) => self.revoke_id(id),

@@ -67,7 +67,9 @@ use ahp_types::commands::{CompletionsParams, CompletionsResult, CreateResourceWa
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use access::{BadRequestPolicy, GrantInfo, ListGrantsResult, PendingRequest, RequestPolicy, RequestStep, RevokeGrantParams};
+pub use access::{
+    BadRequestPolicy, GrantInfo, ListGrantsResult, PendingRequest, RequestPolicy, RequestStep, RevokeGrantParams,
+};
 pub use completions::{bench_completions, generate_tree, CompletionsBench};
 pub use grants::GrantStoreError;
 pub use ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
@@ -131,18 +133,9 @@ impl ResourceService {
         protected: &[PathBuf],
     ) -> Result<Self, ResourceServiceError> {
         let store = Arc::new(grants::GrantStore::open(data_dir)?);
-        let policy = Arc::new(policy::Policy::new(
-            browse_roots,
-            working_dirs,
-            store,
-            data_dir,
-            protected,
-            request_policy,
-        ));
-        let inner = Inner {
-            ops: ops::Ops::new(policy.clone()),
-            access: access::Access::new(policy.clone()),
-        };
+        let policy =
+            Arc::new(policy::Policy::new(browse_roots, working_dirs, store, data_dir, protected, request_policy));
+        let inner = Inner { ops: ops::Ops::new(policy.clone()), access: access::Access::new(policy.clone()) };
         let completions = Arc::new(completions::Completions::excluding(policy.never_served().to_vec()));
         Ok(Self { inner: Arc::new(inner), policy, completions })
     }
@@ -197,14 +190,22 @@ impl ResourceService {
 
     /// Start a watch (read access required); `on_change` gets non-empty,
     /// debounced batches. Dropping the handle stops it.
-    pub fn watch(&self, params: CreateResourceWatchParams, on_change: OnChange) -> Result<WatchHandle, crate::RpcError> {
+    pub fn watch(
+        &self,
+        params: CreateResourceWatchParams,
+        on_change: OnChange,
+    ) -> Result<WatchHandle, crate::RpcError> {
         watch::start(self.policy.clone(), params, on_change)
     }
 
     /// `@`-mention completions over `roots` (the session's working
     /// directories; those the policy no longer trusts as one are skipped).
     /// Blocking: the first query on a root builds its index; later ones only rank.
-    pub fn completions(&self, roots: &[PathBuf], params: &CompletionsParams) -> Result<CompletionsResult, crate::RpcError> {
+    pub fn completions(
+        &self,
+        roots: &[PathBuf],
+        params: &CompletionsParams,
+    ) -> Result<CompletionsResult, crate::RpcError> {
         let trusted = self.policy.working_dirs();
         let roots: Vec<PathBuf> = roots
             .iter()

@@ -245,7 +245,8 @@ impl Ops {
             let Ok(entry) = entry else { continue };
             let Ok(name) = entry.file_name().into_string() else { continue };
             let Ok(ft) = entry.file_type() else { continue };
-            let is_dir = if ft.is_symlink() { fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()) } else { ft.is_dir() };
+            let is_dir =
+                if ft.is_symlink() { fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()) } else { ft.is_dir() };
             entries.push(DirectoryEntry { name, r#type: if is_dir { "directory" } else { "file" }.to_owned() });
             if entries.len() >= MAX_LIST_ENTRIES {
                 break;
@@ -478,12 +479,7 @@ fn copy_file(src: &Path, dst: &Path) -> std::io::Result<()> {
     if !from.metadata()?.is_file() {
         return Err(std::io::Error::from_raw_os_error(libc::EINVAL));
     }
-    let mut to = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(dst)?;
+    let mut to = OpenOptions::new().write(true).create(true).truncate(true).custom_flags(libc::O_NOFOLLOW).open(dst)?;
     std::io::copy(&mut from, &mut to)?;
     Ok(())
 }

@@ -66,8 +66,12 @@ pub fn io_error(op: &str, err: &io::Error) -> RpcError {
     match err.kind() {
         io::ErrorKind::NotFound => RpcError::not_found(format!("{op}: no such file or directory")),
         io::ErrorKind::AlreadyExists => RpcError::already_exists(format!("{op}: already exists")),
-        io::ErrorKind::PermissionDenied => RpcError::permission_denied(format!("{op}: denied by the operating system"), None),
-        io::ErrorKind::DirectoryNotEmpty => RpcError::invalid_params("recursive", format!("{op}: directory is not empty")),
+        io::ErrorKind::PermissionDenied => {
+            RpcError::permission_denied(format!("{op}: denied by the operating system"), None)
+        }
+        io::ErrorKind::DirectoryNotEmpty => {
+            RpcError::invalid_params("recursive", format!("{op}: directory is not empty"))
+        }
         io::ErrorKind::NotADirectory => RpcError::invalid_params("uri", format!("{op}: not a directory")),
         io::ErrorKind::IsADirectory => RpcError::invalid_params("uri", format!("{op}: is a directory")),
         _ if err.raw_os_error() == Some(libc::ELOOP) => {

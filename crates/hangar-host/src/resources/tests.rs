@@ -156,7 +156,8 @@ async fn escape_attempts_are_refused() -> TestResult {
     let uri = format!("{}/..%2F..%2Fetc%2Fpasswd", f.uri("ws"));
     assert_eq!(f.code("resourceRead", json!({"uri": uri})).await, INVALID);
     // Other schemes, remote hosts, relative paths.
-    for uri in ["http://example.com/etc/passwd", "ahp-session:/abc", "virtual://x/y", "file://evil.example/etc/passwd"] {
+    for uri in ["http://example.com/etc/passwd", "ahp-session:/abc", "virtual://x/y", "file://evil.example/etc/passwd"]
+    {
         assert_eq!(f.code("resourceRead", json!({"uri": uri})).await, DENIED, "{uri}");
     }
     assert_eq!(f.code("resourceRead", json!({"uri": "ws/a.txt"})).await, INVALID);
@@ -189,7 +190,13 @@ async fn data_dir_is_never_served() -> TestResult {
     let dir = tempfile::tempdir()?;
     let ws = std::fs::canonicalize(dir.path())?;
     let ws2 = ws.clone();
-    let svc = ResourceService::open(&ws.join(".hangar"), vec![], Arc::new(move || vec![ws2.clone()]), RequestPolicy::GrantAll, &[])?;
+    let svc = ResourceService::open(
+        &ws.join(".hangar"),
+        vec![],
+        Arc::new(move || vec![ws2.clone()]),
+        RequestPolicy::GrantAll,
+        &[],
+    )?;
     let uri = path_to_file_uri(&ws.join(".hangar/hangar.db"));
     let err = svc.handle("resourceRead", json!({"channel": "ahp-root://", "uri": uri})).await.err();
     assert_eq!(err.map(|e| e.code), Some(DENIED));
@@ -267,7 +274,10 @@ async fn write_errors_create_only_and_if_match() -> TestResult {
     let outside = json!({"uri": f.uri("outside/x.txt"), "data": "x", "encoding": "utf-8"});
     let err = f.call("resourceWrite", outside).await.err().ok_or("write outside succeeded")?;
     assert_eq!(err.code, DENIED);
-    assert_eq!(err.data.unwrap_or_default()["request"], json!({"channel": "ahp-root://", "uri": f.uri("outside/x.txt"), "write": true}));
+    assert_eq!(
+        err.data.unwrap_or_default()["request"],
+        json!({"channel": "ahp-root://", "uri": f.uri("outside/x.txt"), "write": true})
+    );
     assert!(!f.root.join("outside/x.txt").exists());
     Ok(())
 }
@@ -607,7 +617,14 @@ fn wait_for(seen: &Mutex<Vec<ResourceChange>>, pred: impl Fn(&[ResourceChange]) 
 }
 
 fn watch_params(uri: String, recursive: bool, excludes: Option<Value>) -> CreateResourceWatchParams {
-    CreateResourceWatchParams { channel: "ahp-root://".into(), meta: None, uri, recursive: Some(recursive), excludes, includes: None }
+    CreateResourceWatchParams {
+        channel: "ahp-root://".into(),
+        meta: None,
+        uri,
+        recursive: Some(recursive),
+        excludes,
+        includes: None,
+    }
 }
 
 #[test]

@@ -185,7 +185,9 @@ mod tests {
 
     #[test]
     fn refuses_encoded_separators_and_nul() {
-        for bad in ["file:///tmp/a%2Fb", "file:///tmp/a%2fb", "file:///tmp/a%5Cb", "file:///tmp/a%00b", "file:///tmp/a\\b"] {
+        for bad in
+            ["file:///tmp/a%2Fb", "file:///tmp/a%2fb", "file:///tmp/a%5Cb", "file:///tmp/a%00b", "file:///tmp/a\\b"]
+        {
             assert_eq!(file_uri_to_path(bad), Err(UriError::EncodedSeparator), "{bad}");
         }
     }

@@ -68,8 +68,7 @@ impl std::fmt::Debug for WatchHandle {
 
 /// The `resourceWatch/changed` action for a batch: `changes` is `{items: [..]}`.
 pub fn changed_action(changes: Vec<ResourceChange>) -> ResourceWatchChangedAction {
-    let items: Vec<serde_json::Value> =
-        changes.iter().filter_map(|c| serde_json::to_value(c).ok()).collect();
+    let items: Vec<serde_json::Value> = changes.iter().filter_map(|c| serde_json::to_value(c).ok()).collect();
     ResourceWatchChangedAction { changes: serde_json::json!({ "items": items }) }
 }
 
@@ -209,15 +208,18 @@ fn classify(event: &Event) -> Vec<(PathBuf, ResourceChangeType)> {
 }
 
 /// Start a watch; see the module docs.
-pub fn start(policy: Arc<Policy>, params: CreateResourceWatchParams, on_change: OnChange) -> Result<WatchHandle, RpcError> {
+pub fn start(
+    policy: Arc<Policy>,
+    params: CreateResourceWatchParams,
+    on_change: OnChange,
+) -> Result<WatchHandle, RpcError> {
     let shown_root = parse_uri(&params.uri, "uri")?;
     let canonical = canonicalize_lenient(&shown_root)?;
     policy.check(&canonical.path, Need::Read, &params.channel)?;
     if !canonical.exists {
         return Err(RpcError::not_found("createResourceWatch: no such file or directory"));
     }
-    let md = std::fs::metadata(&canonical.path)
-        .map_err(|e| super::policy::io_error("createResourceWatch", &e))?;
+    let md = std::fs::metadata(&canonical.path).map_err(|e| super::policy::io_error("createResourceWatch", &e))?;
     if !(md.is_file() || md.is_dir()) {
         return Err(RpcError::permission_denied("only regular files and directories are served", None));
     }
@@ -240,9 +242,7 @@ pub fn start(policy: Arc<Policy>, params: CreateResourceWatchParams, on_change: 
     )
     .map_err(|e| RpcError::internal(format!("createResourceWatch: {e}")))?;
     let mode = if recursive { RecursiveMode::Recursive } else { RecursiveMode::NonRecursive };
-    watcher
-        .watch(&canonical.path, mode)
-        .map_err(|e| RpcError::internal(format!("createResourceWatch: {e}")))?;
+    watcher.watch(&canonical.path, mode).map_err(|e| RpcError::internal(format!("createResourceWatch: {e}")))?;
 
     let stop = Arc::new(AtomicBool::new(false));
     let state = ResourceWatchState {

@@ -116,7 +116,9 @@ fn handle_frame(host: &Arc<Host>, conn: &mut ConnState, text: &str) {
             }
         }
         Incoming::Notification { method, params } => handle_notification(host, conn, &method, params),
-        Incoming::Response { id, result, error } => host.outgoing.resolve(conn.id, &id, result.as_deref(), error.as_deref()),
+        Incoming::Response { id, result, error } => {
+            host.outgoing.resolve(conn.id, &id, result.as_deref(), error.as_deref())
+        }
         Incoming::Invalid { id, error } => {
             host.hub.send(conn.id, error_frame(&id, &error).into());
         }

@@ -106,7 +106,10 @@ pub fn parse(text: &str) -> Incoming {
             return Incoming::Invalid { id: Value::Null, error: RpcError::parse_error(format!("parse error: {e}")) }
         }
         Err(_) => {
-            return Incoming::Invalid { id: Value::Null, error: RpcError::invalid_request("a message must be a JSON-RPC 2.0 object") }
+            return Incoming::Invalid {
+                id: Value::Null,
+                error: RpcError::invalid_request("a message must be a JSON-RPC 2.0 object"),
+            }
         }
     };
     let id_ok = match &msg.id {
@@ -115,21 +118,32 @@ pub fn parse(text: &str) -> Incoming {
         Some(_) => false,
     };
     if !id_ok {
-        return Incoming::Invalid { id: Value::Null, error: RpcError::invalid_request("id must be an integer or a string") };
+        return Incoming::Invalid {
+            id: Value::Null,
+            error: RpcError::invalid_request("id must be an integer or a string"),
+        };
     }
     if msg.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
-        return Incoming::Invalid { id: msg.id.unwrap_or(Value::Null), error: RpcError::invalid_request("jsonrpc must be \"2.0\"") };
+        return Incoming::Invalid {
+            id: msg.id.unwrap_or(Value::Null),
+            error: RpcError::invalid_request("jsonrpc must be \"2.0\""),
+        };
     }
     // Absent params read as `null`.
     let params = msg.params.unwrap_or_default();
     match (msg.method, msg.id) {
         (Some(Value::String(method)), Some(id)) => Incoming::Request { id, method, params },
         (Some(Value::String(method)), None) => Incoming::Notification { method, params },
-        (Some(_), id) => Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("method must be a string") },
+        (Some(_), id) => Incoming::Invalid {
+            id: id.unwrap_or(Value::Null),
+            error: RpcError::invalid_request("method must be a string"),
+        },
         (None, id) if msg.result.is_some() || msg.error.is_some() => {
             Incoming::Response { id: id.unwrap_or(Value::Null), result: msg.result, error: msg.error }
         }
-        (None, id) => Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("missing method") },
+        (None, id) => {
+            Incoming::Invalid { id: id.unwrap_or(Value::Null), error: RpcError::invalid_request("missing method") }
+        }
     }
 }
 
@@ -165,8 +179,12 @@ mod tests {
     fn bad_frames_get_errors() {
         assert!(matches!(parse("{nope"), Incoming::Invalid { error, .. } if error.code == -32700));
         assert!(matches!(parse("[1]"), Incoming::Invalid { error, .. } if error.code == -32600));
-        assert!(matches!(parse(r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#), Incoming::Invalid { error, .. } if error.code == -32600));
-        assert!(matches!(parse(r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#), Incoming::Invalid { error, .. } if error.code == -32600));
+        assert!(
+            matches!(parse(r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#), Incoming::Invalid { error, .. } if error.code == -32600)
+        );
+        assert!(
+            matches!(parse(r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#), Incoming::Invalid { error, .. } if error.code == -32600)
+        );
         assert!(matches!(parse(r#"{"jsonrpc":"2.0","method":"x"}"#), Incoming::Notification { .. }));
     }
 
@@ -174,7 +192,10 @@ mod tests {
     fn responses_keep_their_id_result_and_error() {
         match parse(r#"{"jsonrpc":"2.0","id":3,"result":null}"#) {
             Incoming::Response { id, result, error } => {
-                assert_eq!((id, result.map(|r| r.get().to_owned()), error.is_none()), (json!(3), Some("null".to_owned()), true));
+                assert_eq!(
+                    (id, result.map(|r| r.get().to_owned()), error.is_none()),
+                    (json!(3), Some("null".to_owned()), true)
+                );
             }
             other => panic!("{other:?}"),
         }

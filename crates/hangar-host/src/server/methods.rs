@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use ahp_types::commands::{
-    CreateSessionParams, DisposeSessionParams, FetchTurnsParams, InitializeParams, InitializeResult, Implementation,
-    ListSessionsParams, ListSessionsResult, ReconnectParams, SubscribeParams, SubscribeResult, UnsubscribeParams,
-    DispatchActionParams,
-};
 use ahp_types::actions::ChatTurnsLoadedAction;
+use ahp_types::commands::{
+    CreateSessionParams, DispatchActionParams, DisposeSessionParams, FetchTurnsParams, Implementation,
+    InitializeParams, InitializeResult, ListSessionsParams, ListSessionsResult, ReconnectParams, SubscribeParams,
+    SubscribeResult, UnsubscribeParams,
+};
 use ahp_types::{negotiate_protocol_version, StateAction, SUPPORTED_PROTOCOL_VERSIONS};
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -144,8 +144,7 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
     conn.generation = generation;
     host.hub.identify(conn.id, &p.client_id, generation);
     host.client_arrived(&p.client_id, generation);
-    let default_directory =
-        std::env::var_os("HOME").map(|h| path_to_file_uri(std::path::Path::new(&h)));
+    let default_directory = std::env::var_os("HOME").map(|h| path_to_file_uri(std::path::Path::new(&h)));
     host.with_engine_locked(|engine| {
         let seq = engine.seq();
         let snapshots: Vec<_> =
@@ -173,9 +172,8 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
 }
 
 fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectParams) -> Result<Reply, RpcError> {
-    let generation = host
-        .known_client(&p.client_id)
-        .ok_or_else(|| RpcError::not_found("unknown clientId: initialize instead"))?;
+    let generation =
+        host.known_client(&p.client_id).ok_or_else(|| RpcError::not_found("unknown clientId: initialize instead"))?;
     if p.last_seen_server_seq < 0 {
         return Err(RpcError::invalid_params("lastSeenServerSeq", "must not be negative"));
     }
@@ -245,7 +243,12 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) ->
         for dir in dirs {
             match file_uri_to_path(dir) {
                 Ok(path) if path.is_dir() => host.resources.check_working_dir(&path)?,
-                _ => return Err(RpcError::invalid_params("workingDirectories", format!("not an existing directory: {dir}"))),
+                _ => {
+                    return Err(RpcError::invalid_params(
+                        "workingDirectories",
+                        format!("not an existing directory: {dir}"),
+                    ))
+                }
             }
         }
     }
@@ -276,7 +279,8 @@ fn session_config(
     provider: &str,
     requested: Option<serde_json::Map<String, Value>>,
 ) -> Option<ahp_types::state::SessionConfigState> {
-    let resolved = crate::providers::resolve_session_config(host, &json!({ "provider": provider, "config": requested }));
+    let resolved =
+        crate::providers::resolve_session_config(host, &json!({ "provider": provider, "config": requested }));
     let mut config: ahp_types::state::SessionConfigState = serde_json::from_value(resolved).ok()?;
     config.values.extend(requested.unwrap_or_default());
     Some(config)

@@ -109,7 +109,11 @@ mod tests {
     }
 
     fn policy() -> UpgradePolicy {
-        UpgradePolicy { token: "s3cret".into(), allowed_origins: vec!["http://localhost:5173".into()], loopback_only_host: true }
+        UpgradePolicy {
+            token: "s3cret".into(),
+            allowed_origins: vec!["http://localhost:5173".into()],
+            loopback_only_host: true,
+        }
     }
 
     #[test]

@@ -62,7 +62,8 @@ pub fn load(conn: &Connection, tail: usize) -> Result<LoadedState, StoreError> {
     let mut index: HashMap<String, (String, SessionSummary)> = HashMap::new();
     {
         let mut stmt = conn.prepare("SELECT uri, created_at, summary FROM sessions")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?;
+        let rows =
+            stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?;
         for row in rows {
             let (uri, created_at, summary) = row?;
             index.insert(uri, (created_at, json("sessions", &summary)?));

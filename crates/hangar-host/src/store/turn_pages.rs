@@ -34,7 +34,8 @@ impl TurnCursor {
         if hex.is_empty() || !hex.len().is_multiple_of(2) {
             return None;
         }
-        let bytes: Option<Vec<u8>> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok()).collect();
+        let bytes: Option<Vec<u8>> =
+            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok()).collect();
         String::from_utf8(bytes?).ok().map(Self)
     }
 }
@@ -51,7 +52,12 @@ pub struct TurnPage {
 /// Read a page of at most `limit` turns of `chat` older than the cursor's
 /// turn (or the newest turns when `before` is `None`). A cursor naming a turn
 /// the chat does not have is `None` (the caller answers "unknown cursor").
-pub fn read_page(conn: &Connection, chat: &str, before: Option<&TurnCursor>, limit: usize) -> Result<Option<TurnPage>, StoreError> {
+pub fn read_page(
+    conn: &Connection,
+    chat: &str,
+    before: Option<&TurnCursor>,
+    limit: usize,
+) -> Result<Option<TurnPage>, StoreError> {
     let before_ord = match before {
         None => i64::MAX,
         Some(cursor) => {
@@ -64,10 +70,10 @@ pub fn read_page(conn: &Connection, chat: &str, before: Option<&TurnCursor>, lim
             }
         }
     };
-    let mut stmt = conn.prepare_cached(
-        "SELECT ord, turn FROM turns WHERE chat = ?1 AND ord < ?2 ORDER BY ord DESC LIMIT ?3",
-    )?;
-    let rows = stmt.query_map(params![chat, before_ord, limit as i64], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+    let mut stmt =
+        conn.prepare_cached("SELECT ord, turn FROM turns WHERE chat = ?1 AND ord < ?2 ORDER BY ord DESC LIMIT ?3")?;
+    let rows =
+        stmt.query_map(params![chat, before_ord, limit as i64], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
     let mut page = Vec::new();
     for row in rows {
         let (ord, json) = row?;

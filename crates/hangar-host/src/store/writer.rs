@@ -76,9 +76,7 @@ where
     F: FnMut(Vec<P>) + Send + 'static,
 {
     let (tx, rx) = mpsc::channel();
-    let handle = std::thread::Builder::new()
-        .name("hangar-store".into())
-        .spawn(move || run(conn, rx, after_commit))?;
+    let handle = std::thread::Builder::new().name("hangar-store".into()).spawn(move || run(conn, rx, after_commit))?;
     Ok((StoreWriter { tx }, handle))
 }
 

@@ -20,30 +20,17 @@ use hangar_e2e::action_type;
 use serde_json::{json, Value};
 
 fn unix_ms() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs_f64()
-        * 1000.0
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs_f64() * 1000.0
 }
 
 #[tokio::main]
 async fn main() {
     if std::env::var_os("HANGAR_BIN").is_none() {
         // Binaries sit next to this one (target/<profile>/).
-        std::env::set_var(
-            "HANGAR_BIN",
-            std::env::current_exe().unwrap().with_file_name("hangar"),
-        );
+        std::env::set_var("HANGAR_BIN", std::env::current_exe().unwrap().with_file_name("hangar"));
     }
-    let count: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(10_000);
-    let runs: u32 = std::env::args()
-        .nth(2)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(3);
+    let count: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let runs: u32 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(3);
     println!("{count} chunks per run; times in ms; overhead = time / agent emit into a sink - 1");
     println!();
     println!("| agent emit, sink | agent emit, pipe | first pipe write → client has all | prompt received → client has all* | client turnStarted → all* | actions |");
@@ -59,11 +46,7 @@ async fn run(count: u64) {
     let report = tempfile::NamedTempFile::new().unwrap();
     let report_path = report.path().display().to_string();
     let script = json!({ "turns": [[{ "flood": { "count": count, "text": "x" } }]] });
-    let mut rig = Rig::start(
-        AgentCmd::Script(script),
-        &[("FAKE_ACP_REPORT", &report_path)],
-    )
-    .await;
+    let mut rig = Rig::start(AgentCmd::Script(script), &[("FAKE_ACP_REPORT", &report_path)]).await;
     assert_eq!(rig.created, "session/ready");
     let started = Instant::now();
     let turn = rig.send("go").await;
@@ -89,8 +72,7 @@ async fn run(count: u64) {
     }
     let (all_at, all_unix) = all_at.unwrap_or_else(|| (Instant::now(), unix_ms()));
     let agent: Value =
-        serde_json::from_str(&std::fs::read_to_string(report.path()).unwrap_or_default())
-            .unwrap_or(Value::Null);
+        serde_json::from_str(&std::fs::read_to_string(report.path()).unwrap_or_default()).unwrap_or(Value::Null);
     let num = |k: &str| agent[k].as_f64().unwrap_or(f64::NAN);
     let (sink, pipe) = (num("sinkMs"), num("pipeMs"));
     let from_pipe = all_unix - num("pipeStartAt");
@@ -99,11 +81,7 @@ async fn run(count: u64) {
     let from_prompt = all_unix - num("promptAt") - sink;
     let from_turn = (all_at - started).as_secs_f64() * 1000.0 - sink;
     let t = rig.turn(&turn).await;
-    assert_eq!(
-        hangar_e2e::acp::markdown(&t).len() as u64,
-        count,
-        "all text in state"
-    );
+    assert_eq!(hangar_e2e::acp::markdown(&t).len() as u64, count, "all text in state");
     assert_eq!(received, count, "all text at the client");
     let pct = |ms: f64| format!("{ms:.1} ({:+.0}%)", (ms / sink - 1.0) * 100.0);
     println!(
@@ -118,9 +96,6 @@ async fn run(count: u64) {
 /// Characters of text a markdown part or delta carries.
 fn text_of(env: &ahp_types::ActionEnvelope) -> u64 {
     let v = serde_json::to_value(&env.action).unwrap();
-    let text = v["content"]
-        .as_str()
-        .or_else(|| v["part"]["content"].as_str())
-        .unwrap_or_default();
+    let text = v["content"].as_str().or_else(|| v["part"]["content"].as_str()).unwrap_or_default();
     text.chars().count() as u64
 }

@@ -73,7 +73,8 @@ async fn drive(
     mut publisher: WsStream,
     frame_for: impl Fn(usize) -> String,
 ) -> Figures {
-    let sent_at: Arc<Vec<std::sync::Mutex<Option<Instant>>>> = Arc::new((0..actions).map(|_| std::sync::Mutex::new(None)).collect());
+    let sent_at: Arc<Vec<std::sync::Mutex<Option<Instant>>>> =
+        Arc::new((0..actions).map(|_| std::sync::Mutex::new(None)).collect());
     let progress: Arc<Vec<AtomicUsize>> = Arc::new((0..subs).map(|_| AtomicUsize::new(0)).collect());
     let mut tasks = Vec::new();
     let (ready_tx, mut ready_rx) = mpsc::channel(subs);
@@ -87,7 +88,9 @@ async fn drive(
             let mut got = 0usize;
             ready.send(()).await.unwrap();
             while got < actions {
-                let Some(Ok(Message::Text(t))) = ws.next().await else { panic!("subscriber {s} lost its connection after {got}") };
+                let Some(Ok(Message::Text(t))) = ws.next().await else {
+                    panic!("subscriber {s} lost its connection after {got}")
+                };
                 // The title carries the action's index: "b<index>".
                 let Some(pos) = t.find("\"b") else { continue };
                 let idx: usize = t[pos + 2..].split('"').next().unwrap().parse().unwrap();
@@ -152,7 +155,9 @@ async fn request(ws: &mut WsStream, id: u64, method: &str, params: serde_json::V
 }
 
 async fn init(ws: &mut WsStream, client: &str) {
-    let r = request(ws, 0, "initialize", json!({"channel":"ahp-root://","protocolVersions":["1.0.0"],"clientId":client})).await;
+    let r =
+        request(ws, 0, "initialize", json!({"channel":"ahp-root://","protocolVersions":["1.0.0"],"clientId":client}))
+            .await;
     assert!(r.get("result").is_some(), "{r}");
 }
 
@@ -206,10 +211,13 @@ async fn bench_baseline(actions: usize, window: usize, subs: usize) -> Figures {
             tokio::spawn(async move {
                 let mut path = String::new();
                 #[allow(clippy::result_large_err)] // the callback signature tungstenite requires
-                let ws = tokio_tungstenite::accept_hdr_async(tcp, |req: &tokio_tungstenite::tungstenite::handshake::server::Request, resp| {
-                    path = req.uri().path().to_owned();
-                    Ok(resp)
-                })
+                let ws = tokio_tungstenite::accept_hdr_async(
+                    tcp,
+                    |req: &tokio_tungstenite::tungstenite::handshake::server::Request, resp| {
+                        path = req.uri().path().to_owned();
+                        Ok(resp)
+                    },
+                )
                 .await
                 .unwrap();
                 let (mut sink, mut source) = ws.split();
@@ -236,9 +244,12 @@ async fn bench_baseline(actions: usize, window: usize, subs: usize) -> Figures {
                         // Same shape and size as the host's action envelope.
                         let v: serde_json::Value = serde_json::from_str(&t).unwrap();
                         let n = seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        let frame: tokio_tungstenite::tungstenite::Utf8Bytes = json!({"jsonrpc":"2.0","method":"action","params":{
+                        let frame: tokio_tungstenite::tungstenite::Utf8Bytes =
+                            json!({"jsonrpc":"2.0","method":"action","params":{
                             "channel": v["params"]["channel"], "action": v["params"]["action"], "serverSeq": n,
-                            "origin": {"clientId": "publisher", "clientSeq": v["params"]["clientSeq"]}}}).to_string().into();
+                            "origin": {"clientId": "publisher", "clientSeq": v["params"]["clientSeq"]}}})
+                            .to_string()
+                            .into();
                         for tx in subs.lock().await.iter() {
                             let _ = tx.send(Message::Text(frame.clone()));
                         }
@@ -295,7 +306,10 @@ async fn bench_restart(sessions: usize, per_session: usize) {
     assert_eq!(r["result"]["items"].as_array().unwrap().len(), sessions.min(50));
     println!("restart with {sessions} sessions / {} persisted actions (after kill -9):", sessions * per_session);
     println!("  spawn -> ready line:               {:>8.1} ms", (ready - spawned).as_secs_f64() * 1e3);
-    println!("  ready line -> first listSessions:  {:>8.1} ms   (aim: < 1000 ms)", (listed - ready).as_secs_f64() * 1e3);
+    println!(
+        "  ready line -> first listSessions:  {:>8.1} ms   (aim: < 1000 ms)",
+        (listed - ready).as_secs_f64() * 1e3
+    );
 }
 
 #[tokio::main(flavor = "multi_thread")]

@@ -4,7 +4,8 @@
 # server on 127.0.0.1; the desktop UI's vitest suite and its Chromium UI
 # tests (src-tauri/tests/ui_chromium.rs) and the real app window driven
 # through WebKitWebDriver on Xvfb (src-tauri/tests/real_window.rs). Then
-# clippy with the workspace lints.
+# clippy with the workspace lints. Format gates: cargo fmt --check and Biome
+# (ui/biome.json: format and lint) before anything is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -17,8 +18,11 @@ echo "== ui: install, unit tests (vitest), build (ui/dist is embedded in the des
 # npm install, not npm ci: npm 11 here leaves the other platforms' optional
 # binaries (@tauri-apps/cli-*, @rollup/*) out of the lock file and npm ci then
 # refuses it; install keeps the locked versions and does not rewrite the lock.
-(cd ui && npm install --no-audit --no-fund --loglevel=error && npx vitest run && npm run build)
+(cd ui && npm install --no-audit --no-fund --loglevel=error && npx biome ci . && npx vitest run && npm run build)
 export HANGAR_REQUIRE_UI=1
+
+echo "== format: rustfmt (rustfmt.toml)"
+cargo fmt --all --check
 
 echo "== build"
 cargo build --workspace --all-targets

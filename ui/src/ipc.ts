@@ -56,7 +56,9 @@ function bridgeTransport(): Transport {
   return { call: (cmd, args) => send(cmd, args), stream: (cmd, args, onEvent) => send(cmd, args, onEvent) };
 }
 
-const transport: Transport = (globalThis as any).__TAURI__ ? tauriTransport((globalThis as any).__TAURI__) : bridgeTransport();
+const transport: Transport = (globalThis as any).__TAURI__
+  ? tauriTransport((globalThis as any).__TAURI__)
+  : bridgeTransport();
 
 export const call = (cmd: string, args: Json = {}) => transport.call(cmd, args);
 export const stream = (cmd: string, args: Json, onEvent: EventHandler) => transport.stream(cmd, args, onEvent);

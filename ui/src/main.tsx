@@ -1,12 +1,12 @@
 // Entry: the app stream (hosts, sessions, inbox) and the layout.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { stream } from './ipc';
-import { AppState, applyAppOp, emptyApp, rowKey } from './state/app-store';
-import { Sidebar } from './components/Sidebar';
 import { ChatPane } from './components/ChatPane';
-import { NewSessionDialog } from './components/NewSessionDialog';
 import { Inbox } from './components/Inbox';
+import { NewSessionDialog } from './components/NewSessionDialog';
+import { Sidebar } from './components/Sidebar';
+import { stream } from './ipc';
+import { type AppState, applyAppOp, emptyApp, rowKey } from './state/app-store';
 import './styles.css';
 
 function App() {
@@ -22,21 +22,56 @@ function App() {
   }, []);
 
   const row = selected ? app.sessions[selected] : undefined;
-  const agent = row ? app.hosts.find((h) => h.id === row.host)?.agents.find((a) => a.provider === row.provider) : undefined;
-  const open = (host: string, uri: string) => { setSelected(rowKey(host, uri)); setInboxOpen(false); };
+  const agent = row
+    ? app.hosts.find((h) => h.id === row.host)?.agents.find((a) => a.provider === row.provider)
+    : undefined;
+  const open = (host: string, uri: string) => {
+    setSelected(rowKey(host, uri));
+    setInboxOpen(false);
+  };
   return (
     <div class="layout">
-      <Sidebar app={app} selected={selected} showArchived={showArchived} inboxOpen={inboxOpen}
-        onSelect={open} onNew={() => setCreating(true)} onInbox={() => setInboxOpen((v) => !v)} onToggleArchived={() => setShowArchived((v) => !v)} />
+      <Sidebar
+        app={app}
+        selected={selected}
+        showArchived={showArchived}
+        inboxOpen={inboxOpen}
+        onSelect={open}
+        onNew={() => setCreating(true)}
+        onInbox={() => setInboxOpen((v) => !v)}
+        onToggleArchived={() => setShowArchived((v) => !v)}
+      />
       <main>
-        {error && <p class="error banner" role="alert">{error}</p>}
+        {error && (
+          <p class="error banner" role="alert">
+            {error}
+          </p>
+        )}
         {app.notices.length > 0 && <p class="notice small">{app.notices[app.notices.length - 1]}</p>}
-        {inboxOpen ? <Inbox app={app} onOpen={open} />
-          : row ? <ChatPane key={selected!} row={row} agent={agent} onClosed={() => setSelected(null)} onOpen={open} />
-          : <div class="empty"><h1>Hangar</h1><p class="muted">Pick a session on the left or start a new one.</p>
-              <button class="primary" onClick={() => setCreating(true)}>New session</button></div>}
+        {inboxOpen ? (
+          <Inbox app={app} onOpen={open} />
+        ) : row ? (
+          <ChatPane key={selected!} row={row} agent={agent} onClosed={() => setSelected(null)} onOpen={open} />
+        ) : (
+          <div class="empty">
+            <h1>Hangar</h1>
+            <p class="muted">Pick a session on the left or start a new one.</p>
+            <button class="primary" onClick={() => setCreating(true)}>
+              New session
+            </button>
+          </div>
+        )}
       </main>
-      {creating && <NewSessionDialog app={app} onClose={() => setCreating(false)} onCreated={(h, u) => { setCreating(false); open(h, u); }} />}
+      {creating && (
+        <NewSessionDialog
+          app={app}
+          onClose={() => setCreating(false)}
+          onCreated={(h, u) => {
+            setCreating(false);
+            open(h, u);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -3,19 +3,29 @@
 // confirmation shortcuts.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, stream } from '../ipc';
-import { allTurns, applyChatOp, ChatView, chatStatus, emptyChat, visibleTurns } from '../state/chat-store';
-import { FrameFold, perFrame } from '../state/frame-batch';
-import { Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
-import { optionForKey, confirmationOptions, acceptsShortcut } from '../state/composer';
-import { SessionRow, AgentInfo, folderName } from '../state/app-store';
-import { Turn, TurnActions } from './Turn';
+import { type AgentInfo, folderName, type SessionRow } from '../state/app-store';
+import { allTurns, applyChatOp, type ChatView, chatStatus, emptyChat, visibleTurns } from '../state/chat-store';
+import { acceptsShortcut, confirmationOptions, optionForKey } from '../state/composer';
+import { type FrameFold, perFrame } from '../state/frame-batch';
+import { type Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
 import { Composer } from './Composer';
-import { StartFailed } from './StartFailed';
 import { ConfirmDialog } from './ConfirmDialog';
+import { StartFailed } from './StartFailed';
+import { Turn, type TurnActions } from './Turn';
 
 const PAGE = 30;
 
-export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; agent?: AgentInfo; onClosed: () => void; onOpen?: (host: string, uri: string) => void }) {
+export function ChatPane({
+  row,
+  agent,
+  onClosed,
+  onOpen,
+}: {
+  row: SessionRow;
+  agent?: AgentInfo;
+  onClosed: () => void;
+  onOpen?: (host: string, uri: string) => void;
+}) {
   const [view, setView] = useState<ChatView>(emptyChat);
   const [chat, setChat] = useState('');
   const [limit, setLimit] = useState(PAGE);
@@ -46,32 +56,60 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     const sink = perFrame<ChatView, any>(emptyChat(), applyChatOp, (v) => alive && setView(v));
     ops.current = sink;
     stream('chat.open', { host, session: row.uri }, sink.push)
-      .then((r) => { streamId = r.streamId; setChat(r.chat); if (!alive) call('stream.close', { streamId }); })
+      .then((r) => {
+        streamId = r.streamId;
+        setChat(r.chat);
+        if (!alive) call('stream.close', { streamId });
+      })
       .catch((e) => setError(String(e.message ?? e)));
-    return () => { alive = false; if (streamId != null) call('stream.close', { streamId }).catch(() => {}); };
+    return () => {
+      alive = false;
+      if (streamId != null) call('stream.close', { streamId }).catch(() => {});
+    };
   }, [host, row.uri]);
 
   // The open session is read: clear the marker whenever new activity sets it.
   useEffect(() => {
-    if (row.unread && document.visibilityState === 'visible') call('session.markRead', { host, session: row.uri, read: true }).catch(() => {});
+    if (row.unread && document.visibilityState === 'visible')
+      call('session.markRead', { host, session: row.uri, read: true }).catch(() => {});
   }, [row.unread, row.uri]);
 
-  const actions: TurnActions = useMemo(() => ({
-    confirm: (turnId, tc, o) => call('chat.confirm', { host, chat, turnId, toolCallId: tc.toolCallId, approved: o.kind !== 'deny', optionId: o.id || null }).catch((e) => setError(String(e.message ?? e))),
-    inputDraft: (requestId, questionId, answer) => call('chat.inputAnswer', { host, chat, requestId, questionId, answer }).catch(() => {}),
-    inputComplete: (requestId, response, answers) => call('chat.inputComplete', { host, chat, requestId, response, answers: answers ?? null }).catch((e) => setError(String(e.message ?? e))),
-    retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(String(e.message ?? e))),
-  }), [host, chat]);
+  const actions: TurnActions = useMemo(
+    () => ({
+      confirm: (turnId, tc, o) =>
+        call('chat.confirm', {
+          host,
+          chat,
+          turnId,
+          toolCallId: tc.toolCallId,
+          approved: o.kind !== 'deny',
+          optionId: o.id || null,
+        }).catch((e) => setError(String(e.message ?? e))),
+      inputDraft: (requestId, questionId, answer) =>
+        call('chat.inputAnswer', { host, chat, requestId, questionId, answer }).catch(() => {}),
+      inputComplete: (requestId, response, answers) =>
+        call('chat.inputComplete', { host, chat, requestId, response, answers: answers ?? null }).catch((e) =>
+          setError(String(e.message ?? e)),
+        ),
+      retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(String(e.message ?? e))),
+    }),
+    [host, chat],
+  );
 
   // Keyboard: answer the first pending confirmation (digits, y, n), unless
   // the key belongs to a field, a button or an open dialog.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || !acceptsShortcut(e as any, !!document.querySelector('[role=dialog]'))) return;
-      const part = view.active?.parts.find((p) => p?.kind === 'toolCall' && p.toolCall.status === 'pending-confirmation');
+      const part = view.active?.parts.find(
+        (p) => p?.kind === 'toolCall' && p.toolCall.status === 'pending-confirmation',
+      );
       if (!part) return;
       const o = optionForKey(e.key, confirmationOptions(part.toolCall));
-      if (o) { e.preventDefault(); actions.confirm(view.active!.id, part.toolCall, o); }
+      if (o) {
+        e.preventDefault();
+        actions.confirm(view.active!.id, part.toolCall, o);
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -95,7 +133,8 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     // Turns near the view render after this and replace their estimated
     // heights (content-visibility): put the turn back each frame until it
     // stays put for two frames (at most ~half a second).
-    let frames = 0, still = 0;
+    let frames = 0,
+      still = 0;
     const settle = () => {
       const now = restoredScrollTop({ turn, offset }, el.scrollTop, undefined, turnOffset(el, turn));
       const moved = now != null && Math.abs(now - el.scrollTop) >= 1;
@@ -114,10 +153,15 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     const el = scroller.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    if (dropAnchor.current) { dropAnchor.current = false; anchor.current = null; }
+    if (dropAnchor.current) {
+      dropAnchor.current = false;
+      anchor.current = null;
+    }
     if (el.scrollTop < 80 && !anchor.current) {
-      if (hidden > 0) { anchor.current = anchorOf(el, shown[0]?.id); setLimit((l) => l + PAGE); }
-      else if (!noMore && !loadingOlder.current && chat) {
+      if (hidden > 0) {
+        anchor.current = anchorOf(el, shown[0]?.id);
+        setLimit((l) => l + PAGE);
+      } else if (!noMore && !loadingOlder.current && chat) {
         loadingOlder.current = true;
         anchor.current = anchorOf(el, shown[0]?.id);
         call('chat.fetchOlder', { host, chat })
@@ -129,11 +173,19 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
           // the reader's next scroll does.
           .then((r) => {
             ops.current?.flush();
-            if (!r.more) { dropAnchor.current = true; setNoMore(true); }
+            if (!r.more) {
+              dropAnchor.current = true;
+              setNoMore(true);
+            }
             setLimit((l) => l + PAGE);
           })
-          .catch(() => { anchor.current = null; setNoMore(true); })
-          .finally(() => { loadingOlder.current = false; });
+          .catch(() => {
+            anchor.current = null;
+            setNoMore(true);
+          })
+          .finally(() => {
+            loadingOlder.current = false;
+          });
       }
     }
   }, [hidden, noMore, host, chat, shown[0]?.id]);
@@ -142,33 +194,76 @@ export function ChatPane({ row, agent, onClosed, onOpen }: { row: SessionRow; ag
     e.preventDefault();
     const title = (new FormData(e.target as HTMLFormElement).get('title') as string) ?? '';
     setRenaming(false);
-    await call('session.rename', { host, session: row.uri, title }).catch((err) => setError(String(err.message ?? err)));
+    await call('session.rename', { host, session: row.uri, title }).catch((err) =>
+      setError(String(err.message ?? err)),
+    );
   };
   return (
     <section class="chat" aria-label="Chat">
       <header class="chat-head">
         {renaming ? (
-          <form onSubmit={rename} class="rename"><input name="title" data-testid="rename-input" value={row.title} autoFocus onBlur={() => setRenaming(false)} /></form>
+          <form onSubmit={rename} class="rename">
+            <input
+              name="title"
+              data-testid="rename-input"
+              value={row.title}
+              autoFocus
+              onBlur={() => setRenaming(false)}
+            />
+          </form>
         ) : (
-          <h1 data-testid="chat-title" onDblClick={() => setRenaming(true)} title="Double-click to rename">{row.title || 'Untitled session'}</h1>
+          <h1 data-testid="chat-title" onDblClick={() => setRenaming(true)} title="Double-click to rename">
+            {row.title || 'Untitled session'}
+          </h1>
         )}
-        <span class={`status-pill ${status.key}`} data-testid="chat-status">{status.label}</span>
-        <span class="muted small">{folderName(row.folder)} · {row.provider}</span>
+        <span class={`status-pill ${status.key}`} data-testid="chat-status">
+          {status.label}
+        </span>
+        <span class="muted small">
+          {folderName(row.folder)} · {row.provider}
+        </span>
         <span class="spacer" />
         <button onClick={() => setRenaming(true)}>Rename</button>
-        <button data-testid="archive" onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}>{row.archived ? 'Unarchive' : 'Archive'}</button>
-        <button class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>Dispose</button>
+        <button
+          data-testid="archive"
+          onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}
+        >
+          {row.archived ? 'Unarchive' : 'Archive'}
+        </button>
+        <button class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>
+          Dispose
+        </button>
       </header>
-      {disposing && <ConfirmDialog title="Dispose this session?" message="Its history is deleted on the host. This cannot be undone." confirmLabel="Dispose"
-        testid="dispose-dialog" onCancel={() => setDisposing(false)}
-        onConfirm={() => { setDisposing(false); call('session.dispose', { host, session: row.uri }).then(onClosed, (err) => setError(String(err.message ?? err))); }} />}
-      {error && <p class="error banner" role="alert" onClick={() => setError('')}>{error}</p>}
+      {disposing && (
+        <ConfirmDialog
+          title="Dispose this session?"
+          message="Its history is deleted on the host. This cannot be undone."
+          confirmLabel="Dispose"
+          testid="dispose-dialog"
+          onCancel={() => setDisposing(false)}
+          onConfirm={() => {
+            setDisposing(false);
+            call('session.dispose', { host, session: row.uri }).then(onClosed, (err) =>
+              setError(String(err.message ?? err)),
+            );
+          }}
+        />
+      )}
+      {error && (
+        <p class="error banner" role="alert" onClick={() => setError('')}>
+          {error}
+        </p>
+      )}
       <div class="transcript" ref={scroller} onScroll={onScroll} data-testid="transcript">
         {(hidden > 0 || !noMore) && turns.length >= PAGE && <p class="muted small center">Scroll up for older turns</p>}
-        {shown.map((t, i) => <Turn key={t.id} turn={t} latest={i === shown.length - 1} actions={actions} />)}
+        {shown.map((t, i) => (
+          <Turn key={t.id} turn={t} latest={i === shown.length - 1} actions={actions} />
+        ))}
         {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
       </div>
-      {view.start?.lifecycle === 'failed' && <StartFailed row={row} agent={agent} start={view.start} onClosed={onClosed} onOpen={onOpen} />}
+      {view.start?.lifecycle === 'failed' && (
+        <StartFailed row={row} agent={agent} start={view.start} onClosed={onClosed} onOpen={onOpen} />
+      )}
       {chat && <Composer host={host} chat={chat} view={view} agent={agent} />}
     </section>
   );

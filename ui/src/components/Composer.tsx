@@ -6,12 +6,22 @@
 // failed start it takes no messages (the chat pane shows why).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../ipc';
+import type { AgentInfo } from '../state/app-store';
+import { type ChatView, isStarting, startFailed } from '../state/chat-store';
 import { applyCompletion, mentionAt, moveInOrder } from '../state/composer';
-import { mentionAttachments, PickedMention, rememberPick } from '../state/mentions';
-import { ChatView, isStarting, startFailed } from '../state/chat-store';
-import { AgentInfo } from '../state/app-store';
+import { mentionAttachments, type PickedMention, rememberPick } from '../state/mentions';
 
-export function Composer({ host, chat, view, agent }: { host: string; chat: string; view: ChatView; agent?: AgentInfo }) {
+export function Composer({
+  host,
+  chat,
+  view,
+  agent,
+}: {
+  host: string;
+  chat: string;
+  view: ChatView;
+  agent?: AgentInfo;
+}) {
   const [text, setText] = useState(view.meta?.draft ?? '');
   const [model, setModel] = useState('');
   const [items, setItems] = useState<any[]>([]);
@@ -44,7 +54,11 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
   };
   const run = async (cmd: string, args: any) => {
     setError('');
-    try { await call(cmd, { host, chat, ...args }); } catch (e: any) { setError(String(e.message ?? e)); }
+    try {
+      await call(cmd, { host, chat, ...args });
+    } catch (e: any) {
+      setError(String(e.message ?? e));
+    }
   };
   const submit = async (kind: 'send' | 'queued' | 'steering') => {
     const t = text.trim();
@@ -64,11 +78,21 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
     syncDraft(el.value);
     const seq = ++completionSeq.current;
     const m = mentionAt(el.value, el.selectionStart ?? el.value.length);
-    if (!m) { setItems([]); return; }
+    if (!m) {
+      setItems([]);
+      return;
+    }
     try {
-      const r = await call('chat.completions', { host, chat, text: el.value, offset: el.selectionStart ?? el.value.length });
+      const r = await call('chat.completions', {
+        host,
+        chat,
+        text: el.value,
+        offset: el.selectionStart ?? el.value.length,
+      });
       if (seq === completionSeq.current) setItems((r.items ?? []).slice(0, 8));
-    } catch { if (seq === completionSeq.current) setItems([]); }
+    } catch {
+      if (seq === completionSeq.current) setItems([]);
+    }
   };
   const pick = (item: any) => {
     const el = area.current;
@@ -79,7 +103,10 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
     setItems([]);
     setPicked((p) => rememberPick(p, item));
     syncDraft(next.text);
-    requestAnimationFrame(() => { el?.focus(); el?.setSelectionRange(next.caret, next.caret); });
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(next.caret, next.caret);
+    });
   };
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'Enter' && !e.shiftKey) {
@@ -90,54 +117,116 @@ export function Composer({ host, chat, view, agent }: { host: string; chat: stri
     if (e.key === 'Escape' && items.length) setItems([]);
   };
   const order = queued.map((q) => q.id);
-  const placeholder = failed ? `${agentName} did not start; this chat takes no messages`
-    : starting ? `Starting ${agentName}… a message sent now goes out once it is ready`
-    : running ? 'Queue a follow-up (Enter) or steer the running turn…' : 'Message the agent (Enter to send, @ to mention a file)';
+  const placeholder = failed
+    ? `${agentName} did not start; this chat takes no messages`
+    : starting
+      ? `Starting ${agentName}… a message sent now goes out once it is ready`
+      : running
+        ? 'Queue a follow-up (Enter) or steer the running turn…'
+        : 'Message the agent (Enter to send, @ to mention a file)';
   return (
     <div class="composer">
-      {starting && <p class="starting small" data-testid="starting">Starting {agentName}…</p>}
+      {starting && (
+        <p class="starting small" data-testid="starting">
+          Starting {agentName}…
+        </p>
+      )}
       {held.length > 0 && (
         <ul class="queue" data-testid="held">
-          {held.map((m) => <li key={m.id} data-testid="held-message"><span class="q-text">{m.text}</span>{starting && <span class="muted small">sends when ready</span>}</li>)}
+          {held.map((m) => (
+            <li key={m.id} data-testid="held-message">
+              <span class="q-text">{m.text}</span>
+              {starting && <span class="muted small">sends when ready</span>}
+            </li>
+          ))}
         </ul>
       )}
       {(queued.length > 0 || view.meta?.steering) && (
         <ul class="queue" data-testid="queue">
-          {view.meta?.steering && <li class="steer" data-testid="steering">Steering: {view.meta.steering.text}</li>}
+          {view.meta?.steering && (
+            <li class="steer" data-testid="steering">
+              Steering: {view.meta.steering.text}
+            </li>
+          )}
           {queued.map((q, i) => (
             <li key={q.id} data-testid="queued-message">
               <span class="q-text">{q.text}</span>
-              <button title="Move up" disabled={i === 0} onClick={() => run('chat.reorderQueued', { order: moveInOrder(order, q.id, -1) })}>↑</button>
-              <button title="Move down" disabled={i === queued.length - 1} onClick={() => run('chat.reorderQueued', { order: moveInOrder(order, q.id, 1) })}>↓</button>
-              <button title="Remove" onClick={() => run('chat.removeQueued', { id: q.id, kind: 'queued' })}>✕</button>
+              <button
+                title="Move up"
+                disabled={i === 0}
+                onClick={() => run('chat.reorderQueued', { order: moveInOrder(order, q.id, -1) })}
+              >
+                ↑
+              </button>
+              <button
+                title="Move down"
+                disabled={i === queued.length - 1}
+                onClick={() => run('chat.reorderQueued', { order: moveInOrder(order, q.id, 1) })}
+              >
+                ↓
+              </button>
+              <button title="Remove" onClick={() => run('chat.removeQueued', { id: q.id, kind: 'queued' })}>
+                ✕
+              </button>
             </li>
           ))}
         </ul>
       )}
       {items.length > 0 && (
         <ul class="mentions" role="listbox" data-testid="mentions">
-          {items.map((it) => <li><button onClick={() => pick(it)}>{it.insertText}</button></li>)}
+          {items.map((it) => (
+            <li>
+              <button onClick={() => pick(it)}>{it.insertText}</button>
+            </li>
+          ))}
         </ul>
       )}
-      <textarea ref={area} data-testid="composer-input" rows={3} value={text} onInput={onInput} onKeyDown={onKey} disabled={failed}
-        placeholder={placeholder} />
+      <textarea
+        ref={area}
+        data-testid="composer-input"
+        rows={3}
+        value={text}
+        onInput={onInput}
+        onKeyDown={onKey}
+        disabled={failed}
+        placeholder={placeholder}
+      />
       <div class="composer-actions">
         {agent && agent.models.length > 0 && (
-          <select value={model} onChange={(e) => setModel((e.target as HTMLSelectElement).value)} title="Model" data-testid="model-select">
+          <select
+            value={model}
+            onChange={(e) => setModel((e.target as HTMLSelectElement).value)}
+            title="Model"
+            data-testid="model-select"
+          >
             <option value="">Default model</option>
-            {agent.models.map((m) => <option value={m.id}>{m.name || m.id}</option>)}
+            {agent.models.map((m) => (
+              <option value={m.id}>{m.name || m.id}</option>
+            ))}
           </select>
         )}
         <span class="spacer" />
-        {error && <span class="error small" role="alert">{error}</span>}
+        {error && (
+          <span class="error small" role="alert">
+            {error}
+          </span>
+        )}
         {running ? (
           <>
-            <button data-testid="steer" onClick={() => submit('steering')}>Steer</button>
-            <button class="primary" data-testid="queue-button" onClick={() => submit('queued')}>Queue</button>
-            <button class="danger" data-testid="cancel-turn" onClick={() => run('chat.cancel', {})}>Cancel turn</button>
+            <button data-testid="steer" onClick={() => submit('steering')}>
+              Steer
+            </button>
+            <button class="primary" data-testid="queue-button" onClick={() => submit('queued')}>
+              Queue
+            </button>
+            <button class="danger" data-testid="cancel-turn" onClick={() => run('chat.cancel', {})}>
+              Cancel turn
+            </button>
           </>
         ) : (
-          <button class="primary" data-testid="send" disabled={failed} onClick={() => submit('send')}>Send</button>
+          <button class="primary" data-testid="send" disabled={failed} onClick={() => submit('send')}>
+            Send
+          </button>
         )}
       </div>
     </div>

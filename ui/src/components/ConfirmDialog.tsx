@@ -3,14 +3,31 @@
 // outside cancels; Cancel has the focus, so a stray Enter cancels too.
 import { useLayoutEffect, useRef } from 'preact/hooks';
 
-export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCancel, testid }: {
-  title: string; message: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void; testid?: string;
+export function ConfirmDialog({
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  testid,
+}: {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  testid?: string;
 }) {
   const cancel = useRef<HTMLButtonElement>(null);
   // A layout effect: listening from the moment the dialog is on screen.
   useLayoutEffect(() => {
     cancel.current?.focus();
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.preventDefault(); onCancel(); } };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        onCancel();
+      }
+    };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onCancel]);
@@ -20,8 +37,12 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
         <h2>{title}</h2>
         <p>{message}</p>
         <div class="modal-actions">
-          <button ref={cancel} onClick={onCancel} data-testid="confirm-dialog-cancel">Cancel</button>
-          <button class="danger" onClick={onConfirm} data-testid="confirm-dialog-ok">{confirmLabel}</button>
+          <button ref={cancel} onClick={onCancel} data-testid="confirm-dialog-cancel">
+            Cancel
+          </button>
+          <button class="danger" onClick={onConfirm} data-testid="confirm-dialog-ok">
+            {confirmLabel}
+          </button>
         </div>
       </div>
     </div>

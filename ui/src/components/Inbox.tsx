@@ -1,6 +1,6 @@
 // The approval inbox: every pending confirmation and unanswered input request
 // across sessions and hosts.
-import { AppState } from '../state/app-store';
+import type { AppState } from '../state/app-store';
 
 export function Inbox({ app, onOpen }: { app: AppState; onOpen: (host: string, session: string) => void }) {
   return (
@@ -14,7 +14,9 @@ export function Inbox({ app, onOpen }: { app: AppState; onOpen: (host: string, s
             <li key={`${i.host}${i.chat}${i.toolCallId}`} data-testid="inbox-item">
               <button onClick={() => onOpen(i.host, i.session)}>
                 <strong>{i.title}</strong>
-                <span class="small muted">{row?.title || i.chatTitle || 'Untitled session'} · {row?.hostLabel ?? i.host}</span>
+                <span class="small muted">
+                  {row?.title || i.chatTitle || 'Untitled session'} · {row?.hostLabel ?? i.host}
+                </span>
               </button>
             </li>
           );

@@ -3,9 +3,28 @@
 // request shows its link (host first); a request left open by a turn that
 // ended shows as not answered.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { AnswerValue, draftFits, draftsFromElsewhere, DraftSync, formErrors, freeformText, initialValue, noteSentDraft, parseNumber, responseLabel, submittedAnswers, toggleMany, withFreeform } from '../state/input-form';
+import {
+  type AnswerValue,
+  type DraftSync,
+  draftFits,
+  draftsFromElsewhere,
+  formErrors,
+  freeformText,
+  initialValue,
+  noteSentDraft,
+  parseNumber,
+  responseLabel,
+  submittedAnswers,
+  toggleMany,
+  withFreeform,
+} from '../state/input-form';
 
-export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
+export function InputRequestForm({
+  part,
+  live = true,
+  onDraft,
+  onComplete,
+}: {
   part: any;
   live?: boolean;
   onDraft: (requestId: string, questionId: string, answer: any) => void;
@@ -15,7 +34,8 @@ export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
   const questions: any[] = req.questions ?? [];
   const done = part.response != null || !live;
   const [values, setValues] = useState<Record<string, AnswerValue | undefined>>(() =>
-    Object.fromEntries(questions.map((q) => [q.id, initialValue(q, req.answers)])));
+    Object.fromEntries(questions.map((q) => [q.id, initialValue(q, req.answers)])),
+  );
   const [touched, setTouched] = useState(false);
   // What was typed in each multi-select's "Other…" field (kept while it means the same list).
   const [typed, setTyped] = useState<Record<string, string>>({});
@@ -41,49 +61,146 @@ export function InputRequestForm({ part, live = true, onDraft, onComplete }: {
     onComplete(req.id, 'accept', submittedAnswers(questions, values));
   };
   if (done) {
-    return <div class="input-request done" data-testid="input-request" data-response={part.response}>
-      <p>{req.message ?? 'Input request'} — <strong data-testid="input-outcome">{responseLabel(part)}</strong></p>
-    </div>;
+    return (
+      <div class="input-request done" data-testid="input-request" data-response={part.response}>
+        <p>
+          {req.message ?? 'Input request'} — <strong data-testid="input-outcome">{responseLabel(part)}</strong>
+        </p>
+      </div>
+    );
   }
   return (
-    <form class="input-request" data-testid="input-request" noValidate onSubmit={(e) => { e.preventDefault(); submit(); }}>
+    <form
+      class="input-request"
+      data-testid="input-request"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
       {req.message && <p class="ir-message">{req.message}</p>}
-      {req.url && <p class="ir-url" data-testid="input-url">Opens <strong>{urlHost(req.url)}</strong>: <a href={req.url} target="_blank" rel="noreferrer noopener">{req.url}</a></p>}
+      {req.url && (
+        <p class="ir-url" data-testid="input-url">
+          Opens <strong>{urlHost(req.url)}</strong>:{' '}
+          <a href={req.url} target="_blank" rel="noreferrer noopener">
+            {req.url}
+          </a>
+        </p>
+      )}
       {questions.map((q) => {
         const v = values[q.id];
         const err = touched ? errors[q.id] : undefined;
         return (
           <fieldset class="question" data-question={q.id}>
-            <legend>{q.title ?? q.message}{q.required ? ' *' : ''}</legend>
+            <legend>
+              {q.title ?? q.message}
+              {q.required ? ' *' : ''}
+            </legend>
             {q.title && <p class="small">{q.message}</p>}
-            {q.kind === 'text' && <input type="text" value={v?.kind === 'text' ? v.value : ''} onInput={(e) => set(q, { kind: 'text', value: (e.target as HTMLInputElement).value })} />}
-            {(q.kind === 'number' || q.kind === 'integer') && <input type="number" step={q.kind === 'integer' ? 1 : 'any'} min={q.min} max={q.max}
-              value={v?.kind === 'number' ? String(v.value) : ''} onInput={(e) => set(q, parseNumber((e.target as HTMLInputElement).value))} />}
-            {q.kind === 'boolean' && <label><input type="checkbox" checked={v?.kind === 'boolean' && v.value} onChange={(e) => set(q, { kind: 'boolean', value: (e.target as HTMLInputElement).checked })} /> Yes</label>}
-            {q.kind === 'single-select' && <div class="options">
-              {q.options.map((o: any) => <label><input type="radio" name={`${req.id}-${q.id}`} checked={v?.kind === 'selected' && v.value === o.id}
-                onChange={() => set(q, { kind: 'selected', value: o.id })} /> {o.label}{o.recommended ? ' (recommended)' : ''}</label>)}
-              {q.allowFreeformInput && <input type="text" placeholder="Other…" data-testid="freeform" value={freeformText(q, v)}
-                onInput={(e) => set(q, withFreeform(q, v, (e.target as HTMLInputElement).value))} />}
-            </div>}
-            {q.kind === 'multi-select' && <div class="options">
-              {q.options.map((o: any) => <label><input type="checkbox" checked={v?.kind === 'selected-many' && v.value.includes(o.id)}
-                onChange={() => set(q, toggleMany(v, o.id))} /> {o.label}</label>)}
-              {q.allowFreeformInput && <input type="text" placeholder="Other (comma separated)…" data-testid="freeform" value={freeformText(q, v, typed[q.id])}
-                onInput={(e) => {
-                  const text = (e.target as HTMLInputElement).value;
-                  setTyped((cur) => ({ ...cur, [q.id]: text }));
-                  set(q, withFreeform(q, v, text));
-                }} />}
-            </div>}
-            {err && <p class="error small" role="alert" data-testid="question-error">{err}</p>}
+            {q.kind === 'text' && (
+              <input
+                type="text"
+                value={v?.kind === 'text' ? v.value : ''}
+                onInput={(e) => set(q, { kind: 'text', value: (e.target as HTMLInputElement).value })}
+              />
+            )}
+            {(q.kind === 'number' || q.kind === 'integer') && (
+              <input
+                type="number"
+                step={q.kind === 'integer' ? 1 : 'any'}
+                min={q.min}
+                max={q.max}
+                value={v?.kind === 'number' ? String(v.value) : ''}
+                onInput={(e) => set(q, parseNumber((e.target as HTMLInputElement).value))}
+              />
+            )}
+            {q.kind === 'boolean' && (
+              <label>
+                <input
+                  type="checkbox"
+                  checked={v?.kind === 'boolean' && v.value}
+                  onChange={(e) => set(q, { kind: 'boolean', value: (e.target as HTMLInputElement).checked })}
+                />{' '}
+                Yes
+              </label>
+            )}
+            {q.kind === 'single-select' && (
+              <div class="options">
+                {q.options.map((o: any) => (
+                  <label>
+                    <input
+                      type="radio"
+                      name={`${req.id}-${q.id}`}
+                      checked={v?.kind === 'selected' && v.value === o.id}
+                      onChange={() => set(q, { kind: 'selected', value: o.id })}
+                    />{' '}
+                    {o.label}
+                    {o.recommended ? ' (recommended)' : ''}
+                  </label>
+                ))}
+                {q.allowFreeformInput && (
+                  <input
+                    type="text"
+                    placeholder="Other…"
+                    data-testid="freeform"
+                    value={freeformText(q, v)}
+                    onInput={(e) => set(q, withFreeform(q, v, (e.target as HTMLInputElement).value))}
+                  />
+                )}
+              </div>
+            )}
+            {q.kind === 'multi-select' && (
+              <div class="options">
+                {q.options.map((o: any) => (
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={v?.kind === 'selected-many' && v.value.includes(o.id)}
+                      onChange={() => set(q, toggleMany(v, o.id))}
+                    />{' '}
+                    {o.label}
+                  </label>
+                ))}
+                {q.allowFreeformInput && (
+                  <input
+                    type="text"
+                    placeholder="Other (comma separated)…"
+                    data-testid="freeform"
+                    value={freeformText(q, v, typed[q.id])}
+                    onInput={(e) => {
+                      const text = (e.target as HTMLInputElement).value;
+                      setTyped((cur) => ({ ...cur, [q.id]: text }));
+                      set(q, withFreeform(q, v, text));
+                    }}
+                  />
+                )}
+              </div>
+            )}
+            {err && (
+              <p class="error small" role="alert" data-testid="question-error">
+                {err}
+              </p>
+            )}
           </fieldset>
         );
       })}
       <div class="ir-actions">
-        <button type="submit" class="primary" data-testid="input-submit">{req.url && !questions.length ? 'Done' : 'Submit'}</button>
-        <button type="button" data-testid="input-skip" onClick={() => onComplete(req.id, 'accept', Object.fromEntries(questions.map((q) => [q.id, { state: 'skipped' }])))}>Skip</button>
-        <button type="button" class="danger" data-testid="input-decline" onClick={() => onComplete(req.id, 'decline')}>Decline</button>
+        <button type="submit" class="primary" data-testid="input-submit">
+          {req.url && !questions.length ? 'Done' : 'Submit'}
+        </button>
+        <button
+          type="button"
+          data-testid="input-skip"
+          onClick={() =>
+            onComplete(req.id, 'accept', Object.fromEntries(questions.map((q) => [q.id, { state: 'skipped' }])))
+          }
+        >
+          Skip
+        </button>
+        <button type="button" class="danger" data-testid="input-decline" onClick={() => onComplete(req.id, 'decline')}>
+          Decline
+        </button>
       </div>
     </form>
   );

@@ -1,10 +1,11 @@
 // Sanitized HTML from the Rust core (pulldown-cmark + ammonia) with code
 // highlighting. highlight.js reads each block's text and writes escaped
 // spans, so it adds no way for peer content to inject markup.
-import { useEffect, useRef } from 'preact/hooks';
+
 // highlight.js's "common" set: ~37 languages (Rust, TypeScript, Python,
 // Go, C/C++, Java, shell, SQL, YAML, JSON, diff, …) with their aliases.
 import hljs from 'highlight.js/lib/common';
+import { useEffect, useRef } from 'preact/hooks';
 
 hljs.configure({ ignoreUnescapedHTML: true });
 
@@ -21,7 +22,8 @@ function streamPauseMs(): number {
 function highlight(el: HTMLElement) {
   el.querySelectorAll('pre code[class*="language-"]').forEach((code) => {
     const lang = /language-([\w+#.-]+)/.exec(code.className)?.[1];
-    if (lang && hljs.getLanguage(lang) && !(code as HTMLElement).dataset.highlighted) hljs.highlightElement(code as HTMLElement);
+    if (lang && hljs.getLanguage(lang) && !(code as HTMLElement).dataset.highlighted)
+      hljs.highlightElement(code as HTMLElement);
   });
 }
 

@@ -1,16 +1,24 @@
 // Sessions grouped by host with live status, unread marker and title.
-import { AppState, groupSessions, folderName, rowKey, statusLabel } from '../state/app-store';
+import { type AppState, folderName, groupSessions, rowKey, statusLabel } from '../state/app-store';
 
 export function Sidebar(props: {
-  app: AppState; selected: string | null; showArchived: boolean; inboxOpen: boolean;
-  onSelect: (host: string, uri: string) => void; onNew: () => void; onInbox: () => void; onToggleArchived: () => void;
+  app: AppState;
+  selected: string | null;
+  showArchived: boolean;
+  inboxOpen: boolean;
+  onSelect: (host: string, uri: string) => void;
+  onNew: () => void;
+  onInbox: () => void;
+  onToggleArchived: () => void;
 }) {
   const groups = groupSessions(props.app, props.showArchived);
   return (
     <nav class="sidebar" aria-label="Sessions">
       <div class="sidebar-head">
         <span class="brand">Hangar</span>
-        <button class="primary" data-testid="new-session" onClick={props.onNew}>New session</button>
+        <button class="primary" data-testid="new-session" onClick={props.onNew}>
+          New session
+        </button>
       </div>
       <button class={`inbox-button ${props.inboxOpen ? 'on' : ''}`} data-testid="inbox-button" onClick={props.onInbox}>
         Approvals <span class={`count ${props.app.inbox.length ? 'hot' : ''}`}>{props.app.inbox.length}</span>
@@ -21,7 +29,9 @@ export function Sidebar(props: {
             <h2 title={g.host.error ?? g.host.state}>
               <span class={`conn ${g.host.connected ? 'up' : 'down'}`} /> {g.host.label}
             </h2>
-            {g.rows.length === 0 && <p class="muted small">{props.showArchived ? 'No archived sessions' : 'No sessions yet'}</p>}
+            {g.rows.length === 0 && (
+              <p class="muted small">{props.showArchived ? 'No archived sessions' : 'No sessions yet'}</p>
+            )}
             <ul>
               {g.rows.map((r) => {
                 const k = rowKey(r.host, r.uri);
@@ -29,13 +39,20 @@ export function Sidebar(props: {
                   <li key={k}>
                     <button
                       class={`session-row ${props.selected === k ? 'selected' : ''}`}
-                      data-testid="session-row" data-status={r.status} data-uri={r.uri} data-host={r.host} data-unread={r.unread ? "true" : "false"}
+                      data-testid="session-row"
+                      data-status={r.status}
+                      data-uri={r.uri}
+                      data-host={r.host}
+                      data-unread={r.unread ? 'true' : 'false'}
                       onClick={() => props.onSelect(r.host, r.uri)}
                     >
                       <span class="status-dot" title={statusLabel[r.status]} aria-label={statusLabel[r.status]} />
                       <span class="row-main">
                         <span class={`row-title ${r.unread ? 'unread' : ''}`}>{r.title || 'Untitled session'}</span>
-                        <span class="row-sub"><span class="status-word">{statusLabel[r.status]}</span> · {folderName(r.folder)} · {r.provider}</span>
+                        <span class="row-sub">
+                          <span class="status-word">{statusLabel[r.status]}</span> · {folderName(r.folder)} ·{' '}
+                          {r.provider}
+                        </span>
                       </span>
                       {r.unread && <span class="unread-dot" aria-label="unread" />}
                     </button>
@@ -47,7 +64,13 @@ export function Sidebar(props: {
         ))}
       </div>
       <label class="archived-toggle small">
-        <input type="checkbox" data-testid="show-archived" checked={props.showArchived} onChange={props.onToggleArchived} /> Show archived
+        <input
+          type="checkbox"
+          data-testid="show-archived"
+          checked={props.showArchived}
+          onChange={props.onToggleArchived}
+        />{' '}
+        Show archived
       </label>
     </nav>
   );

@@ -4,11 +4,21 @@
 // dispose this one.
 import { useState } from 'preact/hooks';
 import { call } from '../ipc';
-import { AgentInfo, SessionRow } from '../state/app-store';
-import { StartView } from '../state/chat-store';
+import type { AgentInfo, SessionRow } from '../state/app-store';
+import type { StartView } from '../state/chat-store';
 
-export function StartFailed({ row, agent, start, onClosed, onOpen }: {
-  row: SessionRow; agent?: AgentInfo; start: StartView; onClosed: () => void; onOpen?: (host: string, uri: string) => void;
+export function StartFailed({
+  row,
+  agent,
+  start,
+  onClosed,
+  onOpen,
+}: {
+  row: SessionRow;
+  agent?: AgentInfo;
+  start: StartView;
+  onClosed: () => void;
+  onOpen?: (host: string, uri: string) => void;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -18,7 +28,9 @@ export function StartFailed({ row, agent, start, onClosed, onOpen }: {
     setBusy(true);
     setError('');
     try {
-      const created = again ? await call('session.create', { host, agent: row.provider || null, folder: row.folder ?? null }) : null;
+      const created = again
+        ? await call('session.create', { host, agent: row.provider || null, folder: row.folder ?? null })
+        : null;
       await call('session.dispose', { host, session: row.uri });
       if (created && onOpen) onOpen(host, created.session);
       else onClosed();
@@ -29,15 +41,30 @@ export function StartFailed({ row, agent, start, onClosed, onOpen }: {
   };
   return (
     <div class="start-failed" role="alert" data-testid="start-failed">
-      <p><strong>{name} did not start.</strong> The host could not open an agent session, so this chat takes no messages.</p>
-      {start.error && <pre class="start-error" data-testid="start-error">{start.error}</pre>}
+      <p>
+        <strong>{name} did not start.</strong> The host could not open an agent session, so this chat takes no messages.
+      </p>
+      {start.error && (
+        <pre class="start-error" data-testid="start-error">
+          {start.error}
+        </pre>
+      )}
       {start.held.length > 0 && (
-        <p class="small">Not sent: {start.held.map((m) => <q key={m.id}>{m.text}</q>)}</p>
+        <p class="small">
+          Not sent:{' '}
+          {start.held.map((m) => (
+            <q key={m.id}>{m.text}</q>
+          ))}
+        </p>
       )}
       {error && <p class="error small">{error}</p>}
       <div class="start-actions">
-        <button class="primary" data-testid="start-again" disabled={busy} onClick={() => act(true)}>Start again</button>
-        <button class="danger" data-testid="dispose-failed" disabled={busy} onClick={() => act(false)}>Dispose</button>
+        <button class="primary" data-testid="start-again" disabled={busy} onClick={() => act(true)}>
+          Start again
+        </button>
+        <button class="danger" data-testid="dispose-failed" disabled={busy} onClick={() => act(false)}>
+          Dispose
+        </button>
       </div>
     </div>
   );

@@ -1,14 +1,23 @@
 // A tool call: status, the full input, file-edit diffs, the result, and
 // the inline confirmation card with the options the host sent.
-import { confirmationOptions, OptionView, shortcutKeys } from '../state/composer';
+
 import { plain, toolInputText, toolResultText } from '../state/chat-store';
+import { confirmationOptions, type OptionView, shortcutKeys } from '../state/composer';
 
 export function Diff({ d }: { d: any }) {
   return (
     <div class="diff" data-testid="diff">
-      <div class="diff-head"><code>{decodeURIComponent(String(d.path).replace(/^file:\/\//, ''))}</code>
-        <span class="add">+{d.added ?? 0}</span> <span class="del">−{d.removed ?? 0}</span></div>
-      <pre>{d.lines.map((l: [string, string]) => <div class={`dl ${l[0] === '+' ? 'add' : l[0] === '-' ? 'del' : ''}`}>{l[0]} {l[1]}</div>)}</pre>
+      <div class="diff-head">
+        <code>{decodeURIComponent(String(d.path).replace(/^file:\/\//, ''))}</code>
+        <span class="add">+{d.added ?? 0}</span> <span class="del">−{d.removed ?? 0}</span>
+      </div>
+      <pre>
+        {d.lines.map((l: [string, string]) => (
+          <div class={`dl ${l[0] === '+' ? 'add' : l[0] === '-' ? 'del' : ''}`}>
+            {l[0]} {l[1]}
+          </div>
+        ))}
+      </pre>
       {d.truncated && <p class="muted small">Diff cut at 2,000 lines.</p>}
     </div>
   );
@@ -31,20 +40,36 @@ export function ToolCall({ part, onConfirm }: { part: any; onConfirm?: (tc: any,
     <div class={`tool-call ${status}`} data-testid="tool-call" data-status={status}>
       <div class="tool-head">
         <span class="tool-name">{name}</span>
-        <span class={`badge ${status === 'completed' && !tc.success ? 'failed' : status}`}>{status === 'completed' ? (tc.success ? 'done' : 'failed') : status}</span>
+        <span class={`badge ${status === 'completed' && !tc.success ? 'failed' : status}`}>
+          {status === 'completed' ? (tc.success ? 'done' : 'failed') : status}
+        </span>
       </div>
       {message && <p class="tool-msg">{message}</p>}
       {pending && confirmTitle && <p class="confirm-title">{confirmTitle}</p>}
       {/* Open while the choice is pending, then closed. A new element rather
           than toggling `open`: WebKitGTK keeps the closed content's height. */}
-      {input && <details key={pending ? 'input-pending' : 'input'} open={pending} class="tool-input"><summary>Input</summary><pre data-testid="tool-input">{input}</pre></details>}
-      {part.diffs?.map((d: any) => <Diff d={d} />)}
+      {input && (
+        <details key={pending ? 'input-pending' : 'input'} open={pending} class="tool-input">
+          <summary>Input</summary>
+          <pre data-testid="tool-input">{input}</pre>
+        </details>
+      )}
+      {part.diffs?.map((d: any) => (
+        <Diff d={d} />
+      ))}
       {pending && onConfirm && (
         <div class="confirm-card" data-testid="confirmation">
           {options.map((o, i) => (
-            <button class={o.kind === 'approve' ? 'primary' : o.kind === 'deny' ? 'danger' : ''} data-testid={`confirm-${o.kind}`} onClick={() => onConfirm(tc, o)}
-              title={`Shortcut: ${keys[i].join(' or ')} (when no field or button has focus)`}>
-              {o.label} {keys[i].map((k) => <kbd data-testid="shortcut">{k}</kbd>)}
+            <button
+              class={o.kind === 'approve' ? 'primary' : o.kind === 'deny' ? 'danger' : ''}
+              data-testid={`confirm-${o.kind}`}
+              onClick={() => onConfirm(tc, o)}
+              title={`Shortcut: ${keys[i].join(' or ')} (when no field or button has focus)`}
+            >
+              {o.label}{' '}
+              {keys[i].map((k) => (
+                <kbd data-testid="shortcut">{k}</kbd>
+              ))}
             </button>
           ))}
         </div>

@@ -1,11 +1,11 @@
 // One turn: the user's message, then each response part. memo() keeps a
 // finished turn from re-rendering while another one streams.
 import { memo } from 'preact/compat';
+import { retryPartIndex, type TurnView, usageText } from '../state/chat-store';
+import type { OptionView } from '../state/composer';
+import { InputRequestForm } from './InputRequestForm';
 import { Markdown } from './Markdown';
 import { ToolCall } from './ToolCall';
-import { InputRequestForm } from './InputRequestForm';
-import { retryPartIndex, TurnView, usageText } from '../state/chat-store';
-import { OptionView } from '../state/composer';
 
 export interface TurnActions {
   confirm: (turnId: string, tc: any, o: OptionView) => void;
@@ -14,42 +14,99 @@ export interface TurnActions {
   retry: (turnId: string) => void;
 }
 
-function Part({ part, turnId, live, retry, actions }: { part: any; turnId: string; live: boolean; retry: boolean; actions: TurnActions }) {
+function Part({
+  part,
+  turnId,
+  live,
+  retry,
+  actions,
+}: {
+  part: any;
+  turnId: string;
+  live: boolean;
+  retry: boolean;
+  actions: TurnActions;
+}) {
   if (!part) return null;
   switch (part.kind) {
     case 'markdown':
       return <Markdown html={part.html} className="assistant" streaming={live} />;
     case 'reasoning':
-      return <details class="reasoning"><summary>Thinking</summary><Markdown html={part.html} streaming={live} /></details>;
+      return (
+        <details class="reasoning">
+          <summary>Thinking</summary>
+          <Markdown html={part.html} streaming={live} />
+        </details>
+      );
     case 'toolCall':
       return <ToolCall part={part} onConfirm={(tc, o) => actions.confirm(turnId, tc, o)} />;
     case 'inputRequest':
-      return <InputRequestForm part={part} live={live} onDraft={actions.inputDraft} onComplete={actions.inputComplete} />;
+      return (
+        <InputRequestForm part={part} live={live} onDraft={actions.inputDraft} onComplete={actions.inputComplete} />
+      );
     case 'error':
-      return <div class="turn-error" role="alert" data-testid="turn-error">
-        <span><strong>{part.error?.errorType ?? 'Error'}</strong>: {part.error?.message}</span>
-        {retry && <button data-testid="retry" onClick={() => actions.retry(turnId)}>Retry</button>}
-      </div>;
+      return (
+        <div class="turn-error" role="alert" data-testid="turn-error">
+          <span>
+            <strong>{part.error?.errorType ?? 'Error'}</strong>: {part.error?.message}
+          </span>
+          {retry && (
+            <button data-testid="retry" onClick={() => actions.retry(turnId)}>
+              Retry
+            </button>
+          )}
+        </div>
+      );
     case 'systemNotification':
-      return <p class="muted small">{typeof part.content === 'string' ? part.content : part.content?.markdown ?? ''}</p>;
+      return (
+        <p class="muted small">{typeof part.content === 'string' ? part.content : (part.content?.markdown ?? '')}</p>
+      );
     case 'contentRef':
-      return <p class="small">📎 <code>{part.uri ?? part.content?.uri ?? ''}</code></p>;
+      return (
+        <p class="small">
+          📎 <code>{part.uri ?? part.content?.uri ?? ''}</code>
+        </p>
+      );
     default:
       return null;
   }
 }
 
-export const Turn = memo(function Turn({ turn, latest, actions }: { turn: TurnView; latest: boolean; actions: TurnActions }) {
+export const Turn = memo(function Turn({
+  turn,
+  latest,
+  actions,
+}: {
+  turn: TurnView;
+  latest: boolean;
+  actions: TurnActions;
+}) {
   const retryAt = retryPartIndex(turn, latest);
   return (
     <article class={`turn ${turn.active ? 'active' : ''} ${turn.state ?? ''}`} data-testid="turn" data-turn={turn.id}>
-      <div class="user-msg">{turn.message.text}
-        {(turn.message.attachments?.length ?? 0) > 0 && <div class="msg-attachments small muted">
-          {turn.message.attachments!.map((a) => <span data-testid="message-attachment" title={a.uri ?? ''}>📎 {a.label || a.uri}</span>)}
-        </div>}
+      <div class="user-msg">
+        {turn.message.text}
+        {(turn.message.attachments?.length ?? 0) > 0 && (
+          <div class="msg-attachments small muted">
+            {turn.message.attachments!.map((a) => (
+              <span data-testid="message-attachment" title={a.uri ?? ''}>
+                📎 {a.label || a.uri}
+              </span>
+            ))}
+          </div>
+        )}
       </div>
       <div class="response">
-        {turn.parts.map((p, i) => <Part key={p?.id ?? p?.toolCall?.toolCallId ?? i} part={p} turnId={turn.id} live={!!turn.active} retry={i === retryAt} actions={actions} />)}
+        {turn.parts.map((p, i) => (
+          <Part
+            key={p?.id ?? p?.toolCall?.toolCallId ?? i}
+            part={p}
+            turnId={turn.id}
+            live={!!turn.active}
+            retry={i === retryAt}
+            actions={actions}
+          />
+        ))}
         {turn.active && turn.parts.length === 0 && <p class="muted small typing">Working…</p>}
       </div>
       <footer class="turn-foot small muted">

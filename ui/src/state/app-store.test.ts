@@ -3,8 +3,17 @@ import { applyAppOp, emptyApp, folderName, groupSessions, rowKey } from './app-s
 
 const host = { id: 'local', label: 'This computer', state: 'Connected', connected: true, agents: [] };
 const row = (uri: string, extra: any = {}) => ({
-  host: 'local', hostLabel: 'This computer', uri, title: uri, provider: 'fake', status: 'idle', unread: false, archived: false,
-  folder: 'file:///h/demo', modifiedAt: '2026-01-01T00:00:00Z', ...extra,
+  host: 'local',
+  hostLabel: 'This computer',
+  uri,
+  title: uri,
+  provider: 'fake',
+  status: 'idle',
+  unread: false,
+  archived: false,
+  folder: 'file:///h/demo',
+  modifiedAt: '2026-01-01T00:00:00Z',
+  ...extra,
 });
 
 describe('app store', () => {
@@ -16,14 +25,22 @@ describe('app store', () => {
     expect(s.sessions[rowKey('local', 'a')].title).toBe('Renamed');
     const groups = groupSessions(s, false);
     expect(groups[0].rows.map((r) => r.uri)).toEqual(['b', 'a']);
-    s = applyAppOp(s, { op: 'inbox', items: [{ host: 'local', session: 'a', chat: 'c', chatTitle: '', turnId: 't', toolCallId: 'x', title: 'Edit' }] });
+    s = applyAppOp(s, {
+      op: 'inbox',
+      items: [{ host: 'local', session: 'a', chat: 'c', chatTitle: '', turnId: 't', toolCallId: 'x', title: 'Edit' }],
+    });
     s = applyAppOp(s, { op: 'sessionRemoved', host: 'local', uri: 'a' });
     expect(Object.keys(s.sessions)).toEqual([rowKey('local', 'b')]);
     expect(s.inbox).toEqual([]);
   });
 
   it('keeps archived sessions apart', () => {
-    const s = applyAppOp(emptyApp(), { op: 'snapshot', hosts: [host], sessions: [row('a'), row('b', { archived: true })], inbox: [] });
+    const s = applyAppOp(emptyApp(), {
+      op: 'snapshot',
+      hosts: [host],
+      sessions: [row('a'), row('b', { archived: true })],
+      inbox: [],
+    });
     expect(groupSessions(s, false)[0].rows.map((r) => r.uri)).toEqual(['a']);
     expect(groupSessions(s, true)[0].rows.map((r) => r.uri)).toEqual(['b']);
   });

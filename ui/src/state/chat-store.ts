@@ -4,25 +4,65 @@
 // runs here. A streamed token replaces one part of the active turn and
 // leaves every other turn object untouched.
 
-import { SessionStatus, statusLabel } from './app-store';
+import { type SessionStatus, statusLabel } from './app-store';
 
-export interface MessageView { text: string; model?: string | null; attachments?: { label?: string | null; uri?: string | null }[] }
-export interface TurnView { id: string; active: boolean; startedAt?: string | null; duration?: number | null; message: MessageView; parts: any[]; usage?: any; state?: string | null }
-export interface PendingView { id: string; text: string }
+export interface MessageView {
+  text: string;
+  model?: string | null;
+  attachments?: { label?: string | null; uri?: string | null }[];
+}
+export interface TurnView {
+  id: string;
+  active: boolean;
+  startedAt?: string | null;
+  duration?: number | null;
+  message: MessageView;
+  parts: any[];
+  usage?: any;
+  state?: string | null;
+}
+export interface PendingView {
+  id: string;
+  text: string;
+}
 export interface ChatMeta {
-  resource: string; title: string; status: number; activity?: string | null; queued: PendingView[]; steering?: PendingView | null;
-  draft?: string | null; olderCursor?: string | null; activeTurnId?: string | null;
+  resource: string;
+  title: string;
+  status: number;
+  activity?: string | null;
+  queued: PendingView[];
+  steering?: PendingView | null;
+  draft?: string | null;
+  olderCursor?: string | null;
+  activeTurnId?: string | null;
 }
 /** The session's start: `creating` until the agent is ready; messages sent meanwhile are held by the core. */
-export interface StartView { lifecycle: 'creating' | 'ready' | 'failed'; provider?: string | null; error?: string | null; held: PendingView[] }
-export interface ChatView { meta: ChatMeta | null; turns: TurnView[]; active: TurnView | null; start: StartView | null; version: number }
+export interface StartView {
+  lifecycle: 'creating' | 'ready' | 'failed';
+  provider?: string | null;
+  error?: string | null;
+  held: PendingView[];
+}
+export interface ChatView {
+  meta: ChatMeta | null;
+  turns: TurnView[];
+  active: TurnView | null;
+  start: StartView | null;
+  version: number;
+}
 
 export const emptyChat = (): ChatView => ({ meta: null, turns: [], active: null, start: null, version: 0 });
 
 function applyOne(s: ChatView, op: any): ChatView {
   switch (op.op) {
     case 'snapshot':
-      return { meta: op.meta, turns: op.turns, active: op.active ?? null, start: op.start ?? null, version: s.version + 1 };
+      return {
+        meta: op.meta,
+        turns: op.turns,
+        active: op.active ?? null,
+        start: op.start ?? null,
+        version: s.version + 1,
+      };
     case 'start':
       return { ...s, start: op.start };
     case 'batch':

@@ -15,15 +15,23 @@ export function mentionAt(text: string, caret: number): { start: number; query: 
  * wins because an item's range was computed for the text of its request,
  * which may be older than what is in the box now.
  */
-export function applyCompletion(text: string, caret: number, item: { insertText: string; rangeStart?: number | null; rangeEnd?: number | null }): { text: string; caret: number } {
+export function applyCompletion(
+  text: string,
+  caret: number,
+  item: { insertText: string; rangeStart?: number | null; rangeEnd?: number | null },
+): { text: string; caret: number } {
   const m = mentionAt(text, caret);
-  const start = m ? m.start : item.rangeStart ?? caret;
-  const end = m ? caret : item.rangeEnd ?? caret;
+  const start = m ? m.start : (item.rangeStart ?? caret);
+  const end = m ? caret : (item.rangeEnd ?? caret);
   const insert = item.insertText.endsWith(' ') ? item.insertText : item.insertText + ' ';
   return { text: text.slice(0, start) + insert + text.slice(end), caret: start + insert.length };
 }
 
-export interface OptionView { id: string; label: string; kind: string }
+export interface OptionView {
+  id: string;
+  label: string;
+  kind: string;
+}
 
 /**
  * Confirmation shortcuts: `1`–`9` pick the Nth option, `y` the first
@@ -51,7 +59,10 @@ export function shortcutKeys(options: OptionView[]): string[][] {
 /** What a key event came from, as far as the shortcuts care. */
 export interface KeyOrigin {
   target: { tagName?: string; isContentEditable?: boolean; closest?: (selector: string) => unknown } | null;
-  ctrlKey?: boolean; altKey?: boolean; metaKey?: boolean; repeat?: boolean;
+  ctrlKey?: boolean;
+  altKey?: boolean;
+  metaKey?: boolean;
+  repeat?: boolean;
 }
 
 /**
@@ -64,7 +75,8 @@ export function acceptsShortcut(e: KeyOrigin, dialogOpen: boolean): boolean {
   const t = e.target;
   if (!t) return true;
   if (t.isContentEditable) return false;
-  if (['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'A', 'SUMMARY', 'OPTION'].includes((t.tagName ?? '').toUpperCase())) return false;
+  if (['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'A', 'SUMMARY', 'OPTION'].includes((t.tagName ?? '').toUpperCase()))
+    return false;
   return !t.closest?.('button, a, [role=dialog], .modal, .modal-backdrop, [contenteditable=true]');
 }
 

@@ -1,28 +1,51 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyChatOp, type ChatView, emptyChat } from './chat-store';
 import { nextFrame, perFrame } from './frame-batch';
-import { applyChatOp, ChatView, emptyChat } from './chat-store';
 
-const partOp = (i: number) => ({ op: 'batch', ops: [{ op: 'part', turnId: 't', index: 0, part: { kind: 'markdown', id: 'p', html: `<p>${'w '.repeat(i)}</p>` } }] });
-const snapshot = { op: 'snapshot', meta: { resource: 'c' }, turns: [], active: { id: 't', active: true, message: { text: 'hi' }, parts: [] } };
+const partOp = (i: number) => ({
+  op: 'batch',
+  ops: [{ op: 'part', turnId: 't', index: 0, part: { kind: 'markdown', id: 'p', html: `<p>${'w '.repeat(i)}</p>` } }],
+});
+const snapshot = {
+  op: 'snapshot',
+  meta: { resource: 'c' },
+  turns: [],
+  active: { id: 't', active: true, message: { text: 'hi' }, parts: [] },
+};
 
 describe('perFrame', () => {
   it('renders what arrived in one frame once, folded in order', () => {
     const frames: (() => void)[] = [];
     const rendered: number[][] = [];
-    const sink = perFrame<number[], number>([], (s, n) => [...s, n], (s) => rendered.push(s), (run) => frames.push(run));
-    sink.push(1); sink.push(2); sink.push(3);
+    const sink = perFrame<number[], number>(
+      [],
+      (s, n) => [...s, n],
+      (s) => rendered.push(s),
+      (run) => frames.push(run),
+    );
+    sink.push(1);
+    sink.push(2);
+    sink.push(3);
     expect(frames.length).toBe(1);
     expect(rendered).toEqual([]);
     frames.shift()!();
     sink.push(4);
     frames.shift()!();
-    expect(rendered).toEqual([[1, 2, 3], [1, 2, 3, 4]]);
+    expect(rendered).toEqual([
+      [1, 2, 3],
+      [1, 2, 3, 4],
+    ]);
   });
 
   it('folds a frame of chat ops into one view', () => {
     const frames: (() => void)[] = [];
     const views: ChatView[] = [];
-    const sink = perFrame<ChatView, any>(emptyChat(), applyChatOp, (v) => views.push(v), (run) => frames.push(run));
+    const sink = perFrame<ChatView, any>(
+      emptyChat(),
+      applyChatOp,
+      (v) => views.push(v),
+      (run) => frames.push(run),
+    );
     sink.push(snapshot);
     for (let i = 1; i <= 50; i++) sink.push(partOp(i));
     frames.shift()!();
@@ -35,8 +58,20 @@ describe('perFrame', () => {
   it('holds one view, not the ops, while no frame comes', () => {
     let scheduled = 0;
     let folded = 0;
-    const fold = (v: ChatView, op: any) => { folded++; return applyChatOp(v, op); };
-    const sink = perFrame<ChatView, any>(emptyChat(), fold, () => { throw new Error('no frame ran'); }, () => { scheduled++; });
+    const fold = (v: ChatView, op: any) => {
+      folded++;
+      return applyChatOp(v, op);
+    };
+    const sink = perFrame<ChatView, any>(
+      emptyChat(),
+      fold,
+      () => {
+        throw new Error('no frame ran');
+      },
+      () => {
+        scheduled++;
+      },
+    );
     sink.push(snapshot);
     for (let i = 1; i <= 10000; i++) sink.push(partOp(i % 100));
     expect(scheduled).toBe(1);
@@ -48,8 +83,14 @@ describe('perFrame', () => {
   it('renders the pending state at once on flush, and only once', () => {
     const rendered: number[] = [];
     const frames: (() => void)[] = [];
-    const sink = perFrame<number, number>(0, (s, n) => s + n, (s) => rendered.push(s), (run) => frames.push(run));
-    sink.push(2); sink.push(3);
+    const sink = perFrame<number, number>(
+      0,
+      (s, n) => s + n,
+      (s) => rendered.push(s),
+      (run) => frames.push(run),
+    );
+    sink.push(2);
+    sink.push(3);
     sink.flush();
     frames.shift()!();
     expect(rendered).toEqual([5]);
@@ -57,7 +98,10 @@ describe('perFrame', () => {
 });
 
 describe('nextFrame', () => {
-  afterEach(() => { vi.unstubAllGlobals(); vi.useRealTimers(); });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
 
   it('does not wait for an animation frame while the document is hidden', () => {
     vi.useFakeTimers();

@@ -24,7 +24,12 @@ export interface FrameFold<S, T> {
 }
 
 /** Fold each pushed item into `initial` with `fold`; `render` the result once per frame. */
-export function perFrame<S, T>(initial: S, fold: (state: S, item: T) => S, render: (state: S) => void, schedule: Schedule = nextFrame): FrameFold<S, T> {
+export function perFrame<S, T>(
+  initial: S,
+  fold: (state: S, item: T) => S,
+  render: (state: S) => void,
+  schedule: Schedule = nextFrame,
+): FrameFold<S, T> {
   let state = initial;
   let dirty = false;
   let scheduled = false;
@@ -39,7 +44,10 @@ export function perFrame<S, T>(initial: S, fold: (state: S, item: T) => S, rende
       dirty = true;
       if (scheduled) return;
       scheduled = true;
-      schedule(() => { scheduled = false; flush(); });
+      schedule(() => {
+        scheduled = false;
+        flush();
+      });
     },
     state: () => state,
     flush,

@@ -1,14 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { draftFits, draftsFromElsewhere, DraftSync, formErrors, noteSentDraft, responseLabel, freeformText, initialValue, ownDraftEcho, parseNumber, submittedAnswers, toggleMany, validate, withFreeform } from './input-form';
+import {
+  type DraftSync,
+  draftFits,
+  draftsFromElsewhere,
+  formErrors,
+  freeformText,
+  initialValue,
+  noteSentDraft,
+  ownDraftEcho,
+  parseNumber,
+  responseLabel,
+  submittedAnswers,
+  toggleMany,
+  validate,
+  withFreeform,
+} from './input-form';
 
 describe('input request forms', () => {
   it('starts from synced drafts, then defaults', () => {
     const q = { kind: 'text', id: 'name', message: 'Name?', defaultValue: 'x' };
     expect(initialValue(q)).toEqual({ kind: 'text', value: 'x' });
-    expect(initialValue(q, { name: { state: 'draft', value: { kind: 'text', value: 'typed' } } })).toEqual({ kind: 'text', value: 'typed' });
-    const sel = { kind: 'single-select', id: 's', message: '', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B', recommended: true }] };
+    expect(initialValue(q, { name: { state: 'draft', value: { kind: 'text', value: 'typed' } } })).toEqual({
+      kind: 'text',
+      value: 'typed',
+    });
+    const sel = {
+      kind: 'single-select',
+      id: 's',
+      message: '',
+      options: [
+        { id: 'a', label: 'A' },
+        { id: 'b', label: 'B', recommended: true },
+      ],
+    };
     expect(initialValue(sel)).toEqual({ kind: 'selected', value: 'b' });
-    expect(initialValue({ kind: 'boolean', id: 'b', message: '', defaultValue: false })).toEqual({ kind: 'boolean', value: false });
+    expect(initialValue({ kind: 'boolean', id: 'b', message: '', defaultValue: false })).toEqual({
+      kind: 'boolean',
+      value: false,
+    });
   });
 
   it('validates every question kind', () => {
@@ -24,13 +53,23 @@ describe('input request forms', () => {
     const many = { kind: 'multi-select', options: [{ id: 'a' }, { id: 'b' }], min: 2 };
     expect(validate(many, toggleMany(undefined, 'a'))).toMatch(/at least 2/);
     expect(validate(many, toggleMany(toggleMany(undefined, 'a'), 'b'))).toBeNull();
-    expect(toggleMany(toggleMany(undefined, 'a'), 'a')).toEqual({ kind: 'selected-many', value: [], freeformValues: undefined });
+    expect(toggleMany(toggleMany(undefined, 'a'), 'a')).toEqual({
+      kind: 'selected-many',
+      value: [],
+      freeformValues: undefined,
+    });
   });
 
   it('builds submitted answers with skipped blanks', () => {
-    const qs = [{ kind: 'text', id: 'a', message: '' }, { kind: 'boolean', id: 'b', message: '' }];
+    const qs = [
+      { kind: 'text', id: 'a', message: '' },
+      { kind: 'boolean', id: 'b', message: '' },
+    ];
     const values = { a: { kind: 'text' as const, value: 'hi' }, b: undefined };
-    expect(submittedAnswers(qs, values)).toEqual({ a: { state: 'submitted', value: { kind: 'text', value: 'hi' } }, b: { state: 'skipped' } });
+    expect(submittedAnswers(qs, values)).toEqual({
+      a: { state: 'submitted', value: { kind: 'text', value: 'hi' } },
+      b: { state: 'skipped' },
+    });
     expect(formErrors(qs, values)).toEqual({});
   });
 
@@ -49,7 +88,11 @@ describe('input request forms', () => {
     expect(freeformText(many, { ...drafted, freeformValues: ['x'] }, 'x, ')).toBe('x, ');
     expect(freeformText(many, drafted, 'x, ')).toBe('x, y');
     expect(withFreeform(many, { kind: 'selected-many', value: ['a'] }, 'x, ,y')).toEqual(drafted);
-    expect(withFreeform(many, { kind: 'selected-many', value: ['a'], freeformValues: ['x'] }, '')).toEqual({ kind: 'selected-many', value: ['a'], freeformValues: undefined });
+    expect(withFreeform(many, { kind: 'selected-many', value: ['a'], freeformValues: ['x'] }, '')).toEqual({
+      kind: 'selected-many',
+      value: ['a'],
+      freeformValues: undefined,
+    });
     expect(withFreeform(many, undefined, ' ')).toBeUndefined();
   });
 
@@ -78,7 +121,10 @@ describe('input request forms', () => {
   });
 
   it('takes a synced draft once, and never its own echo', () => {
-    const qs = [{ kind: 'integer', id: 'a' }, { kind: 'number', id: 'b' }];
+    const qs = [
+      { kind: 'integer', id: 'a' },
+      { kind: 'number', id: 'b' },
+    ];
     const sync: DraftSync = { sent: {}, seen: {} };
     const n = (value: number) => ({ state: 'draft', value: { kind: 'number', value } });
     noteSentDraft(sync, 'a', { kind: 'number', value: 100 });
@@ -92,9 +138,17 @@ describe('input request forms', () => {
   });
 
   it('says how a finished request was answered', () => {
-    const request = { questions: [{ id: 'a' }, { id: 'b' }], answers: { a: { state: 'skipped' }, b: { state: 'skipped' } } };
+    const request = {
+      questions: [{ id: 'a' }, { id: 'b' }],
+      answers: { a: { state: 'skipped' }, b: { state: 'skipped' } },
+    };
     expect(responseLabel({ response: 'accept', request })).toBe('skipped');
-    expect(responseLabel({ response: 'accept', request: { ...request, answers: { ...request.answers, b: { state: 'submitted', value: {} } } } })).toBe('answered');
+    expect(
+      responseLabel({
+        response: 'accept',
+        request: { ...request, answers: { ...request.answers, b: { state: 'submitted', value: {} } } },
+      }),
+    ).toBe('answered');
     expect(responseLabel({ response: 'accept', request: { questions: [] } })).toBe('answered');
     expect(responseLabel({ response: 'decline', request })).toBe('declined');
     expect(responseLabel({ response: null, request })).toBe('not answered');

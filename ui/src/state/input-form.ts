@@ -35,7 +35,11 @@ export function initialValue(q: Question, answers?: Record<string, any>): Answer
 /** An error message for the value, or null when it is acceptable. */
 export function validate(q: Question, v: AnswerValue | undefined): string | null {
   const required = q.required !== false && q.kind !== 'boolean';
-  if (v === undefined || (v.kind === 'text' && v.value === '') || (v.kind === 'selected-many' && v.value.length === 0 && !v.freeformValues?.length)) {
+  if (
+    v === undefined ||
+    (v.kind === 'text' && v.value === '') ||
+    (v.kind === 'selected-many' && v.value.length === 0 && !v.freeformValues?.length)
+  ) {
     return required && q.required ? 'Required' : null;
   }
   switch (q.kind) {
@@ -84,11 +88,18 @@ export function parseNumber(raw: string): AnswerValue | undefined {
 export function toggleMany(v: AnswerValue | undefined, id: string): AnswerValue {
   const current = v && v.kind === 'selected-many' ? v.value : [];
   const value = current.includes(id) ? current.filter((x) => x !== id) : [...current, id];
-  return { kind: 'selected-many', value, freeformValues: v && v.kind === 'selected-many' ? v.freeformValues : undefined };
+  return {
+    kind: 'selected-many',
+    value,
+    freeformValues: v && v.kind === 'selected-many' ? v.freeformValues : undefined,
+  };
 }
 
 /** The `answers` map for chat/inputCompleted (accept). */
-export function submittedAnswers(questions: Question[], values: Record<string, AnswerValue | undefined>): Record<string, any> {
+export function submittedAnswers(
+  questions: Question[],
+  values: Record<string, AnswerValue | undefined>,
+): Record<string, any> {
   const out: Record<string, any> = {};
   for (const q of questions) {
     const v = values[q.id];
@@ -98,7 +109,10 @@ export function submittedAnswers(questions: Question[], values: Record<string, A
 }
 
 /** Whether every question validates. */
-export function formErrors(questions: Question[], values: Record<string, AnswerValue | undefined>): Record<string, string> {
+export function formErrors(
+  questions: Question[],
+  values: Record<string, AnswerValue | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const q of questions) {
     const e = validate(q, values[q.id]);
@@ -109,7 +123,10 @@ export function formErrors(questions: Question[], values: Record<string, AnswerV
 
 /** The "Other…" list as typed: comma separated, blanks dropped. */
 export function parseFreeformList(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -122,7 +139,7 @@ export function freeformText(q: Question, v: AnswerValue | undefined, typed = ''
   if (q.kind === 'single-select') {
     return v?.kind === 'selected' && !(q.options ?? []).some((o: any) => o.id === v.value) ? v.value : '';
   }
-  const free = v?.kind === 'selected-many' ? v.freeformValues ?? [] : [];
+  const free = v?.kind === 'selected-many' ? (v.freeformValues ?? []) : [];
   return JSON.stringify(parseFreeformList(typed)) === JSON.stringify(free) ? typed : free.join(', ');
 }
 
@@ -166,14 +183,19 @@ export function draftFits(q: Question, v: AnswerValue): boolean {
     case 'single-select':
       return v.kind === 'selected' && (known(v.value) || !!q.allowFreeformInput);
     case 'multi-select':
-      return v.kind === 'selected-many' && (!!q.allowFreeformInput || (v.value.every(known) && !v.freeformValues?.length));
+      return (
+        v.kind === 'selected-many' && (!!q.allowFreeformInput || (v.value.every(known) && !v.freeformValues?.length))
+      );
     default:
       return true;
   }
 }
 
 /** What a form knows about draft sync: drafts it sent not yet echoed, and each question's synced draft as last seen (JSON). */
-export interface DraftSync { sent: Record<string, string[]>; seen: Record<string, string> }
+export interface DraftSync {
+  sent: Record<string, string[]>;
+  seen: Record<string, string>;
+}
 
 /** Note a draft this form sends for `questionId`. */
 export function noteSentDraft(sync: DraftSync, questionId: string, v: AnswerValue): void {
@@ -184,7 +206,11 @@ export function noteSentDraft(sync: DraftSync, questionId: string, v: AnswerValu
  * The synced drafts the form should take: those that changed since it last
  * looked and are not echoes of its own (updates `sync`).
  */
-export function draftsFromElsewhere(questions: Question[], answers: Record<string, any> | undefined, sync: DraftSync): Record<string, AnswerValue> {
+export function draftsFromElsewhere(
+  questions: Question[],
+  answers: Record<string, any> | undefined,
+  sync: DraftSync,
+): Record<string, AnswerValue> {
   const out: Record<string, AnswerValue> = {};
   for (const q of questions) {
     const value = answers?.[q.id]?.value as AnswerValue | undefined;
@@ -200,7 +226,10 @@ export function draftsFromElsewhere(questions: Question[], answers: Record<strin
 }
 
 /** How a finished request was answered, in words. */
-export function responseLabel(part: { response?: string | null; request?: { questions?: Question[]; answers?: Record<string, any> } }): string {
+export function responseLabel(part: {
+  response?: string | null;
+  request?: { questions?: Question[]; answers?: Record<string, any> };
+}): string {
   switch (part.response) {
     case null:
     case undefined:

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { mentionAttachments, rememberPick } from './mentions';
 
-const notes = { insertText: '@notes.md', attachment: { type: 'resource', label: 'notes.md', uri: 'file:///w/notes.md', range: { start: { line: 0, character: 5 }, end: { line: 0, character: 14 } } } };
-const src = { insertText: '@src', attachment: { type: 'resource', label: 'src', uri: 'file:///w/src', displayKind: 'directory' } };
+const notes = {
+  insertText: '@notes.md',
+  attachment: {
+    type: 'resource',
+    label: 'notes.md',
+    uri: 'file:///w/notes.md',
+    range: { start: { line: 0, character: 5 }, end: { line: 0, character: 14 } },
+  },
+};
+const src = {
+  insertText: '@src',
+  attachment: { type: 'resource', label: 'src', uri: 'file:///w/src', displayKind: 'directory' },
+};
 
 describe('mention attachments', () => {
   it('attaches a picked item with its range where the text now is', () => {

@@ -3,7 +3,10 @@
 // composer keeps the picked items and, on send, attaches those whose text is
 // still in the message, with the range moved to where it now is.
 
-export interface PickedMention { insertText: string; attachment: any }
+export interface PickedMention {
+  insertText: string;
+  attachment: any;
+}
 
 /** Remember a picked completion item (once per inserted text). */
 export function rememberPick(picked: PickedMention[], item: { insertText: string; attachment?: any }): PickedMention[] {

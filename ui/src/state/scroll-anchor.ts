@@ -7,7 +7,10 @@
 // `content-visibility: auto` — so the element is measured, not the heights).
 
 /** The first turn shown before the prepend, and its top relative to the scroller's. */
-export interface Anchor { turn: string | undefined; offset: number }
+export interface Anchor {
+  turn: string | undefined;
+  offset: number;
+}
 
 /** Top of turn `id` relative to the scroller's top, if it is mounted. */
 export function turnOffset(scroller: HTMLElement, id: string | undefined): number | null {
@@ -15,14 +18,21 @@ export function turnOffset(scroller: HTMLElement, id: string | undefined): numbe
   return el ? el.getBoundingClientRect().top - scroller.getBoundingClientRect().top : null;
 }
 
-export const anchorOf = (scroller: HTMLElement, firstTurn: string | undefined): Anchor =>
-  ({ turn: firstTurn, offset: turnOffset(scroller, firstTurn) ?? 0 });
+export const anchorOf = (scroller: HTMLElement, firstTurn: string | undefined): Anchor => ({
+  turn: firstTurn,
+  offset: turnOffset(scroller, firstTurn) ?? 0,
+});
 
 /**
  * The scrollTop that puts the anchored turn back where it was, once turns
  * were prepended (the first turn shown is another one now); null before.
  */
-export function restoredScrollTop(anchor: Anchor, scrollTop: number, firstShown: string | undefined, offsetNow: number | null): number | null {
+export function restoredScrollTop(
+  anchor: Anchor,
+  scrollTop: number,
+  firstShown: string | undefined,
+  offsetNow: number | null,
+): number | null {
   if (firstShown === anchor.turn || offsetNow == null) return null;
   return scrollTop + (offsetNow - anchor.offset);
 }

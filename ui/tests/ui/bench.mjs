@@ -9,13 +9,14 @@
 // STREAM_RUNS (1: streaming runs, each in a fresh session), UI_DIR (the
 // built UI the bridge serves; default ui/dist), BRIDGE_BIN / FAKE_AGENT_BIN
 // (e.g. target/release/… for a release build).
-import { chromium } from 'playwright-core';
+
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { writeTurns } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -42,13 +43,21 @@ writeFileSync(scriptPath, JSON.stringify({ turns: [steps] }));
 let bridge;
 process.on('exit', () => bridge?.kill('SIGKILL')); // also when a step throws
 const startBridge = () => {
-  bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, 'data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`, ...uiArgs], {
-    env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  bridge = spawn(
+    bridgeBin,
+    ['--no-discover', '--data-dir', join(home, 'data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`, ...uiArgs],
+    {
+      env: { ...process.env, HOME: home },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const b = bridge;
   return new Promise((res, rej) => {
     b.on('exit', (c) => rej(new Error(`bridge exited ${c}`)));
-    createInterface({ input: b.stdout }).on('line', (l) => { const m = /^listening (\S+)/.exec(l); if (m) res(m[1]); });
+    createInterface({ input: b.stdout }).on('line', (l) => {
+      const m = /^listening (\S+)/.exec(l);
+      if (m) res(m[1]);
+    });
   });
 };
 let url = await startBridge();
@@ -57,34 +66,71 @@ const rssMiB = () => {
   return (Number(/VmRSS:\s+(\d+)/.exec(s)[1]) / 1024).toFixed(1);
 };
 const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'hangar-bench-chr-')), {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 800 },
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--enable-precise-memory-info'],
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  viewport: { width: 1280, height: 800 },
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+    '--enable-precise-memory-info',
+  ],
 });
 const page = await ctx.newPage();
 page.setDefaultTimeout(600000);
 await page.goto(url + '/');
 // A raw bridge client inside the page, for setup only.
-const injectRpc = () => page.evaluate(() => {
-  let seq = 0; const pending = new Map(); const streams = new Map();
-  const ws = new WebSocket(`ws://${location.host}/ipc`);
-  window.__ready = new Promise((r) => (ws.onopen = r));
-  ws.onmessage = (e) => { const m = JSON.parse(e.data); if ('stream' in m) { streams.get(m.stream)?.(m.event); return; } if (m.id && pending.has(m.id)) { const p = pending.get(m.id); pending.delete(m.id); 'err' in m ? p[1](new Error(m.err)) : p[0](m.ok); } };
-  // `onEvent` (optional) receives the events of a command that opens a stream.
-  window.rpc = async (cmd, args, onEvent) => { await window.__ready; const id = ++seq; if (typeof onEvent === 'function') streams.set(id, onEvent); return new Promise((res, rej) => { pending.set(id, [res, rej]); ws.send(JSON.stringify({ id, cmd, args, stream: !!onEvent })); }); };
-});
+const injectRpc = () =>
+  page.evaluate(() => {
+    let seq = 0;
+    const pending = new Map();
+    const streams = new Map();
+    const ws = new WebSocket(`ws://${location.host}/ipc`);
+    window.__ready = new Promise((r) => (ws.onopen = r));
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if ('stream' in m) {
+        streams.get(m.stream)?.(m.event);
+        return;
+      }
+      if (m.id && pending.has(m.id)) {
+        const p = pending.get(m.id);
+        pending.delete(m.id);
+        'err' in m ? p[1](new Error(m.err)) : p[0](m.ok);
+      }
+    };
+    // `onEvent` (optional) receives the events of a command that opens a stream.
+    window.rpc = async (cmd, args, onEvent) => {
+      await window.__ready;
+      const id = ++seq;
+      if (typeof onEvent === 'function') streams.set(id, onEvent);
+      return new Promise((res, rej) => {
+        pending.set(id, [res, rej]);
+        ws.send(JSON.stringify({ id, cmd, args, stream: !!onEvent }));
+      });
+    };
+  });
 await injectRpc();
 const folder = `file://${join(home, 'w')}`;
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 
 // 1. Idle with SESSIONS sessions.
 const t0 = Date.now();
-for (let i = 0; i < SESSIONS; i++) await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: null, folder: f }), [folder]);
+for (let i = 0; i < SESSIONS; i++)
+  await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: null, folder: f }), [folder]);
 await page.waitForFunction((n) => document.querySelectorAll('[data-testid=session-row]').length >= n, SESSIONS);
 await new Promise((r) => setTimeout(r, 3000));
 console.log(`idle: ${SESSIONS} sessions created in ${Date.now() - t0} ms; core process RSS ${rssMiB()} MiB`);
 
 // 2. A session with TURNS turns (client-started, client-cancelled: no agent).
-const { session } = await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: null, folder: f }), [folder]);
+const { session } = await page.evaluate(
+  ([f]) => window.rpc('session.create', { host: 'local', agent: null, folder: f }),
+  [folder],
+);
 const t1 = Date.now();
 await writeTurns(page, session, TURNS, 'lorem ipsum '.repeat(8));
 console.log(`setup: ${TURNS} turns written in ${((Date.now() - t1) / 1000).toFixed(1)} s; core RSS ${rssMiB()} MiB`);
@@ -95,13 +141,22 @@ const openBig = async (label) => {
     const row = document.querySelectorAll('[data-testid=session-row]')[0]; // newest first: the big session
     const start = performance.now();
     row.click();
-    await new Promise((r) => { const check = () => (document.querySelectorAll('[data-testid=turn]').length ? r() : requestAnimationFrame(check)); check(); });
+    await new Promise((r) => {
+      const check = () => (document.querySelectorAll('[data-testid=turn]').length ? r() : requestAnimationFrame(check));
+      check();
+    });
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     return performance.now() - start;
   });
   await new Promise((r) => setTimeout(r, 500));
-  const mem = await page.evaluate(() => ({ heap: performance.memory.usedJSHeapSize / 1048576, nodes: document.getElementsByTagName('*').length, turns: document.querySelectorAll('[data-testid=turn]').length }));
-  console.log(`open ${TURNS}-turn session (${label}): first turn painted ${fmt(firstPaint)} after the click; ${mem.turns} turns mounted, ${mem.nodes} DOM elements, JS heap ${mem.heap.toFixed(1)} MiB; core RSS ${rssMiB()} MiB`);
+  const mem = await page.evaluate(() => ({
+    heap: performance.memory.usedJSHeapSize / 1048576,
+    nodes: document.getElementsByTagName('*').length,
+    turns: document.querySelectorAll('[data-testid=turn]').length,
+  }));
+  console.log(
+    `open ${TURNS}-turn session (${label}): first turn painted ${fmt(firstPaint)} after the click; ${mem.turns} turns mounted, ${mem.nodes} DOM elements, JS heap ${mem.heap.toFixed(1)} MiB; core RSS ${rssMiB()} MiB`,
+  );
 };
 await page.reload();
 await openBig('live core that wrote every turn');
@@ -119,8 +174,12 @@ const pageT = await page.evaluate(async () => {
   const el = document.querySelector('[data-testid=transcript]');
   const before = document.querySelectorAll('[data-testid=turn]').length;
   const s = performance.now();
-  el.scrollTop = 0; el.dispatchEvent(new Event('scroll'));
-  await new Promise((r) => { const c = () => (document.querySelectorAll('[data-testid=turn]').length > before ? r() : requestAnimationFrame(c)); c(); });
+  el.scrollTop = 0;
+  el.dispatchEvent(new Event('scroll'));
+  await new Promise((r) => {
+    const c = () => (document.querySelectorAll('[data-testid=turn]').length > before ? r() : requestAnimationFrame(c));
+    c();
+  });
   return performance.now() - s;
 });
 console.log(`page in older turns (scroll to top): ${fmt(pageT)}`);
@@ -131,36 +190,66 @@ await injectRpc();
 // metrics, seconds → ms) while the answer streams: what the UI spends.
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Performance.enable');
-const rendererTime = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics
-  .filter((m) => ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration'].includes(m.name)).map((m) => [m.name, m.value]));
+const rendererTime = async () =>
+  Object.fromEntries(
+    (await cdp.send('Performance.getMetrics')).metrics
+      .filter((m) => ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration'].includes(m.name))
+      .map((m) => [m.name, m.value]),
+  );
 for (let run = 0; run < STREAM_RUNS; run++) {
-const s2 = await page.evaluate(([f]) => window.rpc('session.create', { host: 'local', agent: 'fake', folder: f }), [folder]);
-await page.waitForFunction((n) => document.querySelectorAll('[data-testid=session-row]').length >= n, SESSIONS + 2 + run);
-await page.evaluate(() => document.querySelectorAll('[data-testid=session-row]')[0].click());
-await page.waitForSelector('[data-testid=composer-input]');
-await page.fill('[data-testid=composer-input]', 'stream please');
-const frames = page.evaluate(() => new Promise((resolve) => {
-  const gaps = []; let last = performance.now(); let started = 0; let mutations = 0;
-  const obs = new MutationObserver(() => { mutations++; if (!started) started = performance.now(); });
-  obs.observe(document.querySelector('[data-testid=transcript]'), { subtree: true, childList: true, characterData: true });
-  const tick = (t) => {
-    if (started) gaps.push(t - last);
-    last = t;
-    const done = started && !document.querySelector('.turn.active') && document.querySelector('.md.assistant');
-    if (done) { obs.disconnect(); resolve({ gaps, ms: performance.now() - started, mutations }); } else requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-}));
-const cpuBefore = await rendererTime();
-await page.click('[data-testid=send]');
-const f = await frames;
-const cpu = Object.fromEntries(Object.entries(await rendererTime()).map(([k, v]) => [k, (v - cpuBefore[k]) * 1000]));
-const sorted = f.gaps.slice().sort((a, b) => a - b);
-const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-const text = await page.evaluate(() => document.querySelector('.turn:last-child .md.assistant')?.textContent.length ?? 0);
-console.log(`stream: ${DELTAS} deltas in ${(f.ms / 1000).toFixed(2)} s (${(DELTAS / (f.ms / 1000)).toFixed(0)} deltas/s), final answer ${text} chars;` +
-  ` frames ${f.gaps.length}: p50 ${fmt(q(0.5))}, p95 ${fmt(q(0.95))}, p99 ${fmt(q(0.99))}, max ${fmt(sorted[sorted.length - 1])}, >50 ms: ${f.gaps.filter((g) => g > 50).length};` +
-  ` page main thread busy ${cpu.TaskDuration.toFixed(0)} ms (script ${cpu.ScriptDuration.toFixed(0)}, style ${cpu.RecalcStyleDuration.toFixed(0)}, layout ${cpu.LayoutDuration.toFixed(0)})`);
+  const s2 = await page.evaluate(
+    ([f]) => window.rpc('session.create', { host: 'local', agent: 'fake', folder: f }),
+    [folder],
+  );
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('[data-testid=session-row]').length >= n,
+    SESSIONS + 2 + run,
+  );
+  await page.evaluate(() => document.querySelectorAll('[data-testid=session-row]')[0].click());
+  await page.waitForSelector('[data-testid=composer-input]');
+  await page.fill('[data-testid=composer-input]', 'stream please');
+  const frames = page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const gaps = [];
+        let last = performance.now();
+        let started = 0;
+        let mutations = 0;
+        const obs = new MutationObserver(() => {
+          mutations++;
+          if (!started) started = performance.now();
+        });
+        obs.observe(document.querySelector('[data-testid=transcript]'), {
+          subtree: true,
+          childList: true,
+          characterData: true,
+        });
+        const tick = (t) => {
+          if (started) gaps.push(t - last);
+          last = t;
+          const done = started && !document.querySelector('.turn.active') && document.querySelector('.md.assistant');
+          if (done) {
+            obs.disconnect();
+            resolve({ gaps, ms: performance.now() - started, mutations });
+          } else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  const cpuBefore = await rendererTime();
+  await page.click('[data-testid=send]');
+  const f = await frames;
+  const cpu = Object.fromEntries(Object.entries(await rendererTime()).map(([k, v]) => [k, (v - cpuBefore[k]) * 1000]));
+  const sorted = f.gaps.slice().sort((a, b) => a - b);
+  const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  const text = await page.evaluate(
+    () => document.querySelector('.turn:last-child .md.assistant')?.textContent.length ?? 0,
+  );
+  console.log(
+    `stream: ${DELTAS} deltas in ${(f.ms / 1000).toFixed(2)} s (${(DELTAS / (f.ms / 1000)).toFixed(0)} deltas/s), final answer ${text} chars;` +
+      ` frames ${f.gaps.length}: p50 ${fmt(q(0.5))}, p95 ${fmt(q(0.95))}, p99 ${fmt(q(0.99))}, max ${fmt(sorted[sorted.length - 1])}, >50 ms: ${f.gaps.filter((g) => g > 50).length};` +
+      ` page main thread busy ${cpu.TaskDuration.toFixed(0)} ms (script ${cpu.ScriptDuration.toFixed(0)}, style ${cpu.RecalcStyleDuration.toFixed(0)}, layout ${cpu.LayoutDuration.toFixed(0)})`,
+  );
 }
 console.log(`after streaming: core RSS ${rssMiB()} MiB`);
 await ctx.close();

@@ -4,13 +4,14 @@
 // `writeTurns` (also used by bench.mjs) fills a session. Env: BRIDGE_BIN,
 // FAKE_AGENT_BIN, CHROMIUM; UI_DIR serves another build of the UI (to see a
 // test fail on one without the change it covers).
-import { chromium } from 'playwright-core';
+
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const fakeBin = process.env.FAKE_AGENT_BIN ?? join(root, 'target/debug/hangar-fake-agent');
@@ -26,18 +27,39 @@ export function tempHome(prefix) {
 /** Start the bridge and Chromium; `agents` are `ID=COMMAND` strings. */
 export async function start(home, agents = []) {
   const ui = process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : [];
-  const bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, 'data'), ...agents.flatMap((a) => ['--agent', a]), ...ui], {
-    env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const bridge = spawn(
+    bridgeBin,
+    ['--no-discover', '--data-dir', join(home, 'data'), ...agents.flatMap((a) => ['--agent', a]), ...ui],
+    {
+      env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise((res, rej) => {
     const timer = setTimeout(() => rej(new Error('bridge did not start')), 60000);
     bridge.on('exit', (c) => rej(new Error(`bridge exited ${c}`)));
-    createInterface({ input: bridge.stdout }).on('line', (l) => { const m = /^listening (http:\/\/\S+)/.exec(l); if (m) { clearTimeout(timer); res(m[1]); } });
+    createInterface({ input: bridge.stdout }).on('line', (l) => {
+      const m = /^listening (http:\/\/\S+)/.exec(l);
+      if (m) {
+        clearTimeout(timer);
+        res(m[1]);
+      }
+    });
   });
   const browserDir = mkdtempSync(join(tmpdir(), 'hangar-chromium-'));
   const ctx = await chromium.launchPersistentContext(browserDir, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 800 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
   const page = await ctx.newPage();
   const errors = [];
@@ -46,21 +68,32 @@ export async function start(home, agents = []) {
   await page.goto(url + '/');
   // A raw client of the bridge's command socket in the page, for setup.
   await page.evaluate(() => {
-    let seq = 0; const pending = new Map(); const streams = new Map();
+    let seq = 0;
+    const pending = new Map();
+    const streams = new Map();
     const ws = new WebSocket(`ws://${location.host}/ipc`);
     const ready = new Promise((r) => (ws.onopen = r));
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);
-      if ('stream' in m) { streams.get(m.stream)?.(m.event); return; }
+      if ('stream' in m) {
+        streams.get(m.stream)?.(m.event);
+        return;
+      }
       const p = pending.get(m.id);
-      if (p) { pending.delete(m.id); 'err' in m ? p[1](new Error(m.err)) : p[0](m.ok); }
+      if (p) {
+        pending.delete(m.id);
+        'err' in m ? p[1](new Error(m.err)) : p[0](m.ok);
+      }
     };
     // `onEvent` (optional) receives the events of a command that opens a stream.
     window.rpc = async (cmd, args, onEvent) => {
       await ready;
       const id = ++seq;
       if (onEvent) streams.set(id, onEvent);
-      return new Promise((res, rej) => { pending.set(id, [res, rej]); ws.send(JSON.stringify({ id, cmd, args, stream: !!onEvent })); });
+      return new Promise((res, rej) => {
+        pending.set(id, [res, rej]);
+        ws.send(JSON.stringify({ id, cmd, args, stream: !!onEvent }));
+      });
     };
   });
   const stop = async () => {
@@ -80,23 +113,42 @@ export async function start(home, agents = []) {
  * this one running, and the next turnStarted is then refused.
  */
 export function writeTurns(page, session, n, filler) {
-  return page.evaluate(async ([s, n, filler]) => {
-    let done = 0;
-    const count = (ev) => { for (const op of ev.op === 'batch' ? ev.ops : [ev]) if (op.op === 'turnDone') done++; };
-    const { chat } = await window.rpc('chat.open', { host: 'local', session: s }, count);
-    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-    for (let i = 0; i < n; i++) {
-      await window.rpc('chat.send', { host: 'local', chat, text: `turn ${i}: ` + filler });
-      for (let k = 0; ; k++) { try { await window.rpc('chat.cancel', { host: 'local', chat }); break; } catch (e) { if (k > 10000) throw e; await sleep(2); } }
-      for (let k = 0; done <= i; k++) { if (k > 30000) throw new Error(`turn ${i} never finished`); await sleep(2); }
-    }
-  }, [session, n, filler]);
+  return page.evaluate(
+    async ([s, n, filler]) => {
+      let done = 0;
+      const count = (ev) => {
+        for (const op of ev.op === 'batch' ? ev.ops : [ev]) if (op.op === 'turnDone') done++;
+      };
+      const { chat } = await window.rpc('chat.open', { host: 'local', session: s }, count);
+      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+      for (let i = 0; i < n; i++) {
+        await window.rpc('chat.send', { host: 'local', chat, text: `turn ${i}: ` + filler });
+        for (let k = 0; ; k++) {
+          try {
+            await window.rpc('chat.cancel', { host: 'local', chat });
+            break;
+          } catch (e) {
+            if (k > 10000) throw e;
+            await sleep(2);
+          }
+        }
+        for (let k = 0; done <= i; k++) {
+          if (k > 30000) throw new Error(`turn ${i} never finished`);
+          await sleep(2);
+        }
+      }
+    },
+    [session, n, filler],
+  );
 }
 
 /** Run `checks(page, check)`; prints one line per check and exits non-zero if any failed. */
 export async function run(name, home, agents, checks) {
   let failed = 0;
-  const check = (ok, what, detail) => { console.log(`${ok ? 'ok' : 'FAIL'} - ${what} (${detail})`); if (!ok) failed++; };
+  const check = (ok, what, detail) => {
+    console.log(`${ok ? 'ok' : 'FAIL'} - ${what} (${detail})`);
+    if (!ok) failed++;
+  };
   let env;
   try {
     env = await start(home, agents);

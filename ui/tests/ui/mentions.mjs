@@ -12,7 +12,10 @@ const script = join(home, 'echo.json');
 writeFileSync(script, JSON.stringify({ turns: [[{ echo: true }, { end: 'end_turn' }]] }));
 
 await run('mentions', home, [`echo=${fakeBin} --script ${script}`], async (page, check) => {
-  await page.evaluate((folder) => window.rpc('session.create', { host: 'local', agent: 'echo', folder }), `file://${join(home, 'w')}`);
+  await page.evaluate(
+    (folder) => window.rpc('session.create', { host: 'local', agent: 'echo', folder }),
+    `file://${join(home, 'w')}`,
+  );
   await page.click('[data-testid=session-row]');
   await page.click('[data-testid=composer-input]');
   await page.keyboard.type('Read @not');
@@ -24,6 +27,12 @@ await run('mentions', home, [`echo=${fakeBin} --script ${script}`], async (page,
   check(typed === 'Read @notes.md please', 'the picked item is inserted', JSON.stringify(typed));
   await page.click('[data-testid=send]');
   await page.waitForSelector('[data-testid=turn]:not(.active)');
-  const chips = await page.$$eval('[data-testid=message-attachment]', (els) => els.map((e) => [e.textContent, e.title]));
-  check(chips.length === 1 && chips[0][0].includes('notes.md') && chips[0][1].endsWith('/w/notes.md'), 'the message carries the file', JSON.stringify(chips));
+  const chips = await page.$$eval('[data-testid=message-attachment]', (els) =>
+    els.map((e) => [e.textContent, e.title]),
+  );
+  check(
+    chips.length === 1 && chips[0][0].includes('notes.md') && chips[0][1].endsWith('/w/notes.md'),
+    'the message carries the file',
+    JSON.stringify(chips),
+  );
 });

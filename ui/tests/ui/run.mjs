@@ -5,13 +5,14 @@
 //
 // Env: BRIDGE_BIN, FAKE_AGENT_BIN (default: ../../../target/debug/...),
 // CHROMIUM (default /usr/bin/chromium), SCREENSHOT_DIR (optional).
-import { chromium } from 'playwright-core';
+
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -39,34 +40,76 @@ writeFileSync(brokenScript, JSON.stringify({ failStart: 'broken agent: no API ke
 // steering message, sent inside the same turn) only echoes.
 const gate = (id) => [
   { echo: true },
-  { request: { method: 'session/request_permission', params: {
-      options: [{ optionId: 'allow', name: 'Go ahead', kind: 'allow_once' }, { optionId: 'reject', name: 'Stop', kind: 'reject_once' }],
-      toolCall: { toolCallId: id, title: `Step ${id}`, kind: 'execute' } } },
-    then: { allow: [{ update: { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: `${id} done` } }] } }, { chunk: '\n\nWent ahead.' }],
-      '*': [{ chunk: '\n\nStopped.' }] } },
+  {
+    request: {
+      method: 'session/request_permission',
+      params: {
+        options: [
+          { optionId: 'allow', name: 'Go ahead', kind: 'allow_once' },
+          { optionId: 'reject', name: 'Stop', kind: 'reject_once' },
+        ],
+        toolCall: { toolCallId: id, title: `Step ${id}`, kind: 'execute' },
+      },
+    },
+    then: {
+      allow: [
+        {
+          update: {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: id,
+            status: 'completed',
+            content: [{ type: 'content', content: { type: 'text', text: `${id} done` } }],
+          },
+        },
+        { chunk: '\n\nWent ahead.' },
+      ],
+      '*': [{ chunk: '\n\nStopped.' }],
+    },
+  },
   { end: 'end_turn' },
 ];
 const gatedScript = join(home, 'gated-agent.json');
-writeFileSync(gatedScript, JSON.stringify({ turns: [gate('gate-1'), [{ echo: true }, { end: 'end_turn' }], gate('gate-2'), gate('gate-3')] }));
+writeFileSync(
+  gatedScript,
+  JSON.stringify({ turns: [gate('gate-1'), [{ echo: true }, { end: 'end_turn' }], gate('gate-2'), gate('gate-3')] }),
+);
 // One that crashes in its first process's first turn; the host starts a
 // fresh process for the next turn, which only echoes (the wrapper tells
 // the two apart by a marker file, as tests/e2e/tests/acp_turns.rs does).
 // The crashing one says why on stderr when it starts, so the reason is in
 // the host's stderr tail however late the host reads the pipe after the exit.
 const crashScript = join(home, 'crash-agent.json');
-writeFileSync(crashScript, JSON.stringify({ turns: [[{ chunk: 'Looking into it' }, { crash: { code: 7, stderr: 'crashy agent: giving up' } }]] }));
+writeFileSync(
+  crashScript,
+  JSON.stringify({
+    turns: [[{ chunk: 'Looking into it' }, { crash: { code: 7, stderr: 'crashy agent: giving up' } }]],
+  }),
+);
 const echoScript = join(home, 'echo-agent.json');
 writeFileSync(echoScript, JSON.stringify({ turns: [[{ echo: true }, { end: 'end_turn' }]] }));
 const crashy = join(home, 'crashy-agent.sh');
 const crashMark = join(home, 'crashy-crashed');
-writeFileSync(crashy, `#!/bin/sh\nif [ -e ${crashMark} ]; then exec ${fakeBin} --script ${echoScript}; fi\ntouch ${crashMark}\necho 'crashy agent: lost the connection to the model' >&2\nexec ${fakeBin} --script ${crashScript}\n`, { mode: 0o755 });
+writeFileSync(
+  crashy,
+  `#!/bin/sh\nif [ -e ${crashMark} ]; then exec ${fakeBin} --script ${echoScript}; fi\ntouch ${crashMark}\necho 'crashy agent: lost the connection to the model' >&2\nexec ${fakeBin} --script ${crashScript}\n`,
+  { mode: 0o755 },
+);
 
-const agents = [`fake=${fakeBin} --script ${scriptPath}`, `slow=${fakeBin} --script ${slowScript}`, `broken=${fakeBin} --script ${brokenScript}`,
-  `gated=${fakeBin} --script ${gatedScript}`, `crashy=${crashy}`];
-const bridge = spawn(bridgeBin, ['--no-discover', '--data-dir', join(home, '.hangar-data'), ...agents.flatMap((a) => ['--agent', a])], {
-  env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const agents = [
+  `fake=${fakeBin} --script ${scriptPath}`,
+  `slow=${fakeBin} --script ${slowScript}`,
+  `broken=${fakeBin} --script ${brokenScript}`,
+  `gated=${fakeBin} --script ${gatedScript}`,
+  `crashy=${crashy}`,
+];
+const bridge = spawn(
+  bridgeBin,
+  ['--no-discover', '--data-dir', join(home, '.hangar-data'), ...agents.flatMap((a) => ['--agent', a])],
+  {
+    env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 // Never leave the bridge (and its agents) behind, even when the run dies early.
 process.on('exit', () => bridge.kill('SIGTERM'));
 const url = await new Promise((res, rej) => {
@@ -74,15 +117,27 @@ const url = await new Promise((res, rej) => {
   bridge.on('exit', (c) => rej(new Error(`bridge exited ${c}`)));
   createInterface({ input: bridge.stdout }).on('line', (l) => {
     const m = /^listening (http:\/\/\S+)/.exec(l);
-    if (m) { clearTimeout(timer); res(m[1]); }
+    if (m) {
+      clearTimeout(timer);
+      res(m[1]);
+    }
   });
 });
 
 const browserDir = mkdtempSync(join(tmpdir(), 'hangar-chromium-'));
 const ctx = await chromium.launchPersistentContext(browserDir, {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
   viewport: { width: 1280, height: 800 },
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
 });
 // Every command the UI sends to the core, in order (to prove a key press
 // did *not* answer a confirmation).
@@ -90,7 +145,11 @@ await ctx.addInitScript(() => {
   window.__sentCommands = [];
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
-    try { window.__sentCommands.push(JSON.parse(data).cmd); } catch { /* not ours */ }
+    try {
+      window.__sentCommands.push(JSON.parse(data).cmd);
+    } catch {
+      /* not ours */
+    }
     return send.call(this, data);
   };
 });
@@ -100,7 +159,8 @@ page.on('pageerror', (e) => consoleErrors.push(String(e)));
 page.setDefaultTimeout(T);
 await page.goto(url + '/');
 
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 async function test(name, fn) {
   const t0 = Date.now();
   try {
@@ -119,11 +179,13 @@ const shot = async (name) => {
   await page.screenshot({ path: join(shots, `${name}.png`) });
 };
 const sentCount = (cmd) => page.evaluate((c) => window.__sentCommands.filter((x) => x === c).length, cmd);
-const expectText = (sel, text) => page.waitForFunction(([s, t]) => [...document.querySelectorAll(s)].some((e) => e.textContent.includes(t)), [sel, text])
-  .catch(async (e) => {
-    const seen = await page.$$eval(sel, (els) => els.map((el) => el.textContent.slice(0, 300))).catch(() => []);
-    throw new Error(`no ${sel} with ${JSON.stringify(text)}; seen ${JSON.stringify(seen)}: ${e.message}`);
-  });
+const expectText = (sel, text) =>
+  page
+    .waitForFunction(([s, t]) => [...document.querySelectorAll(s)].some((e) => e.textContent.includes(t)), [sel, text])
+    .catch(async (e) => {
+      const seen = await page.$$eval(sel, (els) => els.map((el) => el.textContent.slice(0, 300))).catch(() => []);
+      throw new Error(`no ${sel} with ${JSON.stringify(text)}; seen ${JSON.stringify(seen)}: ${e.message}`);
+    });
 
 await test('the sidebar shows the embedded host, connected', async () => {
   await expectText('.host-group h2', 'This computer');
@@ -156,7 +218,9 @@ await test('send a message and see streamed markdown with a highlighted code fen
   await page.waitForSelector('.md.assistant pre code.language-rust .hljs-keyword');
   await expectText('.md.assistant pre code', 'println!');
   await page.waitForSelector('details.reasoning');
-  await page.waitForSelector('[data-testid=session-row][data-status=working], [data-testid=session-row][data-status=needs-input]');
+  await page.waitForSelector(
+    '[data-testid=session-row][data-status=working], [data-testid=session-row][data-status=needs-input]',
+  );
 });
 
 await test('approve a tool call from its inline card and see the result', async () => {
@@ -173,7 +237,9 @@ await test('approve a tool call from its inline card and see the result', async 
   await page.click('[data-testid=inbox-item] button');
   await page.waitForSelector('[data-testid=confirmation]');
   // Each option shows its keys: 1 and y on Allow, 3 and n on Reject.
-  const keys = await page.$$eval('[data-testid=confirmation] button', (bs) => bs.map((b) => [...b.querySelectorAll('kbd')].map((k) => k.textContent).join(' ')));
+  const keys = await page.$$eval('[data-testid=confirmation] button', (bs) =>
+    bs.map((b) => [...b.querySelectorAll('kbd')].map((k) => k.textContent).join(' ')),
+  );
   if (keys.join('|') !== '1 y|2|3 n') throw new Error(`shortcut keys shown: ${keys.join('|')}`);
   // Keys that must not answer it: y on a focused button, Enter and Escape
   // on the page, and any key while the new-session dialog is open.
@@ -269,10 +335,14 @@ await test('an input request with numbers and a multi-select: bad values are sho
   await page.check(`${openForm} [data-question=c_features] label:has-text("tls") input`);
   await page.check(`${openForm} [data-question=c_features] label:has-text("tracing") input`);
   await page.fill(`${openForm} [data-question=d_notes] input[type=text]`, 'fast start');
-  if (await page.$(`${openForm} [data-testid=question-error]`)) throw new Error('an error is still shown for valid answers');
+  if (await page.$(`${openForm} [data-testid=question-error]`))
+    throw new Error('an error is still shown for valid answers');
   await page.click('[data-testid=input-submit]');
   await page.waitForSelector('[data-testid=input-request][data-response=accept]');
-  await expectText('.md.assistant', '{"a_workers":8,"b_ratio":0.25,"c_features":["tls","tracing"],"d_notes":"fast start"}');
+  await expectText(
+    '.md.assistant',
+    '{"a_workers":8,"b_ratio":0.25,"c_features":["tls","tracing"],"d_notes":"fast start"}',
+  );
   await lastTurnDone();
 });
 
@@ -336,7 +406,9 @@ await test('a message typed while the agent starts is held, then becomes a turn'
   await expectText('.md.assistant', 'echo: Typed right away');
   await page.waitForFunction(() => !document.querySelector('[data-testid=starting], [data-testid=held-message]'));
   await page.waitForSelector(`${slowRow}:not([data-status=starting])`);
-  const refused = await page.$$eval('.notice', (ns) => ns.map((n) => n.textContent).filter((t) => t.includes('turnStarted')));
+  const refused = await page.$$eval('.notice', (ns) =>
+    ns.map((n) => n.textContent).filter((t) => t.includes('turnStarted')),
+  );
   if (refused.length) throw new Error(`a turn was refused: ${refused}`);
 });
 
@@ -362,8 +434,19 @@ await test('a failed start shows the reason; start again, then dispose', async (
 
 const queuedTexts = () => page.$$eval('[data-testid=queued-message] .q-text', (els) => els.map((e) => e.textContent));
 async function expectQueue(texts) {
-  await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('[data-testid=queued-message] .q-text')].map((e) => e.textContent)) === want, JSON.stringify(texts))
-    .catch(async (e) => { throw new Error(`queue is ${JSON.stringify(await queuedTexts())}, expected ${JSON.stringify(texts)}: ${e.message}`); });
+  await page
+    .waitForFunction(
+      (want) =>
+        JSON.stringify(
+          [...document.querySelectorAll('[data-testid=queued-message] .q-text')].map((e) => e.textContent),
+        ) === want,
+      JSON.stringify(texts),
+    )
+    .catch(async (e) => {
+      throw new Error(
+        `queue is ${JSON.stringify(await queuedTexts())}, expected ${JSON.stringify(texts)}: ${e.message}`,
+      );
+    });
 }
 const activeTurn = '.turn.active';
 let gatedUri = '';
@@ -389,8 +472,13 @@ await test('while a turn runs: queue three, move one up, remove one, steer; the 
   // Let the turn go on: its prompt ends, the steering message is sent
   // inside the same turn, then the first queued message starts.
   await page.click(`${activeTurn} [data-testid=confirmation] button:has-text("Go ahead")`);
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=turn]')].some((t) =>
-    t.querySelector('.user-msg')?.textContent === 'Task one' && t.textContent.includes('echo: Steer: keep it short')));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid=turn]')].some(
+      (t) =>
+        t.querySelector('.user-msg')?.textContent === 'Task one' &&
+        t.textContent.includes('echo: Steer: keep it short'),
+    ),
+  );
   await page.waitForSelector('[data-testid=steering]', { state: 'detached' });
   await expectText(`${activeTurn} .user-msg`, 'Queued C');
   await expectQueue(['Queued B']);
@@ -399,13 +487,18 @@ await test('while a turn runs: queue three, move one up, remove one, steer; the 
 await test('cancel the running turn: it shows cancelled and the next queued message starts', async () => {
   await page.waitForSelector(`${activeTurn} [data-testid=confirmation]`);
   await page.click('[data-testid=cancel-turn]');
-  await page.waitForFunction(() => [...document.querySelectorAll('.turn.cancelled')].some((t) => t.querySelector('.user-msg')?.textContent === 'Queued C'));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.turn.cancelled')].some(
+      (t) => t.querySelector('.user-msg')?.textContent === 'Queued C',
+    ),
+  );
   await expectText('.turn.cancelled .badge', 'cancelled');
   await expectText(`${activeTurn} .user-msg`, 'Queued B');
   await page.click(`${activeTurn} [data-testid=confirmation] button:has-text("Go ahead")`);
   await page.waitForFunction(() => !document.querySelector('.turn.active'));
   const order = await page.$$eval('[data-testid=turn] .user-msg', (els) => els.map((e) => e.textContent));
-  if (JSON.stringify(order) !== JSON.stringify(['Task one', 'Queued C', 'Queued B'])) throw new Error(`turns: ${JSON.stringify(order)}`);
+  if (JSON.stringify(order) !== JSON.stringify(['Task one', 'Queued C', 'Queued B']))
+    throw new Error(`turns: ${JSON.stringify(order)}`);
   await shot('chat-cancelled-turn');
 });
 
@@ -417,8 +510,13 @@ await test('an agent crash shows the error in the turn; the next message works',
   await expectText('[data-testid=turn-error]', 'exit status: 7');
   await expectText('[data-testid=turn-error]', 'lost the connection to the model');
   // Only the error is red, not the whole turn.
-  const colours = await page.evaluate(() => [...document.querySelectorAll('.turn.error .user-msg, [data-testid=turn-error]')].map((e) => getComputedStyle(e).color));
-  if (colours.length !== 2 || colours[0] === colours[1]) throw new Error(`turn text coloured like its error: ${colours}`);
+  const colours = await page.evaluate(() =>
+    [...document.querySelectorAll('.turn.error .user-msg, [data-testid=turn-error]')].map(
+      (e) => getComputedStyle(e).color,
+    ),
+  );
+  if (colours.length !== 2 || colours[0] === colours[1])
+    throw new Error(`turn text coloured like its error: ${colours}`);
   await page.waitForFunction(() => !document.querySelector('.turn.active'));
   // The host does not mark a crash resumable: no Retry.
   if (await page.$('[data-testid=retry]')) throw new Error('Retry offered on an error that is not resumable');
@@ -441,11 +539,15 @@ await test('a draft survives switching to another session and back', async () =>
   await openRow(gatedUri);
   await page.waitForFunction(() => document.querySelector('[data-testid=composer-input]').value === '');
   await openRow(crashyUri);
-  await page.waitForFunction(() => document.querySelector('[data-testid=composer-input]').value === 'half-written thought');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=composer-input]').value === 'half-written thought',
+  );
   // It also survives a switch after the draft reached the host.
   await openRow(gatedUri);
   await openRow(crashyUri);
-  await page.waitForFunction(() => document.querySelector('[data-testid=composer-input]').value === 'half-written thought');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=composer-input]').value === 'half-written thought',
+  );
 });
 
 await test('a turn finishing in a session that is not open marks it unread; opening it clears the mark', async () => {
@@ -455,22 +557,35 @@ await test('a turn finishing in a session that is not open marks it unread; open
   if (await page.$(`${row} .unread-dot`)) throw new Error('unread before anything happened');
   // A second client of the core (its own connection to the bridge) sends a message there.
   const host = await page.getAttribute(row, 'data-host');
-  await page.evaluate(async ({ host, session }) => {
-    const ws = new WebSocket(`ws://${location.host}/ipc`);
-    await new Promise((res, rej) => { ws.onopen = res; ws.onerror = rej; });
-    const pending = new Map();
-    ws.onmessage = (ev) => { const m = JSON.parse(ev.data); if ('id' in m && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); } };
-    let seq = 0;
-    const call = (cmd, args, stream = false) => new Promise((res, rej) => {
-      const id = ++seq;
-      pending.set(id, (m) => ('err' in m ? rej(new Error(m.err)) : res(m.ok)));
-      ws.send(JSON.stringify({ id, cmd, args, stream }));
-    });
-    const opened = await call('chat.open', { host, session }, true);
-    await call('chat.send', { host, chat: opened.chat, text: 'From another client' });
-    await call('stream.close', { streamId: opened.streamId });
-    ws.close();
-  }, { host, session: crashyUri });
+  await page.evaluate(
+    async ({ host, session }) => {
+      const ws = new WebSocket(`ws://${location.host}/ipc`);
+      await new Promise((res, rej) => {
+        ws.onopen = res;
+        ws.onerror = rej;
+      });
+      const pending = new Map();
+      ws.onmessage = (ev) => {
+        const m = JSON.parse(ev.data);
+        if ('id' in m && pending.has(m.id)) {
+          pending.get(m.id)(m);
+          pending.delete(m.id);
+        }
+      };
+      let seq = 0;
+      const call = (cmd, args, stream = false) =>
+        new Promise((res, rej) => {
+          const id = ++seq;
+          pending.set(id, (m) => ('err' in m ? rej(new Error(m.err)) : res(m.ok)));
+          ws.send(JSON.stringify({ id, cmd, args, stream }));
+        });
+      const opened = await call('chat.open', { host, session }, true);
+      await call('chat.send', { host, chat: opened.chat, text: 'From another client' });
+      await call('stream.close', { streamId: opened.streamId });
+      ws.close();
+    },
+    { host, session: crashyUri },
+  );
   await page.waitForSelector(`${row} .unread-dot`);
   await shot('sidebar-unread');
   await page.click(row);
@@ -487,7 +602,9 @@ await test('archive a session, find it under Show archived, unarchive it', async
   await page.check('[data-testid=show-archived]');
   await page.waitForSelector(row);
   if (await page.$(`[data-testid=session-row][data-uri="${crashyUri}"]`)) {
-    const rows = await page.$$eval('[data-testid=session-row]', (els) => els.map((e) => `${e.dataset.uri} ${e.textContent}`));
+    const rows = await page.$$eval('[data-testid=session-row]', (els) =>
+      els.map((e) => `${e.dataset.uri} ${e.textContent}`),
+    );
     throw new Error(`a live session is listed as archived: ${rows.join(' | ')}`);
   }
   await shot('sidebar-archived');

@@ -25,39 +25,57 @@ const script = join(home, 'stream.json');
 writeFileSync(script, JSON.stringify({ turns: [steps] }));
 
 await run('streaming', home, [`stream=${fakeBin} --script ${script}`], async (page, check) => {
-  await page.evaluate((folder) => window.rpc('session.create', { host: 'local', agent: 'stream', folder }), `file://${join(home, 'w')}`);
-  await page.evaluate(() => { window.__hangarStreamPauseMs = 600000; });
+  await page.evaluate(
+    (folder) => window.rpc('session.create', { host: 'local', agent: 'stream', folder }),
+    `file://${join(home, 'w')}`,
+  );
+  await page.evaluate(() => {
+    window.__hangarStreamPauseMs = 600000;
+  });
   await page.click('[data-testid=session-row]');
   await page.fill('[data-testid=composer-input]', 'stream a fence');
   // Per animation frame: how often the streaming part's HTML was replaced,
   // and whether its code was highlighted while the turn was still running.
-  const watching = page.evaluate(() => new Promise((resolve) => {
-    let frame = 0; let seen = 0;
-    const perFrame = new Map(); let highlightedWhileStreaming = 0;
-    const mo = new MutationObserver((records) => {
-      const md = document.querySelector('.turn.active .md.assistant');
-      if (!md) return;
-      for (const r of records) if (r.target === md && r.type === 'childList') perFrame.set(frame, (perFrame.get(frame) ?? 0) + 1);
-      if (md.querySelector('.hljs-keyword')) highlightedWhileStreaming++;
-    });
-    mo.observe(document.querySelector('[data-testid=transcript]'), { subtree: true, childList: true });
-    const tick = () => {
-      frame++;
-      if (document.querySelector('.turn.active .md.assistant')) seen++;
-      if (seen && !document.querySelector('.turn.active')) {
-        mo.disconnect();
-        resolve({ frames: seen, replacements: [...perFrame.values()], highlightedWhileStreaming });
-      } else requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  }));
+  const watching = page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let frame = 0;
+        let seen = 0;
+        const perFrame = new Map();
+        let highlightedWhileStreaming = 0;
+        const mo = new MutationObserver((records) => {
+          const md = document.querySelector('.turn.active .md.assistant');
+          if (!md) return;
+          for (const r of records)
+            if (r.target === md && r.type === 'childList') perFrame.set(frame, (perFrame.get(frame) ?? 0) + 1);
+          if (md.querySelector('.hljs-keyword')) highlightedWhileStreaming++;
+        });
+        mo.observe(document.querySelector('[data-testid=transcript]'), { subtree: true, childList: true });
+        const tick = () => {
+          frame++;
+          if (document.querySelector('.turn.active .md.assistant')) seen++;
+          if (seen && !document.querySelector('.turn.active')) {
+            mo.disconnect();
+            resolve({ frames: seen, replacements: [...perFrame.values()], highlightedWhileStreaming });
+          } else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
   await page.click('[data-testid=send]');
   const w = await watching;
   const total = w.replacements.reduce((a, b) => a + b, 0);
   const most = Math.max(0, ...w.replacements);
-  check(total > 0 && most <= 1, 'the streaming part is re-rendered at most once per frame',
-    `${total} replacements over ${w.frames} frames, at most ${most} in one frame`);
-  check(w.highlightedWhileStreaming === 0, 'no highlighting while deltas keep coming', `${w.highlightedWhileStreaming} mutations saw highlighted code`);
+  check(
+    total > 0 && most <= 1,
+    'the streaming part is re-rendered at most once per frame',
+    `${total} replacements over ${w.frames} frames, at most ${most} in one frame`,
+  );
+  check(
+    w.highlightedWhileStreaming === 0,
+    'no highlighting while deltas keep coming',
+    `${w.highlightedWhileStreaming} mutations saw highlighted code`,
+  );
   await page.waitForSelector('.md.assistant pre code.language-rust .hljs-keyword');
   check(true, 'highlighted once the turn is done', 'hljs spans present');
 });

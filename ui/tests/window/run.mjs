@@ -6,12 +6,13 @@
 //
 // Env: APP_BIN, FAKE_AGENT_BIN (default: ../../../target/debug/...),
 // WEBKIT_DRIVER (default WebKitWebDriver), SCREENSHOT_DIR (optional).
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+
 import { execFileSync } from 'node:child_process';
-import { startDriver, killByMarker, Session } from './webdriver.mjs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { killByMarker, Session, startDriver } from './webdriver.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -34,8 +35,11 @@ writeFileSync(join(demo, 'main.rs'), 'fn main() {}\n');
 // (fs/write_text_file), so the test can see it change on disk.
 const script = JSON.parse(readFileSync(join(here, '../ui/fake-agent-script.json'), 'utf8'));
 const permission = script.turns[0].find((s) => s.request?.method === 'session/request_permission');
-if (!permission?.then?.allow) throw new Error('fake-agent-script.json: no permission request with an "allow" branch in turn 1');
-permission.then.allow.unshift({ request: { method: 'fs/write_text_file', params: { path: '$CWD/hello.txt', content: 'hello hangar\n' } } });
+if (!permission?.then?.allow)
+  throw new Error('fake-agent-script.json: no permission request with an "allow" branch in turn 1');
+permission.then.allow.unshift({
+  request: { method: 'fs/write_text_file', params: { path: '$CWD/hello.txt', content: 'hello hangar\n' } },
+});
 const scriptPath = join(home, 'fake-agent.json');
 writeFileSync(scriptPath, JSON.stringify(script));
 
@@ -61,7 +65,13 @@ try {
   // Without TAURI_WEBVIEW_AUTOMATION (set by startDriver) this would hang: bounded.
   wd = await Session.create(driver.base, {
     binary: appBin,
-    args: ['--no-discover', '--data-dir', join(home, '.hangar-data'), '--agent', `fake=${fakeBin} --script ${scriptPath}`],
+    args: [
+      '--no-discover',
+      '--data-dir',
+      join(home, '.hangar-data'),
+      '--agent',
+      `fake=${fakeBin} --script ${scriptPath}`,
+    ],
     timeoutMs: 30000,
   });
 } catch (e) {
@@ -76,7 +86,8 @@ await wd.exec(`window.__errors = [];
   addEventListener('error', (e) => __errors.push(String(e.message)));
   addEventListener('unhandledrejection', (e) => __errors.push(String(e.reason?.message ?? e.reason)));`);
 
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 async function test(name, fn) {
   const t1 = Date.now();
   try {
@@ -86,17 +97,27 @@ async function test(name, fn) {
   } catch (e) {
     failed++;
     console.log(`FAIL - ${name}: ${e.stack ?? e}`);
-    if (shots) writeFileSync(join(shots, `failed-window-${name.replace(/\W+/g, '-')}.png`), await wd.screenshot().catch(() => Buffer.alloc(0)));
+    if (shots)
+      writeFileSync(
+        join(shots, `failed-window-${name.replace(/\W+/g, '-')}.png`),
+        await wd.screenshot().catch(() => Buffer.alloc(0)),
+      );
   }
 }
-const shot = async (name) => { if (shots) writeFileSync(join(shots, `${name}.png`), await wd.screenshot()); };
+const shot = async (name) => {
+  if (shots) writeFileSync(join(shots, `${name}.png`), await wd.screenshot());
+};
 const expectText = (css, text) => wd.waitEl(css, text);
 // The X server's own picture of the screen (`import -window root`, imagemagick;
 // skipped when missing), not WebKit's snapshot: the window really drew this.
 const screenOf = async (name) => {
   if (!shots || !process.env.DISPLAY) return;
   await wd.frames();
-  try { execFileSync('import', ['-window', 'root', join(shots, `${name}.png`)], { stdio: 'ignore' }); } catch { /* no imagemagick */ }
+  try {
+    execFileSync('import', ['-window', 'root', join(shots, `${name}.png`)], { stdio: 'ignore' });
+  } catch {
+    /* no imagemagick */
+  }
 };
 
 await test('the sidebar shows the embedded host, connected', async () => {
@@ -150,7 +171,8 @@ await test('approve the tool call from its card; the result shows and the file c
   await expectText('[data-testid=diff]', 'hello hangar');
   await expectText('[data-testid=inbox-button] .count', '1');
   await wd.waitEl('[data-testid=session-row][data-status=needs-input]');
-  if (readFileSync(join(demo, 'hello.txt'), 'utf8') !== 'hello world\n') throw new Error('file changed before approval');
+  if (readFileSync(join(demo, 'hello.txt'), 'utf8') !== 'hello world\n')
+    throw new Error('file changed before approval');
   await screenOf('real-window-xvfb');
   await wd.clickEl('[data-testid=confirmation] button', 'Allow');
   await expectText('[data-testid=tool-result]', 'Wrote 1 line to hello.txt');

@@ -2,8 +2,8 @@
 // Debian's WebKitWebDriver driving the real Tauri window. Only what the
 // real-window test needs. See docs/desktop.md ("real window").
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 
 const ELEM = 'element-6066-11e4-a52e-4f735466cecf';
 
@@ -12,7 +12,10 @@ export function freePort() {
   return new Promise((res, rej) => {
     const s = createServer();
     s.on('error', rej);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
   });
 }
 
@@ -34,21 +37,36 @@ export async function startDriver({ driverBin = 'WebKitWebDriver', env = process
   const deadline = Date.now() + 10000;
   for (;;) {
     const up = await Promise.race([
-      fetch(`${base}/status`).then((r) => r.ok, () => false),
-      exited.then((m) => { throw new Error(m); }),
+      fetch(`${base}/status`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+      exited.then((m) => {
+        throw new Error(m);
+      }),
     ]);
     if (up) break;
-    if (Date.now() > deadline) { killGroup(proc.pid); throw new Error('WebKitWebDriver did not answer /status'); }
+    if (Date.now() > deadline) {
+      killGroup(proc.pid);
+      throw new Error('WebKitWebDriver did not answer /status');
+    }
     await sleep(100);
   }
   // Kill the group and reap the driver (no zombie left behind).
-  const kill = () => { killGroup(proc.pid); return Promise.race([exited, sleep(2000)]); };
+  const kill = () => {
+    killGroup(proc.pid);
+    return Promise.race([exited, sleep(2000)]);
+  };
   return { proc, base, kill };
 }
 
 /** SIGKILL a process group we started (detached: pgid = pid). */
 export function killGroup(pid) {
-  try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
 }
 
 /** SIGKILL processes whose command line contains `marker` (e.g. a unique temp dir). */
@@ -56,15 +74,28 @@ export function killByMarker(marker) {
   for (const p of readdirSync('/proc')) {
     if (!/^\d+$/.test(p) || Number(p) === process.pid) continue;
     let cmd = '';
-    try { cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8'); } catch { continue; }
-    if (cmd.includes(marker)) { try { process.kill(Number(p), 'SIGKILL'); } catch { /* gone */ } }
+    try {
+      cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (cmd.includes(marker)) {
+      try {
+        process.kill(Number(p), 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
   }
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export class Session {
-  constructor(base, id) { this.base = base; this.id = id; }
+  constructor(base, id) {
+    this.base = base;
+    this.id = id;
+  }
 
   /**
    * POST /session with WebKit's own capability (what tauri-driver would
@@ -76,18 +107,36 @@ export class Session {
     return new Session(base, v.sessionId);
   }
 
-  cmd(method, path, body, timeoutMs) { return wd(this.base, method, `/session/${this.id}${path}`, body, timeoutMs); }
-  delete() { return wd(this.base, 'DELETE', `/session/${this.id}`, undefined, 10000); }
+  cmd(method, path, body, timeoutMs) {
+    return wd(this.base, method, `/session/${this.id}${path}`, body, timeoutMs);
+  }
+  delete() {
+    return wd(this.base, 'DELETE', `/session/${this.id}`, undefined, 10000);
+  }
 
   /** Runs `fn`'s body in the page; `args` are passed as `arguments`. */
-  exec(script, ...args) { return this.cmd('POST', '/execute/sync', { script, args }); }
-  execAsync(script, ...args) { return this.cmd('POST', '/execute/async', { script, args }); }
+  exec(script, ...args) {
+    return this.cmd('POST', '/execute/sync', { script, args });
+  }
+  execAsync(script, ...args) {
+    return this.cmd('POST', '/execute/async', { script, args });
+  }
 
-  async find(css) { return (await this.cmd('POST', '/element', { using: 'css selector', value: css }))[ELEM]; }
-  async click(el) { await this.cmd('POST', `/element/${el}/click`, {}); }
-  async clear(el) { await this.cmd('POST', `/element/${el}/clear`, {}); }
-  async type(el, text) { await this.cmd('POST', `/element/${el}/value`, { text }); }
-  text(el) { return this.cmd('GET', `/element/${el}/text`); }
+  async find(css) {
+    return (await this.cmd('POST', '/element', { using: 'css selector', value: css }))[ELEM];
+  }
+  async click(el) {
+    await this.cmd('POST', `/element/${el}/click`, {});
+  }
+  async clear(el) {
+    await this.cmd('POST', `/element/${el}/clear`, {});
+  }
+  async type(el, text) {
+    await this.cmd('POST', `/element/${el}/value`, { text });
+  }
+  text(el) {
+    return this.cmd('GET', `/element/${el}/text`);
+  }
 
   /** Polls `predicate` (a page-side function body returning a truthy value) until it holds. */
   async waitFor(what, body, args = [], timeoutMs = 20000) {
@@ -105,7 +154,9 @@ export class Session {
     const v = await this.waitFor(
       text === undefined ? css : `${css} containing ${JSON.stringify(text)}`,
       'const [s, t] = arguments; return [...document.querySelectorAll(s)].find((e) => t === null || e.textContent.includes(t)) ?? null;',
-      [css, text ?? null], timeoutMs);
+      [css, text ?? null],
+      timeoutMs,
+    );
     return v[ELEM];
   }
 
@@ -114,7 +165,9 @@ export class Session {
   }
 
   /** Real WebDriver click on the first element matching `css` (and `text`). */
-  async clickEl(css, text) { await this.click(await this.waitEl(css, text)); }
+  async clickEl(css, text) {
+    await this.click(await this.waitEl(css, text));
+  }
 
   /** Clears an input and types into it with WebDriver key events. */
   async fill(css, value) {
@@ -125,7 +178,9 @@ export class Session {
 
   /** Resolves after two animation frames: what the DOM says has been painted. */
   frames() {
-    return this.execAsync('const d = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => d(1)));');
+    return this.execAsync(
+      'const d = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => d(1)));',
+    );
   }
 
   /**

@@ -22,6 +22,7 @@ use tokio::sync::mpsc;
 
 use crate::commands;
 use crate::core::{Core, Sink};
+use crate::protocol::StreamEvent;
 
 async fn ipc(State(core): State<Arc<Core>>, ws: WebSocketUpgrade) -> Response {
     ws.max_message_size(8 << 20).on_upgrade(move |socket| connection(core, socket))
@@ -48,7 +49,10 @@ async fn connection(core: Arc<Core>, socket: WebSocket) {
         let sink: Option<Sink> = if req["stream"].as_bool() == Some(true) {
             let out = out.clone();
             let sid = id.clone();
-            Some(Arc::new(move |event: Value| out.send(json!({ "stream": sid, "event": event })).is_ok()))
+            Some(Arc::new(move |event: StreamEvent| {
+                let frame = serde_json::to_value(event).map(|event| json!({ "stream": sid, "event": event }));
+                frame.is_ok_and(|frame| out.send(frame).is_ok())
+            }))
         } else {
             None
         };
@@ -56,12 +60,12 @@ async fn connection(core: Arc<Core>, socket: WebSocket) {
         let out = out.clone();
         let opened_tx = opened_tx.clone();
         tokio::spawn(async move {
-            let reply = match commands::call(&core, &cmd, args, sink).await {
-                Ok(v) => {
-                    if let Some(s) = v.get("streamId").and_then(Value::as_u64) {
+            let reply = match commands::call_wire(&core, &cmd, args, sink).await {
+                Ok(reply) => {
+                    if let Some(s) = reply.stream_id() {
                         let _ = opened_tx.send(s);
                     }
-                    json!({ "id": id, "ok": v })
+                    json!({ "id": id, "ok": reply })
                 }
                 Err(e) => json!({ "id": id, "err": e.to_string() }),
             };

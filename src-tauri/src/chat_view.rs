@@ -3,114 +3,111 @@
 //!
 //! State is reduced elsewhere (the official reducers in
 //! `MultiHostStateMirror`); this module only *projects* a reduced
-//! [`ChatState`] into view JSON and diffs successive projections:
+//! [`ChatState`] into views ([`crate::protocol::chat`]) and diffs
+//! successive projections:
 //!
-//! - [`turn_view`] / [`part_view`]: a turn or response part as plain JSON
-//!   with markdown pre-rendered to sanitized HTML (`html`) and file edits
-//!   pre-diffed (`diffs`). Everything else is data the UI shows as text.
+//! - [`turn_view`] / [`active_view`]: a turn with its response parts as
+//!   [`crate::part_view`] shows them.
 //! - [`ChatProjection`]: remembers what the UI was sent and turns the next
-//!   state into ops: `meta`, `active`, `part`, `turnMeta`, `turnDone`,
-//!   `older`, or a fresh `snapshot`. Per streamed token it re-serializes
-//!   only the active turn's parts and re-renders only the part that changed,
-//!   so the cost does not grow with the transcript.
+//!   state into [`ChatOp`]s: `meta`, `active`, `part`, `turnMeta`,
+//!   `turnDone`, `older`, or a fresh `snapshot`. Per streamed token it
+//!   re-serializes only the active turn's parts and re-renders only the part
+//!   that changed, so the cost does not grow with the transcript.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use ahp_types::state::{ActiveTurn, ChatState, MessageAttachment, ResponsePart, Turn};
-use serde_json::{json, Value};
+use ahp_types::state::{ActiveTurn, ChatState, MessageAttachment, ResponsePart, TurnState, UsageInfo};
 
-use crate::file_diff::file_edit_view;
-use crate::markdown;
+use crate::part_view::{part_view, string_or_markdown};
+use crate::protocol::chat::{
+    AttachmentView, ChatMeta, ChatOp, ChatSnapshot, MessageView, PendingView, TurnOutcome, TurnView, UsageView,
+};
 
-/// A response part as view JSON.
-pub fn part_view(part: &ResponsePart) -> Value {
-    match part {
-        ResponsePart::Markdown(p) => json!({ "kind": "markdown", "id": p.id, "html": markdown::render(&p.content) }),
-        ResponsePart::Reasoning(p) => json!({ "kind": "reasoning", "id": p.id, "html": markdown::render(&p.content) }),
-        ResponsePart::ToolCall(_) => {
-            let mut v = serde_json::to_value(part).unwrap_or(Value::Null);
-            let tc = &mut v["toolCall"];
-            let mut diffs = Vec::new();
-            if let Some(items) = tc["edits"]["items"].as_array() {
-                diffs.extend(items.iter().map(file_edit_view));
-            }
-            if diffs.is_empty() {
-                if let Some(content) = tc["content"].as_array() {
-                    diffs.extend(content.iter().filter(|c| c["type"] == "fileEdit").map(file_edit_view));
-                }
-            }
-            if let Some(obj) = v.as_object_mut() {
-                obj.insert("diffs".into(), Value::Array(diffs));
-            }
-            v
-        }
-        other => serde_json::to_value(other).unwrap_or(Value::Null),
+/// A completed turn as a view.
+pub fn turn_view(turn: &ahp_types::state::Turn) -> TurnView {
+    TurnView {
+        id: turn.id.clone(),
+        active: false,
+        started_at: turn.started_at.clone(),
+        duration: turn.duration,
+        message: message_view(&turn.message),
+        parts: turn.response_parts.iter().map(part_view).collect(),
+        usage: turn.usage.as_ref().map(usage_view),
+        state: Some(match turn.state {
+            TurnState::Complete => TurnOutcome::Complete,
+            TurnState::Cancelled => TurnOutcome::Cancelled,
+            TurnState::Error => TurnOutcome::Error,
+        }),
     }
 }
 
-/// A completed turn as view JSON.
-pub fn turn_view(turn: &Turn) -> Value {
-    json!({
-        "id": turn.id,
-        "active": false,
-        "startedAt": turn.started_at,
-        "duration": turn.duration,
-        "message": message_view(&turn.message),
-        "parts": turn.response_parts.iter().map(part_view).collect::<Vec<_>>(),
-        "usage": turn.usage,
-        "state": turn.state,
-    })
+/// The active turn as a view.
+pub fn active_view(turn: &ActiveTurn) -> TurnView {
+    TurnView {
+        id: turn.id.clone(),
+        active: true,
+        started_at: Some(turn.started_at.clone()),
+        duration: None,
+        message: message_view(&turn.message),
+        parts: turn.response_parts.iter().map(part_view).collect(),
+        usage: turn.usage.as_ref().map(usage_view),
+        state: None,
+    }
 }
 
-/// The active turn as view JSON.
-pub fn active_view(turn: &ActiveTurn) -> Value {
-    json!({
-        "id": turn.id,
-        "active": true,
-        "startedAt": turn.started_at,
-        "message": message_view(&turn.message),
-        "parts": turn.response_parts.iter().map(part_view).collect::<Vec<_>>(),
-        "usage": turn.usage,
-        "state": Value::Null,
-    })
+fn usage_view(u: &UsageInfo) -> UsageView {
+    UsageView {
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
+        cache_read_tokens: u.cache_read_tokens,
+        model: u.model.clone(),
+    }
 }
 
 /// A user message: text, model, and what is attached (label and URI only,
 /// shown as text).
-fn message_view(message: &ahp_types::state::Message) -> Value {
-    let attachments: Vec<Value> = message.attachments.iter().flatten().map(attachment_view).collect();
-    json!({ "text": message.text, "model": message.model.as_ref().map(|m| m.id.clone()), "attachments": attachments })
+fn message_view(message: &ahp_types::state::Message) -> MessageView {
+    MessageView {
+        text: message.text.clone(),
+        model: message.model.as_ref().map(|m| m.id.clone()),
+        attachments: message.attachments.iter().flatten().map(attachment_view).collect(),
+    }
 }
 
 /// An attachment's label and, for a resource, its URI; read from the typed
 /// variant so an embedded attachment's data is never copied (this runs for
 /// every projection of the active turn).
-fn attachment_view(a: &MessageAttachment) -> Value {
+fn attachment_view(a: &MessageAttachment) -> AttachmentView {
+    let label = |l: &str| Some(l.to_owned());
     let (label, uri) = match a {
-        MessageAttachment::Simple(x) => (Value::from(x.label.as_str()), Value::Null),
-        MessageAttachment::EmbeddedResource(x) => (Value::from(x.label.as_str()), Value::Null),
-        MessageAttachment::Resource(x) => (Value::from(x.label.as_str()), Value::from(x.uri.as_str())),
-        MessageAttachment::Annotations(x) => (Value::from(x.label.as_str()), Value::Null),
-        MessageAttachment::Chat(x) => (Value::from(x.label.as_str()), Value::Null),
-        MessageAttachment::Unknown(v) => (v["label"].clone(), v["uri"].clone()),
+        MessageAttachment::Simple(x) => (label(&x.label), None),
+        MessageAttachment::EmbeddedResource(x) => (label(&x.label), None),
+        MessageAttachment::Resource(x) => (label(&x.label), Some(x.uri.clone())),
+        MessageAttachment::Annotations(x) => (label(&x.label), None),
+        MessageAttachment::Chat(x) => (label(&x.label), None),
+        MessageAttachment::Unknown(v) => {
+            let text = |k: &str| v[k].as_str().map(str::to_owned);
+            (text("label"), text("uri"))
+        }
     };
-    json!({ "label": label, "uri": uri })
+    AttachmentView { label, uri }
 }
 
 /// The chat fields outside the transcript.
-pub fn meta_view(chat: &ChatState) -> Value {
-    json!({
-        "resource": chat.resource,
-        "title": chat.title,
-        "status": chat.status,
-        "activity": chat.activity,
-        "queued": chat.queued_messages.as_ref().map(|q| q.iter().map(|m| json!({"id": m.id, "text": m.message.text})).collect::<Vec<_>>()).unwrap_or_default(),
-        "steering": chat.steering_message.as_ref().map(|m| json!({"id": m.id, "text": m.message.text})),
-        "draft": chat.draft.as_ref().map(|d| d.text.clone()),
-        "olderCursor": chat.turns_next_cursor,
-        "activeTurnId": chat.active_turn.as_ref().map(|t| t.id.clone()),
-    })
+pub fn meta_view(chat: &ChatState) -> ChatMeta {
+    let pending = |id: &str, m: &ahp_types::state::Message| PendingView { id: id.to_owned(), text: m.text.clone() };
+    ChatMeta {
+        resource: chat.resource.clone(),
+        title: chat.title.clone(),
+        status: chat.status,
+        activity: chat.activity.clone(),
+        queued: chat.queued_messages.iter().flatten().map(|m| pending(&m.id, &m.message)).collect(),
+        steering: chat.steering_message.as_ref().map(|m| pending(&m.id, &m.message)),
+        draft: chat.draft.as_ref().map(|d| d.text.clone()),
+        older_cursor: chat.turns_next_cursor.clone(),
+        active_turn_id: chat.active_turn.as_ref().map(|t| t.id.clone()),
+    }
 }
 
 fn hash_of<T: serde::Serialize>(value: &T) -> u64 {
@@ -143,7 +140,7 @@ pub struct ChatProjection {
 
 impl ChatProjection {
     /// A full snapshot op (the newest [`TURN_PAGE`] turns), remembering it as sent.
-    pub fn snapshot(&mut self, chat: &ChatState) -> Value {
+    pub fn snapshot(&mut self, chat: &ChatState) -> ChatSnapshot {
         *self = Self::default();
         let start = chat.turns.len().saturating_sub(TURN_PAGE);
         let sent = &chat.turns[start..];
@@ -156,12 +153,12 @@ impl ChatProjection {
             self.active_parts = active.response_parts.iter().map(hash_of).collect();
             self.active_usage = hash_of(&active.usage);
         }
-        json!({
-            "op": "snapshot",
-            "meta": meta_view(chat),
-            "turns": sent.iter().map(turn_view).collect::<Vec<_>>(),
-            "active": chat.active_turn.as_ref().map(active_view),
-        })
+        ChatSnapshot {
+            meta: meta_view(chat),
+            turns: sent.iter().map(turn_view).collect(),
+            active: chat.active_turn.as_ref().map(active_view),
+            start: None,
+        }
     }
 
     /// Index in `chat.turns` of the first turn the UI has.
@@ -178,7 +175,7 @@ impl ChatProjection {
     }
 
     /// The next older page from the mirror as an `older` op, if any.
-    pub fn older(&mut self, chat: &ChatState) -> Option<Value> {
+    pub fn older(&mut self, chat: &ChatState) -> Option<ChatOp> {
         let end = self.sent_start(chat);
         if end == 0 {
             return None;
@@ -190,9 +187,10 @@ impl ChatProjection {
         if self.last_turn.is_none() {
             self.last_turn = page.last().map(|t| t.id.clone());
         }
-        Some(
-            json!({ "op": "older", "turns": page.iter().map(turn_view).collect::<Vec<_>>(), "more": start > 0 || chat.turns_next_cursor.is_some() }),
-        )
+        Some(ChatOp::Older {
+            turns: page.iter().map(turn_view).collect(),
+            more: start > 0 || chat.turns_next_cursor.is_some(),
+        })
     }
 
     /// Send the next older page once the host has loaded it.
@@ -201,7 +199,7 @@ impl ChatProjection {
     }
 
     /// The ops that take the UI from what it was sent to `chat`.
-    pub fn update(&mut self, chat: &ChatState) -> Vec<Value> {
+    pub fn update(&mut self, chat: &ChatState) -> Vec<ChatOp> {
         let mut ops = Vec::new();
         // Completed turns: appended at the end (sent), loaded before the
         // window (sent only when asked), anything else (truncation) is a
@@ -214,14 +212,14 @@ impl ChatProjection {
                 let li = chat.turns.iter().position(|t| t.id == l);
                 match (fi, li) {
                     (Some(fi), Some(li)) if li + 1 == fi + self.turn_count => li + 1,
-                    _ => return vec![self.snapshot(chat)],
+                    _ => return vec![ChatOp::Snapshot(Box::new(self.snapshot(chat)))],
                 }
             }
-            _ => return vec![self.snapshot(chat)],
+            _ => return vec![ChatOp::Snapshot(Box::new(self.snapshot(chat)))],
         };
         if end < chat.turns.len() {
             for turn in &chat.turns[end..] {
-                ops.push(json!({ "op": "turnDone", "turn": turn_view(turn) }));
+                ops.push(ChatOp::TurnDone { turn: turn_view(turn) });
                 self.turn_count += 1;
             }
             if self.first_turn.is_none() {
@@ -242,9 +240,9 @@ impl ChatProjection {
                 Some(active) => {
                     self.active_parts = active.response_parts.iter().map(hash_of).collect();
                     self.active_usage = hash_of(&active.usage);
-                    ops.push(json!({ "op": "active", "turn": active_view(active) }));
+                    ops.push(ChatOp::Active { turn: Some(active_view(active)) });
                 }
-                None => ops.push(json!({ "op": "active", "turn": Value::Null })),
+                None => ops.push(ChatOp::Active { turn: None }),
             }
         } else if let Some(active) = &chat.active_turn {
             for (index, part) in active.response_parts.iter().enumerate() {
@@ -255,20 +253,20 @@ impl ChatProjection {
                     } else {
                         self.active_parts.push(h);
                     }
-                    ops.push(json!({ "op": "part", "turnId": active.id, "index": index, "part": part_view(part) }));
+                    ops.push(ChatOp::Part { turn_id: active.id.clone(), index, part: part_view(part) });
                 }
             }
             let usage = hash_of(&active.usage);
             if usage != self.active_usage {
                 self.active_usage = usage;
-                ops.push(json!({ "op": "turnMeta", "turnId": active.id, "usage": active.usage }));
+                ops.push(ChatOp::TurnMeta { turn_id: active.id.clone(), usage: active.usage.as_ref().map(usage_view) });
             }
         }
         let meta = meta_view(chat);
         let h = hash_of(&meta);
         if h != self.meta {
             self.meta = h;
-            ops.push(json!({ "op": "meta", "meta": meta }));
+            ops.push(ChatOp::Meta { meta });
         }
         ops
     }
@@ -302,24 +300,21 @@ pub fn pending_confirmations(chat: &ChatState) -> Vec<(String, String, String)> 
         .collect()
 }
 
-/// Plain text of a `StringOrMarkdown`.
-pub fn string_or_markdown(v: &ahp_types::common::StringOrMarkdown) -> String {
-    match v {
-        ahp_types::common::StringOrMarkdown::Plain(s) => s.clone(),
-        ahp_types::common::StringOrMarkdown::Markdown { markdown } => markdown.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
+
+    fn wire<T: serde::Serialize>(v: T) -> Value {
+        serde_json::to_value(v).unwrap()
+    }
 
     #[test]
     fn a_message_shows_its_attachments_as_label_and_uri() {
         let message: ahp_types::state::Message = serde_json::from_value(json!({"text": "read @notes.md", "origin": {"kind": "user"},
             "attachments": [{"type": "resource", "label": "notes.md", "uri": "file:///w/notes.md", "displayKind": "document"}]}))
         .unwrap();
-        let view = message_view(&message);
+        let view = wire(message_view(&message));
         assert_eq!(view["attachments"], json!([{"label": "notes.md", "uri": "file:///w/notes.md"}]));
     }
 
@@ -347,8 +342,8 @@ mod tests {
         let mut p = ChatProjection::default();
         let turns: Vec<Value> = (0..50).map(|i| turn(&format!("t{i}"))).collect();
         p.snapshot(&chat(json!({"turns": turns, "activeTurn": active("Hel")})));
-        let ops = p.update(&chat(json!({"turns": turns, "activeTurn": active("Hello *w*")})));
-        assert_eq!(ops.len(), 1, "{ops:?}");
+        let ops = wire(p.update(&chat(json!({"turns": turns, "activeTurn": active("Hello *w*")}))));
+        assert_eq!(ops.as_array().unwrap().len(), 1, "{ops:?}");
         assert_eq!(ops[0]["op"], "part");
         assert_eq!(ops[0]["part"]["html"], "<p>Hello <em>w</em></p>\n");
         assert!(p.update(&chat(json!({"turns": turns, "activeTurn": active("Hello *w*")}))).is_empty());
@@ -359,16 +354,16 @@ mod tests {
         let mut p = ChatProjection::default();
         let turns: Vec<Value> = (0..120).map(|i| turn(&format!("t{i}"))).collect();
         let c = chat(json!({"turns": turns}));
-        let snap = p.snapshot(&c);
+        let snap = wire(p.snapshot(&c));
         assert_eq!(snap["turns"].as_array().unwrap().len(), TURN_PAGE);
         assert_eq!(snap["turns"][0]["id"], "t70");
-        assert_eq!(p.older(&c).unwrap()["turns"][0]["id"], "t20");
-        let last = p.older(&c).unwrap();
+        assert_eq!(wire(p.older(&c).unwrap())["turns"][0]["id"], "t20");
+        let last = wire(p.older(&c).unwrap());
         assert_eq!(last["turns"].as_array().unwrap().len(), 20);
         assert_eq!(last["more"], false);
         let mut more = turns.clone();
         more.push(turn("t120"));
-        let ops = p.update(&chat(json!({"turns": more})));
+        let ops = wire(p.update(&chat(json!({"turns": more}))));
         assert_eq!(ops[0]["op"], "turnDone");
         assert_eq!(ops[0]["turn"]["id"], "t120");
     }
@@ -377,15 +372,15 @@ mod tests {
     fn completion_older_pages_and_truncation() {
         let mut p = ChatProjection::default();
         p.snapshot(&chat(json!({"turns": [turn("t2")], "activeTurn": active("x")})));
-        let ops = p.update(&chat(json!({"turns": [turn("t2"), turn("a")]})));
-        let kinds: Vec<&str> = ops.iter().map(|o| o["op"].as_str().unwrap()).collect();
+        let ops = wire(p.update(&chat(json!({"turns": [turn("t2"), turn("a")]}))));
+        let kinds: Vec<&str> = ops.as_array().unwrap().iter().map(|o| o["op"].as_str().unwrap()).collect();
         assert_eq!(kinds, ["turnDone", "active", "meta"]);
         let loaded = chat(json!({"turns": [turn("t0"), turn("t1"), turn("t2"), turn("a")]}));
         assert!(p.update(&loaded).is_empty(), "older turns wait until asked for");
-        let older = p.older(&loaded).unwrap();
+        let older = wire(p.older(&loaded).unwrap());
         assert_eq!(older["turns"].as_array().unwrap().len(), 2);
         assert!(p.older(&loaded).is_none());
-        let ops = p.update(&chat(json!({"turns": [turn("t0")]})));
+        let ops = wire(p.update(&chat(json!({"turns": [turn("t0")]}))));
         assert_eq!(ops[0]["op"], "snapshot", "truncation re-sends everything");
     }
 
@@ -397,7 +392,7 @@ mod tests {
                 "displayName": "Edit", "invocationMessage": "Edit a file", "confirmationTitle": "Edit hello.txt"}}]}}),
         );
         assert_eq!(pending_confirmations(&c), vec![("a".to_owned(), "tc".to_owned(), "Edit hello.txt".to_owned())]);
-        let view = part_view(&c.active_turn.unwrap().response_parts[0]);
+        let view = wire(part_view(&c.active_turn.unwrap().response_parts[0]));
         assert_eq!(view["kind"], "toolCall");
         assert!(view["diffs"].as_array().unwrap().is_empty());
     }

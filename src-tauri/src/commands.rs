@@ -1,75 +1,62 @@
 //! The one command table the UI calls, whether through Tauri IPC
 //! (`tauri_app`) or the loopback WebSocket bridge (`bridge`):
-//! `call(core, name, args, stream)`. Every command is found here by name.
+//! [`call`] runs a typed [`Command`]; [`call_wire`] first reads one from a
+//! wire name and JSON arguments (an unknown name or arguments that do not
+//! fit are a [`CoreError`], never a panic).
 //!
-//! Commands that change protocol state dispatch AHP actions through the
-//! multi-host client; the change comes back as an envelope, is reduced in
-//! the mirror and reaches the UI as a view update. Nothing is applied
-//! locally first.
+//! Commands that change protocol state dispatch AHP actions (built with the
+//! `ahp-types` action structs) through the multi-host client; the change
+//! comes back as an envelope, is reduced in the mirror and reaches the UI
+//! as a view update. Nothing is applied locally first.
 
 use std::sync::Arc;
 
 use ahp::hosts::HostId;
-use ahp_types::commands::{
-    CompletionItemKind, CompletionsParams, CreateSessionParams, DisposeSessionParams, ResourceListParams,
+use ahp_types::actions::{
+    ChatDraftChangedAction, ChatInputAnswerChangedAction, ChatInputCompletedAction, ChatPendingMessageRemovedAction,
+    ChatQueuedMessagesReorderedAction, ChatToolCallConfirmedAction, ChatTurnCancelledAction, ChatTurnResumeAction,
+    SessionIsArchivedChangedAction, SessionIsReadChangedAction, SessionTitleChangedAction,
 };
+use ahp_types::commands::{
+    CompletionItemKind, CompletionsParams, CompletionsResult, CreateSessionParams, DisposeSessionParams,
+    ResourceListParams, ResourceListResult,
+};
+use ahp_types::state::{ChatInputResponseKind, ToolCallCancellationReason, ToolCallConfirmationReason};
 use ahp_types::StateAction;
 use serde::de::DeserializeOwned;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::core::{Core, Sink};
 use crate::error::CoreError;
-use crate::outgoing::{self, action, fresh_id, Composed};
+use crate::outgoing::{self, fresh_id, Composed};
+use crate::protocol::command::{ChatOpened, Dispatched, OlderFetched, Queued, SessionCreated, StreamOpened};
+use crate::protocol::input::answers_to_ahp;
+use crate::protocol::part::InputResponse;
+use crate::protocol::{Command, Reply};
 
-/// Every command name, for the bridge and the docs.
-pub const COMMANDS: &[&str] = &[
-    "app.watch",
-    "stream.close",
-    "session.create",
-    "session.rename",
-    "session.archive",
-    "session.markRead",
-    "session.dispose",
-    "folder.list",
-    "chat.open",
-    "chat.send",
-    "chat.queue",
-    "chat.removeQueued",
-    "chat.reorderQueued",
-    "chat.cancel",
-    "chat.confirm",
-    "chat.draft",
-    "chat.inputAnswer",
-    "chat.inputComplete",
-    "chat.retry",
-    "chat.fetchOlder",
-    "chat.completions",
-];
+pub use crate::protocol::COMMANDS;
 
 fn bad(command: &str, message: impl Into<String>) -> CoreError {
     CoreError::BadArgs { command: command.to_owned(), message: message.into() }
 }
 
-fn arg<T: DeserializeOwned>(command: &str, args: &Value, name: &str) -> Result<T, CoreError> {
-    serde_json::from_value(args.get(name).cloned().unwrap_or(Value::Null))
-        .map_err(|e| bad(command, format!("{name}: {e}")))
-}
-
 /// The message of `chat.send` / `chat.queue`: `text` (not blank), `model`,
 /// `attachments` (those of the `@` mentions picked from `chat.completions`).
-fn composed(command: &str, args: &Value) -> Result<Composed, CoreError> {
-    let text: String = arg(command, args, "text")?;
+fn composed(
+    command: &str,
+    text: String,
+    model: Option<String>,
+    attachments: Option<Vec<crate::protocol::command::Attachment>>,
+) -> Result<Composed, CoreError> {
     if text.trim().is_empty() {
         return Err(bad(command, "the message is empty"));
     }
-    let model: Option<String> = arg(command, args, "model")?;
-    let attachments = outgoing::attachments(command, args.get("attachments").cloned().unwrap_or(Value::Null))?;
-    Ok(Composed { text, model, attachments })
+    Ok(Composed { text, model, attachments: outgoing::attachments(command, attachments)? })
 }
 
-async fn dispatch(core: &Core, host: &HostId, channel: &str, action: StateAction) -> Result<Value, CoreError> {
-    let handle = core.multi().dispatch(host, channel.to_owned(), action).await?;
-    Ok(json!({ "clientSeq": handle.client_seq }))
+async fn dispatch(core: &Core, host: String, channel: String, action: StateAction) -> Result<Dispatched, CoreError> {
+    let handle = core.multi().dispatch(&HostId::new(host), channel, action).await?;
+    Ok(Dispatched { client_seq: handle.client_seq })
 }
 
 async fn request<R: DeserializeOwned>(
@@ -83,75 +70,64 @@ async fn request<R: DeserializeOwned>(
     Ok(client.request(method, params).await?)
 }
 
-/// Run command `name`. `stream` receives events for commands that open
+/// Run the command named `name` with the wire `args`.
+pub async fn call_wire(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink>) -> Result<Reply, CoreError> {
+    call(core, Command::from_wire(name, args)?, stream).await
+}
+
+/// Run `command`. `stream` receives the events of the commands that open
 /// one (`app.watch`, `chat.open`).
-pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink>) -> Result<Value, CoreError> {
-    let c = name;
-    let host = || -> Result<HostId, CoreError> { Ok(HostId::new(arg::<String>(c, &args, "host")?)) };
-    match name {
-        "app.watch" => {
-            let sink = stream.ok_or_else(|| CoreError::NeedsStream(c.into()))?;
-            Ok(json!({ "streamId": core.watch_app(sink).await }))
+pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> Result<Reply, CoreError> {
+    let c = command.name();
+    let needs_stream = || CoreError::NeedsStream(c.to_owned());
+    Ok(match command {
+        Command::AppWatch(_) => {
+            let sink = stream.ok_or_else(needs_stream)?;
+            Reply::AppWatch(StreamOpened { stream_id: core.watch_app(sink).await })
         }
-        "stream.close" => {
-            core.close_stream(arg(c, &args, "streamId")?);
-            Ok(Value::Null)
+        Command::StreamClose(a) => {
+            core.close_stream(a.stream_id);
+            Reply::StreamClose(())
         }
-        "session.create" => {
-            let host = host()?;
-            let agent: Option<String> = arg(c, &args, "agent")?;
-            let folder: Option<String> = arg(c, &args, "folder")?;
+        Command::SessionCreate(a) => {
             let channel = format!("ahp-session:/{}", fresh_id());
             let params = CreateSessionParams {
                 channel: channel.clone(),
                 meta: None,
-                provider: agent.filter(|a| !a.is_empty()),
-                working_directories: folder.map(|f| vec![f]),
+                provider: a.agent.filter(|a| !a.is_empty()),
+                working_directories: a.folder.map(|f| vec![f]),
                 config: None,
                 active_client: None,
                 progress_token: None,
             };
-            let _: Value = request(core, &host, "createSession", params).await?;
-            Ok(json!({ "session": channel }))
+            let _: Value = request(core, &HostId::new(a.host), "createSession", params).await?;
+            Reply::SessionCreate(SessionCreated { session: channel })
         }
-        "session.rename" => {
-            let title: String = arg(c, &args, "title")?;
-            let title = title.trim().to_owned();
+        Command::SessionRename(a) => {
+            let title = a.title.trim().to_owned();
             if title.is_empty() {
                 return Err(bad(c, "the title is empty"));
             }
-            let session: String = arg(c, &args, "session")?;
-            dispatch(core, &host()?, &session, action(c, json!({ "type": "session/titleChanged", "title": title }))?)
-                .await
+            let action = StateAction::SessionTitleChanged(SessionTitleChangedAction { title });
+            Reply::SessionRename(dispatch(core, a.host, a.session, action).await?)
         }
-        "session.archive" => {
-            let session: String = arg(c, &args, "session")?;
-            let archived: bool = arg(c, &args, "archived")?;
-            dispatch(
-                core,
-                &host()?,
-                &session,
-                action(c, json!({ "type": "session/isArchivedChanged", "isArchived": archived }))?,
-            )
-            .await
+        Command::SessionArchive(a) => {
+            let action =
+                StateAction::SessionIsArchivedChanged(SessionIsArchivedChangedAction { is_archived: a.archived });
+            Reply::SessionArchive(dispatch(core, a.host, a.session, action).await?)
         }
-        "session.markRead" => {
-            let session: String = arg(c, &args, "session")?;
-            let read: bool = arg(c, &args, "read")?;
-            dispatch(core, &host()?, &session, action(c, json!({ "type": "session/isReadChanged", "isRead": read }))?)
-                .await
+        Command::SessionMarkRead(a) => {
+            let action = StateAction::SessionIsReadChanged(SessionIsReadChangedAction { is_read: a.read });
+            Reply::SessionMarkRead(dispatch(core, a.host, a.session, action).await?)
         }
-        "session.dispose" => {
-            let session: String = arg(c, &args, "session")?;
-            let _: Value =
-                request(core, &host()?, "disposeSession", DisposeSessionParams { channel: session, meta: None })
-                    .await?;
-            Ok(Value::Null)
+        Command::SessionDispose(a) => {
+            let params = DisposeSessionParams { channel: a.session, meta: None };
+            let _: Value = request(core, &HostId::new(a.host), "disposeSession", params).await?;
+            Reply::SessionDispose(())
         }
-        "folder.list" => {
-            let host = host()?;
-            let uri: Option<String> = arg(c, &args, "uri")?;
-            let uri = match uri {
+        Command::FolderList(a) => {
+            let host = HostId::new(a.host);
+            let uri = match a.uri {
                 Some(u) => u,
                 None => {
                     let handle = core.multi().host(&host).await.ok_or_else(|| CoreError::NotFound(host.to_string()))?;
@@ -165,136 +141,106 @@ pub async fn call(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink
             };
             let params =
                 ResourceListParams { channel: ahp_types::ROOT_RESOURCE_URI.to_owned(), meta: None, uri: uri.clone() };
-            let listed: Value = request(core, &host, "resourceList", params).await?;
-            Ok(crate::folders::listing(&uri, &listed))
+            let listed: ResourceListResult = request(core, &host, "resourceList", params).await?;
+            Reply::FolderList(crate::folders::listing(&uri, &listed))
         }
-        "chat.open" => {
-            let sink = stream.ok_or_else(|| CoreError::NeedsStream(c.into()))?;
-            let host = host()?;
-            let session: String = arg(c, &args, "session")?;
-            let chat = default_chat(core, &host, &session).await?;
-            let id = core.open_chat(&host, &session, &chat, sink).await?;
-            Ok(json!({ "streamId": id, "chat": chat }))
+        Command::ChatOpen(a) => {
+            let sink = stream.ok_or_else(needs_stream)?;
+            let host = HostId::new(a.host);
+            let chat = default_chat(core, &host, &a.session).await?;
+            let stream_id = core.open_chat(&host, &a.session, &chat, sink).await?;
+            Reply::ChatOpen(ChatOpened { stream_id, chat })
         }
-        "chat.send" => {
-            let chat: String = arg(c, &args, "chat")?;
-            core.send(&host()?, &chat, composed(c, &args)?).await
+        Command::ChatSend(a) => {
+            let message = composed(c, a.text, a.model, a.attachments)?;
+            Reply::ChatSend(core.send(&HostId::new(a.host), &a.chat, message).await?)
         }
-        "chat.queue" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let kind: String = arg::<Option<String>>(c, &args, "kind")?.unwrap_or_else(|| "queued".into());
-            if kind != "queued" && kind != "steering" {
-                return Err(bad(c, "kind is queued or steering"));
-            }
-            let (id, a) = outgoing::pending(&kind, &composed(c, &args)?)?;
-            let mut out = dispatch(core, &host()?, &chat, a).await?;
-            out["id"] = json!(id);
-            Ok(out)
+        Command::ChatQueue(a) => {
+            let message = composed(c, a.text, a.model, a.attachments)?;
+            let (id, action) = outgoing::pending(a.kind.unwrap_or_default().into(), &message);
+            let Dispatched { client_seq } = dispatch(core, a.host, a.chat, action).await?;
+            Reply::ChatQueue(Queued { client_seq, id })
         }
-        "chat.removeQueued" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let id: String = arg(c, &args, "id")?;
-            let kind: String = arg::<Option<String>>(c, &args, "kind")?.unwrap_or_else(|| "queued".into());
-            dispatch(
-                core,
-                &host()?,
-                &chat,
-                action(c, json!({ "type": "chat/pendingMessageRemoved", "kind": kind, "id": id }))?,
-            )
-            .await
+        Command::ChatRemoveQueued(a) => {
+            let kind = a.kind.unwrap_or_default().into();
+            let action = StateAction::ChatPendingMessageRemoved(ChatPendingMessageRemovedAction { kind, id: a.id });
+            Reply::ChatRemoveQueued(dispatch(core, a.host, a.chat, action).await?)
         }
-        "chat.reorderQueued" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let order: Vec<String> = arg(c, &args, "order")?;
-            dispatch(
-                core,
-                &host()?,
-                &chat,
-                action(c, json!({ "type": "chat/queuedMessagesReordered", "order": order }))?,
-            )
-            .await
+        Command::ChatReorderQueued(a) => {
+            let action = StateAction::ChatQueuedMessagesReordered(ChatQueuedMessagesReorderedAction { order: a.order });
+            Reply::ChatReorderQueued(dispatch(core, a.host, a.chat, action).await?)
         }
-        "chat.cancel" => {
-            let host = host()?;
-            let chat: String = arg(c, &args, "chat")?;
-            let state = core.chat_state(&host, &chat).ok_or_else(|| CoreError::NotFound(chat.clone()))?;
+        Command::ChatCancel(a) => {
+            let host = HostId::new(a.host.clone());
+            let state = core.chat_state(&host, &a.chat).ok_or_else(|| CoreError::NotFound(a.chat.clone()))?;
             let active = state.active_turn.ok_or_else(|| bad(c, "no turn is running"))?;
             let duration = active
                 .started_at
                 .parse::<jiff::Timestamp>()
                 .map(|t| (jiff::Timestamp::now().as_millisecond() - t.as_millisecond()).max(0))
                 .unwrap_or(0);
-            dispatch(
-                core,
-                &host,
-                &chat,
-                action(c, json!({ "type": "chat/turnCancelled", "turnId": active.id, "duration": duration }))?,
-            )
-            .await
+            let action =
+                StateAction::ChatTurnCancelled(ChatTurnCancelledAction { turn_id: active.id, duration, meta: None });
+            Reply::ChatCancel(dispatch(core, a.host, a.chat, action).await?)
         }
-        "chat.confirm" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let turn_id: String = arg(c, &args, "turnId")?;
-            let tool_call_id: String = arg(c, &args, "toolCallId")?;
-            let approved: bool = arg(c, &args, "approved")?;
-            let option_id: Option<String> = arg(c, &args, "optionId")?;
-            let mut a = json!({ "type": "chat/toolCallConfirmed", "turnId": turn_id, "toolCallId": tool_call_id, "approved": approved });
-            if approved {
-                a["confirmed"] = json!("user-action");
-            } else {
-                a["reason"] = json!("denied");
-            }
-            if let Some(o) = option_id {
-                a["selectedOptionId"] = json!(o);
-            }
-            dispatch(core, &host()?, &chat, action(c, a)?).await
+        Command::ChatConfirm(a) => {
+            let action = ChatToolCallConfirmedAction {
+                turn_id: a.turn_id,
+                tool_call_id: a.tool_call_id,
+                meta: None,
+                approved: a.approved,
+                confirmed: a.approved.then_some(ToolCallConfirmationReason::UserAction),
+                reason: (!a.approved).then_some(ToolCallCancellationReason::Denied),
+                edited_tool_input: None,
+                user_suggestion: None,
+                reason_message: None,
+                selected_option_id: a.option_id,
+            };
+            Reply::ChatConfirm(dispatch(core, a.host, a.chat, StateAction::ChatToolCallConfirmed(action)).await?)
         }
-        "chat.draft" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let text: Option<String> = arg(c, &args, "text")?;
-            let draft = text.filter(|t| !t.is_empty()).map(|t| Composed::plain(t).message());
-            dispatch(core, &host()?, &chat, action(c, json!({ "type": "chat/draftChanged", "draft": draft }))?).await
+        Command::ChatDraft(a) => {
+            let draft = a.text.filter(|t| !t.is_empty()).map(|t| Composed::plain(t).message());
+            let action = StateAction::ChatDraftChanged(ChatDraftChangedAction { draft });
+            Reply::ChatDraft(dispatch(core, a.host, a.chat, action).await?)
         }
-        "chat.inputAnswer" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let request_id: String = arg(c, &args, "requestId")?;
-            let question_id: String = arg(c, &args, "questionId")?;
-            let answer: Option<Value> = arg(c, &args, "answer")?;
-            let a = json!({ "type": "chat/inputAnswerChanged", "requestId": request_id, "questionId": question_id, "answer": answer });
-            dispatch(core, &host()?, &chat, action(c, a)?).await
+        Command::ChatInputAnswer(a) => {
+            let action = ChatInputAnswerChangedAction {
+                request_id: a.request_id,
+                question_id: a.question_id,
+                answer: a.answer.map(Into::into),
+            };
+            Reply::ChatInputAnswer(dispatch(core, a.host, a.chat, StateAction::ChatInputAnswerChanged(action)).await?)
         }
-        "chat.inputComplete" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let request_id: String = arg(c, &args, "requestId")?;
-            let response: String = arg(c, &args, "response")?;
-            let answers: Option<Value> = arg(c, &args, "answers")?;
-            let mut a = json!({ "type": "chat/inputCompleted", "requestId": request_id, "response": response });
-            if let Some(answers) = answers {
-                a["answers"] = answers;
-            }
-            dispatch(core, &host()?, &chat, action(c, a)?).await
+        Command::ChatInputComplete(a) => {
+            let response = match a.response {
+                InputResponse::Accept => ChatInputResponseKind::Accept,
+                InputResponse::Decline => ChatInputResponseKind::Decline,
+                InputResponse::Cancel => ChatInputResponseKind::Cancel,
+            };
+            let action =
+                ChatInputCompletedAction { request_id: a.request_id, response, answers: a.answers.map(answers_to_ahp) };
+            Reply::ChatInputComplete(dispatch(core, a.host, a.chat, StateAction::ChatInputCompleted(action)).await?)
         }
-        "chat.retry" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let turn_id: String = arg(c, &args, "turnId")?;
-            dispatch(core, &host()?, &chat, action(c, json!({ "type": "chat/turnResume", "turnId": turn_id }))?).await
+        Command::ChatRetry(a) => {
+            let action = StateAction::ChatTurnResume(ChatTurnResumeAction { turn_id: a.turn_id });
+            Reply::ChatRetry(dispatch(core, a.host, a.chat, action).await?)
         }
-        "chat.fetchOlder" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let more = core.older_turns(&host()?, &chat).await?;
-            Ok(json!({ "more": more }))
+        Command::ChatFetchOlder(a) => {
+            let more = core.older_turns(&HostId::new(a.host), &a.chat).await?;
+            Reply::ChatFetchOlder(OlderFetched { more })
         }
-        "chat.completions" => {
-            let chat: String = arg(c, &args, "chat")?;
-            let text: String = arg(c, &args, "text")?;
-            let offset: i64 = arg(c, &args, "offset")?;
-            let params =
-                CompletionsParams { channel: chat, meta: None, kind: CompletionItemKind::UserMessage, text, offset };
-            let result: Value = request(core, &host()?, "completions", params).await?;
-            Ok(result)
+        Command::ChatCompletions(a) => {
+            let params = CompletionsParams {
+                channel: a.chat,
+                meta: None,
+                kind: CompletionItemKind::UserMessage,
+                text: a.text,
+                offset: a.offset,
+            };
+            let result: CompletionsResult = request(core, &HostId::new(a.host), "completions", params).await?;
+            Reply::ChatCompletions(result.into())
         }
-        other => Err(CoreError::UnknownCommand(other.to_owned())),
-    }
+    })
 }
 
 /// The default chat of a session, from its summary or its state.

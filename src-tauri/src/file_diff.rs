@@ -3,9 +3,11 @@
 //! unified-diff lines. Text only goes to the UI as data and is rendered
 //! with `textContent`, never as HTML.
 
+use ahp_types::state::{FileEditDiffStats, FileEditSide};
 use base64::Engine;
-use serde_json::{json, Value};
 use similar::{ChangeTag, TextDiff};
+
+use crate::protocol::part::{DiffTag, DiffView};
 
 /// Lines shown per file before the diff is cut.
 pub const MAX_DIFF_LINES: usize = 2000;
@@ -28,18 +30,18 @@ pub fn data_uri_text(uri: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
-/// One file edit (an AHP `FileEdit` as JSON) as a diff view:
-/// `{path, added, removed, lines: [[tag, text], ...], truncated}` where tag
-/// is `+`, `-` or ` `.
-pub fn file_edit_view(edit: &Value) -> Value {
-    let side = |name: &str| -> (Option<String>, Option<String>) {
-        let s = &edit[name];
-        let uri = s["uri"].as_str().map(str::to_owned);
-        let text = s["content"]["uri"].as_str().and_then(data_uri_text);
-        (uri, text)
+/// One file edit (an AHP `FileEdit` or a tool result's `fileEdit`: its two
+/// sides and the host's counts) as a diff view; `lines` are `(tag, text)`.
+pub fn file_edit_view(
+    before: Option<&FileEditSide>,
+    after: Option<&FileEditSide>,
+    stats: Option<&FileEditDiffStats>,
+) -> DiffView {
+    let side = |s: Option<&FileEditSide>| -> (Option<String>, Option<String>) {
+        (s.map(|s| s.uri.clone()), s.and_then(|s| data_uri_text(&s.content.uri)))
     };
-    let (before_uri, before) = side("before");
-    let (after_uri, after) = side("after");
+    let (before_uri, before) = side(before);
+    let (after_uri, after) = side(after);
     let path = after_uri.or(before_uri).unwrap_or_default();
     let known = before.is_some() || after.is_some();
     let before = before.unwrap_or_default();
@@ -53,25 +55,27 @@ pub fn file_edit_view(edit: &Value) -> Value {
             break;
         }
         let tag = match change.tag() {
-            ChangeTag::Insert => "+",
-            ChangeTag::Delete => "-",
-            ChangeTag::Equal => " ",
+            ChangeTag::Insert => DiffTag::Added,
+            ChangeTag::Delete => DiffTag::Removed,
+            ChangeTag::Equal => DiffTag::Context,
         };
-        lines.push(json!([tag, change.value().trim_end_matches('\n')]));
+        lines.push((tag, change.value().trim_end_matches('\n').to_owned()));
     }
-    json!({
-        "path": path,
-        "added": edit["diff"]["added"],
-        "removed": edit["diff"]["removed"],
-        "known": known,
-        "lines": lines,
-        "truncated": truncated,
-    })
+    DiffView {
+        path,
+        added: stats.and_then(|d| d.added),
+        removed: stats.and_then(|d| d.removed),
+        known,
+        lines,
+        truncated,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ahp_types::state::FileEdit;
+    use serde_json::json;
 
     #[test]
     fn decodes_base64_and_percent_data_uris() {
@@ -82,13 +86,16 @@ mod tests {
 
     #[test]
     fn diff_marks_added_and_removed_lines() {
-        let edit = json!({
+        let edit: FileEdit = serde_json::from_value(json!({
             "before": {"uri": "file:///w/a.txt", "content": {"uri": "data:text/plain,one%0Atwo%0A"}},
             "after": {"uri": "file:///w/a.txt", "content": {"uri": "data:text/plain,one%0Athree%0A"}},
             "diff": {"added": 1, "removed": 1}
-        });
-        let v = file_edit_view(&edit);
-        assert_eq!(v["path"], "file:///w/a.txt");
+        }))
+        .unwrap();
+        let v = file_edit_view(edit.before.as_ref(), edit.after.as_ref(), edit.diff.as_ref());
+        assert_eq!(v.path, "file:///w/a.txt");
+        assert_eq!(v.added, Some(1));
+        let v = serde_json::to_value(v).unwrap();
         assert_eq!(v["lines"], json!([[" ", "one"], ["-", "two"], ["+", "three"]]));
     }
 }

@@ -1,7 +1,9 @@
 //! Folder-picker listings from `resourceList`: folders first, sorted by
 //! name, with their URIs and the parent folder's URI.
 
-use serde_json::{json, Value};
+use ahp_types::commands::ResourceListResult;
+
+use crate::protocol::command::{FolderEntry, FolderListing};
 
 /// The parent of a `file://` URI, if it has one.
 pub fn parent_uri(uri: &str) -> Option<String> {
@@ -23,26 +25,21 @@ pub fn child_uri(uri: &str, name: &str) -> String {
 }
 
 /// The picker's view of a `resourceList` result.
-pub fn listing(uri: &str, result: &Value) -> Value {
-    let mut entries: Vec<(bool, String)> = result["entries"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|e| Some((e["type"].as_str()? == "directory", e["name"].as_str()?.to_owned())))
-                .collect()
-        })
-        .unwrap_or_default();
+pub fn listing(uri: &str, result: &ResourceListResult) -> FolderListing {
+    let mut entries: Vec<(bool, &str)> =
+        result.entries.iter().map(|e| (e.r#type == "directory", e.name.as_str())).collect();
     entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.to_lowercase().cmp(&b.1.to_lowercase())));
-    let entries: Vec<Value> = entries
+    let entries = entries
         .into_iter()
-        .map(|(dir, name)| json!({ "name": name, "dir": dir, "uri": child_uri(uri, &name) }))
+        .map(|(dir, name)| FolderEntry { name: name.to_owned(), dir, uri: child_uri(uri, name) })
         .collect();
-    json!({ "uri": uri, "parent": parent_uri(uri), "entries": entries })
+    FolderListing { uri: uri.to_owned(), parent: parent_uri(uri), entries }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn parents_and_children() {
@@ -55,14 +52,13 @@ mod tests {
 
     #[test]
     fn folders_first_then_by_name() {
-        let v = listing(
-            "file:///h",
-            &json!({"entries": [
-                {"name": "b.txt", "type": "file"}, {"name": "Zed", "type": "directory"}, {"name": "app", "type": "directory"}
-            ]}),
-        );
-        let names: Vec<&str> = v["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+        let listed = serde_json::from_value(json!({"entries": [
+            {"name": "b.txt", "type": "file"}, {"name": "Zed", "type": "directory"}, {"name": "app", "type": "directory"}
+        ]}))
+        .unwrap();
+        let v = listing("file:///h", &listed);
+        let names: Vec<&str> = v.entries.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["app", "Zed", "b.txt"]);
-        assert_eq!(v["parent"], "file:///");
+        assert_eq!(v.parent.as_deref(), Some("file:///"));
     }
 }

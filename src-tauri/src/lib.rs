@@ -14,8 +14,14 @@
 //!   needs-input notifications.
 //! - [`event_feed`]    — `MultiHostClient::events()` checked against a tap
 //!   on each connection's transport, so lost events are noticed.
-//! - [`chat_view`]     — reduced chat state → view JSON and incremental ops
+//! - [`protocol`]      — the core↔UI protocol, data only: [`protocol::Command`]
+//!   (one serde-tagged enum, an argument struct per command), each command's
+//!   result, the app and chat ops and views; `ts-rs` writes their
+//!   TypeScript into `ui/src/gen/`.
+//! - [`chat_view`]     — reduced chat state → chat views and incremental ops
 //!   (snapshot, part, turnDone, older, meta).
+//! - [`part_view`]     — response parts → part views (markdown HTML, tool
+//!   calls with diffs, input requests).
 //! - [`session_start`] — a session's lifecycle as an open chat shows it;
 //!   messages held until the agent is ready.
 //! - [`outgoing`]      — the actions a typed message becomes.
@@ -23,7 +29,7 @@
 //! - [`markdown`]      — pulldown-cmark + ammonia: sanitized HTML.
 //! - [`file_diff`]     — file-edit diffs (data: URIs → unified lines).
 //! - [`folders`]       — folder-picker listings from `resourceList`.
-//! - [`commands`]      — the one command table the UI calls.
+//! - [`commands`]      — runs the commands: `call(core, Command, stream)`.
 //! - [`tauri_app`]     — the Tauri shell: `core_call` / `core_stream`
 //!   (a `tauri::ipc::Channel` per stream), notifications.
 //! - [`bridge`]        — the same table over a loopback WebSocket, serving
@@ -32,7 +38,8 @@
 //!
 //! Data flow: host envelope → `MultiHostClient::events` → [`core::Core`]
 //! pump → mirror (reducers) → [`chat_view::ChatProjection`] → a stream's
-//! sink → the UI. UI commands → [`commands::call`] → `dispatchAction` or a
+//! sink ([`protocol::StreamEvent`]) → the UI. UI commands →
+//! [`commands::call_wire`] → [`commands::call`] → `dispatchAction` or a
 //! request on the host → the echo comes back the same way.
 
 pub mod bridge;
@@ -46,6 +53,8 @@ pub mod file_diff;
 pub mod folders;
 pub mod markdown;
 pub mod outgoing;
+pub mod part_view;
+pub mod protocol;
 pub mod session_rows;
 pub mod session_start;
 pub mod startup;

@@ -2,17 +2,18 @@
 //!
 //! Map: [`fresh_id`] and [`now`] — ids and timestamps the client mints;
 //! [`Composed`] — what the composer sends (text, model, the attachments of
-//! picked `@` mentions) and its AHP `Message` JSON; [`turn_started`] — a
+//! picked `@` mentions) and its AHP `Message`; [`turn_started`] — a
 //! `chat/turnStarted` for a new turn; [`pending`] — a
 //! `chat/pendingMessageSet` (queued or steering) for a running chat. The
 //! command table and the core's held messages (`session_start`) both build
-//! their actions here.
+//! their actions here, with the `ahp-types` action structs.
 
-use ahp_types::state::MessageAttachment;
+use ahp_types::actions::{ChatPendingMessageSetAction, ChatTurnStartedAction};
+use ahp_types::state::{Message, MessageAttachment, MessageKind, MessageOrigin, ModelSelection, PendingMessageKind};
 use ahp_types::StateAction;
-use serde_json::{json, Value};
 
 use crate::error::CoreError;
+use crate::protocol::command::Attachment;
 
 /// A fresh id for turns, queued messages and sessions.
 pub fn fresh_id() -> String {
@@ -44,79 +45,103 @@ impl Composed {
         Self { text: text.into(), ..Self::default() }
     }
 
-    /// The AHP user `Message` JSON.
-    pub fn message(&self) -> Value {
-        let mut m = json!({ "text": self.text, "origin": { "kind": "user" } });
-        if let Some(model) = self.model.as_deref().filter(|m| !m.is_empty()) {
-            m["model"] = json!({ "id": model });
+    /// The AHP user `Message`.
+    pub fn message(&self) -> Message {
+        Message {
+            text: self.text.clone(),
+            origin: MessageOrigin { kind: MessageKind::User },
+            attachments: (!self.attachments.is_empty()).then(|| self.attachments.clone()),
+            model: self
+                .model
+                .as_deref()
+                .filter(|m| !m.is_empty())
+                .map(|id| ModelSelection { id: id.to_owned(), config: None }),
+            agent: None,
+            meta: None,
         }
-        if !self.attachments.is_empty() {
-            m["attachments"] = json!(self.attachments);
-        }
-        m
     }
 }
 
-/// Attachments from the UI's JSON; kinds this protocol version does not
-/// know are refused rather than passed on.
-pub fn attachments(command: &str, value: Value) -> Result<Vec<MessageAttachment>, CoreError> {
-    let bad = |message: String| CoreError::BadArgs { command: command.to_owned(), message };
-    let list: Option<Vec<MessageAttachment>> =
-        serde_json::from_value(value).map_err(|e| bad(format!("attachments: {e}")))?;
-    let list = list.unwrap_or_default();
+/// Attachments from the UI; kinds this protocol version does not know are
+/// refused rather than passed on.
+pub fn attachments(command: &str, list: Option<Vec<Attachment>>) -> Result<Vec<MessageAttachment>, CoreError> {
+    let list: Vec<MessageAttachment> = list.into_iter().flatten().map(|a| a.0).collect();
     if let Some(unknown) = list.iter().find(|a| matches!(a, MessageAttachment::Unknown(_))) {
-        return Err(bad(format!(
-            "attachments: not an attachment: {}",
-            serde_json::to_string(unknown).unwrap_or_default()
-        )));
+        return Err(CoreError::BadArgs {
+            command: command.to_owned(),
+            message: format!("attachments: not an attachment: {}", serde_json::to_string(unknown).unwrap_or_default()),
+        });
     }
     Ok(list)
 }
 
-/// An action from its wire JSON; `command` names the caller in errors.
-pub fn action(command: &str, value: Value) -> Result<StateAction, CoreError> {
-    serde_json::from_value(value)
-        .map_err(|e| CoreError::BadArgs { command: command.to_owned(), message: format!("action: {e}") })
-}
-
 /// `chat/turnStarted` for `message`, with the new turn's id.
-pub fn turn_started(message: &Composed) -> Result<(String, StateAction), CoreError> {
+pub fn turn_started(message: &Composed) -> (String, StateAction) {
     let turn_id = fresh_id();
-    let a = json!({ "type": "chat/turnStarted", "turnId": turn_id, "startedAt": now(), "message": message.message() });
-    Ok((turn_id, action("chat.send", a)?))
+    let action = ChatTurnStartedAction {
+        turn_id: turn_id.clone(),
+        started_at: now(),
+        message: message.message(),
+        queued_message_id: None,
+        meta: None,
+    };
+    (turn_id, StateAction::ChatTurnStarted(action))
 }
 
-/// `chat/pendingMessageSet` of `kind` (`queued` or `steering`), with the
+/// `chat/pendingMessageSet` of `kind` (queued or steering), with the
 /// pending message's id.
-pub fn pending(kind: &str, message: &Composed) -> Result<(String, StateAction), CoreError> {
+pub fn pending(kind: PendingMessageKind, message: &Composed) -> (String, StateAction) {
     let id = fresh_id();
-    let a = json!({ "type": "chat/pendingMessageSet", "kind": kind, "id": id, "message": message.message() });
-    Ok((id, action("chat.queue", a)?))
+    let action = ChatPendingMessageSetAction { kind, id: id.clone(), message: message.message() };
+    (id, StateAction::ChatPendingMessageSet(action))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
+
+    fn parsed(v: Value) -> Option<Vec<Attachment>> {
+        serde_json::from_value(v).unwrap()
+    }
 
     #[test]
     fn a_composed_message_carries_its_model_and_attachments() {
         let picked = json!([{"type": "resource", "label": "notes.md", "uri": "file:///w/notes.md"}]);
         let message = Composed {
             model: Some("m1".into()),
-            attachments: attachments("chat.send", picked.clone()).unwrap(),
+            attachments: attachments("chat.send", parsed(picked.clone())).unwrap(),
             ..Composed::plain("read @notes.md")
         };
-        let m = message.message();
+        let m = serde_json::to_value(message.message()).unwrap();
         assert_eq!(m["model"]["id"], "m1");
         assert_eq!(m["attachments"], picked);
-        assert!(Composed::plain("hi").message().get("attachments").is_none(), "no empty list on the wire");
+        assert_eq!(m["origin"]["kind"], "user");
+        let plain = serde_json::to_value(Composed::plain("hi").message()).unwrap();
+        assert!(plain.get("attachments").is_none(), "no empty list on the wire");
     }
 
     #[test]
     fn attachments_the_protocol_does_not_know_are_refused() {
-        assert!(attachments("chat.send", Value::Null).unwrap().is_empty());
-        for bad in [json!([{"type": "nope"}]), json!(["file:///x"]), json!({"type": "resource"})] {
-            assert!(matches!(attachments("chat.send", bad), Err(CoreError::BadArgs { .. })));
+        assert!(attachments("chat.send", None).unwrap().is_empty());
+        for unknown in [json!([{"type": "nope"}]), json!(["file:///x"])] {
+            assert!(matches!(attachments("chat.send", parsed(unknown)), Err(CoreError::BadArgs { .. })));
         }
+        let not_a_list = json!({"type": "resource"});
+        assert!(serde_json::from_value::<Option<Vec<Attachment>>>(not_a_list).is_err());
+    }
+
+    #[test]
+    fn actions_have_their_wire_shape() {
+        let (id, a) = pending(PendingMessageKind::Steering, &Composed::plain("go"));
+        let v = serde_json::to_value(a).unwrap();
+        assert_eq!(
+            (v["type"].as_str(), v["kind"].as_str(), v["id"].as_str()),
+            (Some("chat/pendingMessageSet"), Some("steering"), Some(id.as_str()))
+        );
+        let (turn, a) = turn_started(&Composed::plain("go"));
+        let v = serde_json::to_value(a).unwrap();
+        assert_eq!((v["type"].as_str(), v["turnId"].as_str()), (Some("chat/turnStarted"), Some(turn.as_str())));
+        assert_eq!(v["message"]["text"], "go");
     }
 }

@@ -4,66 +4,72 @@
 //! sessions whose channel the core holds), the status says so instead.
 
 use ahp::hosts::HostHandle;
-use ahp_types::state::{SessionState, SessionStatus, SessionSummary};
-use serde_json::{json, Value};
+use ahp_types::state::{SessionState, SessionStatus as StatusBits, SessionSummary};
 
+use crate::protocol::app::{AgentView, HostView, ModelView, SessionRow, SessionStatus};
 use crate::session_start::Lifecycle;
 
 /// The status word the sidebar shows: `starting` / `failed` from the
 /// session's lifecycle, else from the status bits.
-pub fn status_word(status: u32, lifecycle: Lifecycle) -> &'static str {
+pub fn status_word(status: u32, lifecycle: Lifecycle) -> SessionStatus {
     match lifecycle {
-        Lifecycle::Creating => return "starting",
-        Lifecycle::Failed => return "failed",
+        Lifecycle::Creating => return SessionStatus::Starting,
+        Lifecycle::Failed => return SessionStatus::Failed,
         Lifecycle::Ready => {}
     }
-    let s = SessionStatus::from_bits(status);
-    if s.contains(SessionStatus::InputNeeded) {
-        "needs-input"
-    } else if s.contains(SessionStatus::InProgress) {
-        "working"
-    } else if s.contains(SessionStatus::Error) {
-        "error"
+    let s = StatusBits::from_bits(status);
+    if s.contains(StatusBits::InputNeeded) {
+        SessionStatus::NeedsInput
+    } else if s.contains(StatusBits::InProgress) {
+        SessionStatus::Working
+    } else if s.contains(StatusBits::Error) {
+        SessionStatus::Error
     } else {
-        "idle"
+        SessionStatus::Idle
     }
 }
 
 /// Whether the status says the session needs the user.
 pub fn needs_input(status: u32) -> bool {
-    SessionStatus::from_bits(status).contains(SessionStatus::InputNeeded)
+    StatusBits::from_bits(status).contains(StatusBits::InputNeeded)
 }
 
 /// One sidebar row; `session` is the mirrored session state, if held.
-pub fn row(host: &HostHandle, s: &SessionSummary, session: Option<&SessionState>) -> Value {
-    let bits = SessionStatus::from_bits(s.status);
-    json!({
-        "host": host.id.as_str(),
-        "hostLabel": host.label,
-        "uri": s.resource,
-        "title": s.title,
-        "provider": s.provider,
-        "status": status_word(s.status, Lifecycle::of(session)),
-        "activity": s.activity,
-        "unread": !bits.contains(SessionStatus::IsRead),
-        "archived": bits.contains(SessionStatus::IsArchived),
-        "folder": s.working_directories.as_ref().and_then(|w| w.first().cloned()),
-        "modifiedAt": s.modified_at,
-        "defaultChat": s.default_chat,
-    })
+pub fn row(host: &HostHandle, s: &SessionSummary, session: Option<&SessionState>) -> SessionRow {
+    let bits = StatusBits::from_bits(s.status);
+    SessionRow {
+        host: host.id.as_str().to_owned(),
+        host_label: host.label.clone(),
+        uri: s.resource.clone(),
+        title: s.title.clone(),
+        provider: s.provider.clone(),
+        status: status_word(s.status, Lifecycle::of(session)),
+        activity: s.activity.clone(),
+        unread: !bits.contains(StatusBits::IsRead),
+        archived: bits.contains(StatusBits::IsArchived),
+        folder: s.working_directories.as_ref().and_then(|w| w.first().cloned()),
+        modified_at: s.modified_at.clone(),
+        default_chat: s.default_chat.clone(),
+    }
 }
 
 /// A host as the sidebar header shows it.
-pub fn host_view(host: &HostHandle) -> Value {
-    json!({
-        "id": host.id.as_str(),
-        "label": host.label,
-        "state": format!("{:?}", host.state),
-        "connected": host.state.is_connected(),
-        "defaultDirectory": host.default_directory,
-        "agents": host.agents,
-        "error": host.last_error.as_ref().map(|e| e.to_string()),
-    })
+pub fn host_view(host: &HostHandle) -> HostView {
+    let agents = host.agents.iter().map(|a| AgentView {
+        provider: a.provider.clone(),
+        display_name: a.display_name.clone(),
+        description: a.description.clone(),
+        models: a.models.iter().map(|m| ModelView { id: m.id.clone(), name: m.name.clone() }).collect(),
+    });
+    HostView {
+        id: host.id.as_str().to_owned(),
+        label: host.label.clone(),
+        state: format!("{:?}", host.state),
+        connected: host.state.is_connected(),
+        default_directory: host.default_directory.clone(),
+        agents: agents.collect(),
+        error: host.last_error.as_ref().map(|e| e.to_string()),
+    }
 }
 
 #[cfg(test)]
@@ -72,11 +78,11 @@ mod tests {
 
     #[test]
     fn status_words_follow_the_bits() {
-        assert_eq!(status_word(1, Lifecycle::Ready), "idle");
-        assert_eq!(status_word(8, Lifecycle::Ready), "working");
-        assert_eq!(status_word(24, Lifecycle::Ready), "needs-input");
-        assert_eq!(status_word(2, Lifecycle::Ready), "error");
-        assert_eq!(status_word(1 | 32 | 64, Lifecycle::Ready), "idle");
+        assert_eq!(status_word(1, Lifecycle::Ready), SessionStatus::Idle);
+        assert_eq!(status_word(8, Lifecycle::Ready), SessionStatus::Working);
+        assert_eq!(status_word(24, Lifecycle::Ready), SessionStatus::NeedsInput);
+        assert_eq!(status_word(2, Lifecycle::Ready), SessionStatus::Error);
+        assert_eq!(status_word(1 | 32 | 64, Lifecycle::Ready), SessionStatus::Idle);
         assert!(needs_input(24 | 32));
         assert!(!needs_input(8));
     }
@@ -85,9 +91,13 @@ mod tests {
     fn a_starting_or_failed_agent_is_the_row_status_not_idle() {
         // A session whose agent is starting or failed to start is `idle`
         // (with its read bit) in the host's summary.
-        assert_eq!(status_word(1 | 32, Lifecycle::Creating), "starting");
-        assert_eq!(status_word(1 | 32, Lifecycle::Failed), "failed");
-        assert_eq!(status_word(1 | 32, Lifecycle::Ready), "idle");
-        assert_eq!(status_word(1 | 32, Lifecycle::of(None)), "idle", "sessions the core does not hold follow the bits");
+        assert_eq!(status_word(1 | 32, Lifecycle::Creating), SessionStatus::Starting);
+        assert_eq!(status_word(1 | 32, Lifecycle::Failed), SessionStatus::Failed);
+        assert_eq!(status_word(1 | 32, Lifecycle::Ready), SessionStatus::Idle);
+        assert_eq!(
+            status_word(1 | 32, Lifecycle::of(None)),
+            SessionStatus::Idle,
+            "sessions the core does not hold follow the bits"
+        );
     }
 }

@@ -1,30 +1,20 @@
 //! A session's start as an open chat shows it, and the messages typed
 //! before the agent was ready.
 //!
-//! Map: [`Lifecycle`] — `creating` / `ready` / `failed` from the mirrored
-//! `SessionState` (unknown or unsubscribed counts as ready: the host
-//! decides); [`SessionStart`] — per open chat, the messages held while the
-//! session is `creating` and what the UI was last sent, as a `start` view
-//! (`{lifecycle, provider, error, held}`) and `start` ops when it changes;
+//! Map: [`Lifecycle`] (a protocol type) — `creating` / `ready` / `failed`
+//! from the mirrored `SessionState` (unknown or unsubscribed counts as
+//! ready: the host decides); [`SessionStart`] — per open chat, the messages
+//! held while the session is `creating` and what the UI was last sent, as a
+//! [`StartView`] and `start` ops when it changes;
 //! [`SessionStart::release`] hands the held messages over once the session
 //! is ready. The core (`core.rs`) sends them: the first as a turn, the rest
 //! queued behind it.
 
 use ahp_types::state::{SessionLifecycle, SessionState};
-use serde_json::{json, Value};
 
 use crate::outgoing::{fresh_id, Composed};
-
-/// Where a session's agent is in starting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lifecycle {
-    /// The host is still starting the agent; turns would be refused.
-    Creating,
-    /// Turns are accepted.
-    Ready,
-    /// The agent did not start (`creationError` says why).
-    Failed,
-}
+pub use crate::protocol::chat::Lifecycle;
+use crate::protocol::chat::{ChatOp, PendingView, StartView};
 
 impl Lifecycle {
     /// The lifecycle of a mirrored session; `None` (not subscribed) and
@@ -34,14 +24,6 @@ impl Lifecycle {
             Some(SessionLifecycle::Creating) => Self::Creating,
             Some(SessionLifecycle::Failed) => Self::Failed,
             _ => Self::Ready,
-        }
-    }
-
-    fn word(self) -> &'static str {
-        match self {
-            Self::Creating => "creating",
-            Self::Ready => "ready",
-            Self::Failed => "failed",
         }
     }
 }
@@ -59,36 +41,36 @@ pub struct HeldMessage {
 #[derive(Debug, Default)]
 pub struct SessionStart {
     held: Vec<HeldMessage>,
-    sent: Option<Value>,
+    sent: Option<StartView>,
 }
 
 impl SessionStart {
     /// The `start` view: lifecycle, provider, the creation error and the
     /// held messages (on `failed` they were not sent).
-    pub fn view(&self, session: Option<&SessionState>) -> Value {
-        json!({
-            "lifecycle": Lifecycle::of(session).word(),
-            "provider": session.map(|s| s.provider.clone()),
-            "error": session.and_then(|s| s.creation_error.as_ref()).map(|e| e.message.clone()),
-            "held": self.held.iter().map(|m| json!({ "id": m.id, "text": m.message.text })).collect::<Vec<_>>(),
-        })
+    pub fn view(&self, session: Option<&SessionState>) -> StartView {
+        StartView {
+            lifecycle: Lifecycle::of(session),
+            provider: session.map(|s| s.provider.clone()),
+            error: session.and_then(|s| s.creation_error.as_ref()).map(|e| e.message.clone()),
+            held: self.held.iter().map(|m| PendingView { id: m.id.clone(), text: m.message.text.clone() }).collect(),
+        }
     }
 
     /// The view, remembered as sent (for a chat snapshot).
-    pub fn snapshot(&mut self, session: Option<&SessionState>) -> Value {
+    pub fn snapshot(&mut self, session: Option<&SessionState>) -> StartView {
         let view = self.view(session);
         self.sent = Some(view.clone());
         view
     }
 
     /// A `start` op when the view differs from what was last sent.
-    pub fn update(&mut self, session: Option<&SessionState>) -> Option<Value> {
+    pub fn update(&mut self, session: Option<&SessionState>) -> Option<ChatOp> {
         let view = self.view(session);
         if self.sent.as_ref() == Some(&view) {
             return None;
         }
         self.sent = Some(view.clone());
-        Some(json!({ "op": "start", "start": view }))
+        Some(ChatOp::Start { start: view })
     }
 
     /// Hold a message until the session is ready; returns its id.
@@ -111,6 +93,14 @@ impl SessionStart {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
+
+    fn start_of(op: Option<ChatOp>) -> Value {
+        match op {
+            Some(ChatOp::Start { start }) => serde_json::to_value(start).unwrap(),
+            other => panic!("not a start op: {other:?}"),
+        }
+    }
 
     fn session(lifecycle: &str, error: Option<&str>) -> SessionState {
         let mut v = json!({"provider": "fake", "title": "", "status": 1, "resource": "ahp-session:/s", "createdAt": "x",
@@ -125,21 +115,21 @@ mod tests {
     fn messages_wait_for_ready_and_are_released_once() {
         let mut start = SessionStart::default();
         let creating = session("creating", None);
-        assert_eq!(start.snapshot(Some(&creating))["lifecycle"], "creating");
+        assert_eq!(start.snapshot(Some(&creating)).lifecycle, Lifecycle::Creating);
         start.hold(Composed::plain("first"));
         start.hold(Composed { model: Some("m".into()), ..Composed::plain("second") });
         assert!(start.release(Some(&creating)).is_empty(), "nothing leaves while creating");
-        let op = start.update(Some(&creating)).unwrap();
-        assert_eq!(op["start"]["held"][1]["text"], "second");
+        let op = start_of(start.update(Some(&creating)));
+        assert_eq!(op["held"][1]["text"], "second");
         assert!(start.update(Some(&creating)).is_none(), "unchanged views are not re-sent");
         let ready = session("ready", None);
         let released = start.release(Some(&ready));
         assert_eq!(released.iter().map(|m| m.message.text.as_str()).collect::<Vec<_>>(), ["first", "second"]);
         assert_eq!(released[1].message.model.as_deref(), Some("m"));
         assert!(start.release(Some(&ready)).is_empty());
-        let op = start.update(Some(&ready)).unwrap();
-        assert_eq!(op["start"]["lifecycle"], "ready");
-        assert_eq!(op["start"]["held"], json!([]));
+        let op = start_of(start.update(Some(&ready)));
+        assert_eq!(op["lifecycle"], "ready");
+        assert_eq!(op["held"], json!([]));
     }
 
     #[test]
@@ -148,7 +138,7 @@ mod tests {
         start.hold(Composed::plain("lost?"));
         let failed = session("failed", Some("the agent exited with status 3"));
         assert!(start.release(Some(&failed)).is_empty());
-        let view = start.view(Some(&failed));
+        let view = serde_json::to_value(start.view(Some(&failed))).unwrap();
         assert_eq!(view["lifecycle"], "failed");
         assert_eq!(view["error"], "the agent exited with status 3");
         assert_eq!(view["held"][0]["text"], "lost?");

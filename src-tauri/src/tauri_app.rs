@@ -1,5 +1,5 @@
 //! The Tauri shell: two IPC commands over the one command table
-//! ([`crate::commands::call`]) — `core_call` for request/answer and
+//! ([`crate::commands::call_wire`]) — `core_call` for request/answer and
 //! `core_stream` for commands that push events through a
 //! `tauri::ipc::Channel` — plus desktop notifications when a session needs
 //! input while the window is not focused.
@@ -14,12 +14,13 @@ use tauri_plugin_notification::NotificationExt;
 use crate::commands;
 use crate::core::{Core, Notifier, Sink};
 use crate::error::CoreError;
+use crate::protocol::{Reply, StreamEvent};
 
 struct AppCore(Arc<Core>);
 
 #[tauri::command]
-async fn core_call(state: tauri::State<'_, AppCore>, cmd: String, args: Value) -> Result<Value, CoreError> {
-    commands::call(&state.0, &cmd, args, None).await
+async fn core_call(state: tauri::State<'_, AppCore>, cmd: String, args: Value) -> Result<Reply, CoreError> {
+    commands::call_wire(&state.0, &cmd, args, None).await
 }
 
 #[tauri::command]
@@ -27,10 +28,10 @@ async fn core_stream(
     state: tauri::State<'_, AppCore>,
     cmd: String,
     args: Value,
-    on_event: Channel<Value>,
-) -> Result<Value, CoreError> {
-    let sink: Sink = Arc::new(move |event: Value| on_event.send(event).is_ok());
-    commands::call(&state.0, &cmd, args, Some(sink)).await
+    on_event: Channel<StreamEvent>,
+) -> Result<Reply, CoreError> {
+    let sink: Sink = Arc::new(move |event: StreamEvent| on_event.send(event).is_ok());
+    commands::call_wire(&state.0, &cmd, args, Some(sink)).await
 }
 
 struct WindowNotifier(AppHandle);

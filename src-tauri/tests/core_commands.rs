@@ -15,9 +15,23 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hangar_desktop::commands::call;
+use hangar_desktop::commands::call_wire;
 use hangar_desktop::core::Sink;
+use hangar_desktop::error::CoreError;
+use hangar_desktop::protocol::StreamEvent;
 use serde_json::{json, Value};
+
+/// A command by its wire name and JSON arguments, as the UI sends it; the
+/// reply as the UI receives it.
+async fn call(
+    core: &Arc<hangar_desktop::core::Core>,
+    name: &str,
+    args: Value,
+    sink: Option<Sink>,
+) -> Result<Value, CoreError> {
+    let reply = call_wire(core, name, args, sink).await?;
+    Ok(serde_json::to_value(reply).unwrap())
+}
 
 fn fake_agent() -> PathBuf {
     let bridge = PathBuf::from(env!("CARGO_BIN_EXE_hangar-desktop-bridge"));
@@ -30,8 +44,8 @@ struct Collected(Arc<Mutex<Vec<Value>>>);
 impl Collected {
     fn sink(&self) -> Sink {
         let me = self.clone();
-        Arc::new(move |v: Value| {
-            me.0.lock().unwrap().push(v);
+        Arc::new(move |event: StreamEvent| {
+            me.0.lock().unwrap().push(serde_json::to_value(event).unwrap());
             true
         })
     }
@@ -324,7 +338,8 @@ async fn a_real_overrun_of_the_event_broadcast_is_repaired() {
     // broadcast and the ones the pump missed are skipped without a word.
     let turn_over = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let (over, stalled) = (turn_over.clone(), std::sync::atomic::AtomicBool::new(false));
-    let slow: Sink = Arc::new(move |v: Value| {
+    let slow: Sink = Arc::new(move |event: StreamEvent| {
+        let v = serde_json::to_value(event).unwrap();
         if v.to_string().contains("\"op\":\"active\"") && !stalled.swap(true, std::sync::atomic::Ordering::SeqCst) {
             for _ in 0..800 {
                 if over.load(std::sync::atomic::Ordering::SeqCst) {

@@ -31,14 +31,17 @@ use ahp::hosts::{HostConfig, HostEvent, HostId, MultiHostClient};
 use ahp::multi_host_state_mirror::{HostedResourceKey, MultiHostStateMirror};
 use ahp::transport::BoxedTransport;
 use ahp::{ClientConfig, TransportError};
+use ahp_types::state::PendingMessageKind;
 use ahp_types::state::{ChatState, SessionState};
 use ahp_types::{ActionEnvelope, StateAction, ROOT_RESOURCE_URI};
-use serde_json::{json, Value};
 
 use crate::chat_view::{pending_confirmations, ChatProjection};
 use crate::error::CoreError;
 use crate::event_feed::{EventFeed, SeqTap, TappedTransport};
 use crate::outgoing::{self, Composed};
+use crate::protocol::app::{InboxItem, SessionRow};
+use crate::protocol::command::Sent;
+use crate::protocol::{AppOp, ChatOp, StreamEvent};
 use crate::session_rows::{host_view, needs_input, row};
 use crate::session_start::{HeldMessage, Lifecycle, SessionStart};
 
@@ -52,7 +55,7 @@ pub const EVENT_BUFFER: usize = 4_096;
 
 /// Where the UI receives a stream's events; returns `false` once the
 /// receiver is gone.
-pub type Sink = Arc<dyn Fn(Value) -> bool + Send + Sync>;
+pub type Sink = Arc<dyn Fn(StreamEvent) -> bool + Send + Sync>;
 
 /// Shows a desktop notification when a session needs the user.
 pub trait Notifier: Send + Sync {
@@ -73,10 +76,10 @@ struct ChatWatch {
 
 impl ChatWatch {
     /// A full `snapshot` op (transcript and start view), remembered as sent.
-    fn snapshot(&mut self, chat: &ChatState, session: Option<&SessionState>) -> Value {
-        let mut op = self.projection.snapshot(chat);
-        op["start"] = self.start.snapshot(session);
-        op
+    fn snapshot(&mut self, chat: &ChatState, session: Option<&SessionState>) -> ChatOp {
+        let mut snapshot = self.projection.snapshot(chat);
+        snapshot.start = Some(self.start.snapshot(session));
+        ChatOp::Snapshot(Box::new(snapshot))
     }
 
     /// The held messages to send now that the session is ready, if any.
@@ -113,7 +116,7 @@ struct CoreState {
     /// re-subscribe, the old subscription's envelopes may still be queued).
     floors: HashMap<HostedResourceKey, i64>,
     streams: HashMap<u64, HostedResourceKey>,
-    inbox: BTreeMap<(String, String, String), Value>,
+    inbox: BTreeMap<(String, String, String), InboxItem>,
     waiting: HashSet<(String, String)>,
     /// Hosts whose already-waiting sessions were noted (without a
     /// notification) when the core first saw the host connected.
@@ -136,7 +139,7 @@ pub struct Core {
 impl CoreState {
     /// A session's sidebar row, its status from the mirrored session's
     /// lifecycle while one is held (see [`row`]).
-    fn row(&self, host: &ahp::hosts::HostHandle, s: &ahp_types::state::SessionSummary) -> Value {
+    fn row(&self, host: &ahp::hosts::HostHandle, s: &ahp_types::state::SessionSummary) -> SessionRow {
         let key = HostedResourceKey::new(host.id.clone(), s.resource.clone());
         row(host, s, self.mirror.sessions().get(&key))
     }
@@ -146,8 +149,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-fn send_all(sinks: &mut HashMap<u64, Sink>, value: &Value) {
-    sinks.retain(|_, sink| sink(value.clone()));
+fn send_all(sinks: &mut HashMap<u64, Sink>, event: &StreamEvent) {
+    sinks.retain(|_, sink| sink(event.clone()));
+}
+
+/// Send a chat op to a chat's streams.
+fn send_chat(sinks: &mut HashMap<u64, Sink>, op: ChatOp) {
+    send_all(sinks, &StreamEvent::Chat(op));
+}
+
+/// Send an app op to the app streams.
+fn send_app(sinks: &mut HashMap<u64, Sink>, op: AppOp) {
+    send_all(sinks, &StreamEvent::App(op));
 }
 
 impl Core {
@@ -228,14 +241,19 @@ impl Core {
         Ok(())
     }
 
-    /// Current app view: hosts, session rows, inbox.
-    pub async fn app_snapshot(&self) -> Value {
+    /// Every session row of every host.
+    async fn rows(&self) -> Vec<SessionRow> {
         let hosts = self.multi.hosts().await;
         let st = lock(&self.state);
-        let rows: Vec<Value> =
-            hosts.iter().flat_map(|h| h.session_summaries.iter().map(|s| st.row(h, s)).collect::<Vec<_>>()).collect();
-        let inbox: Vec<Value> = st.inbox.values().cloned().collect();
-        json!({ "op": "snapshot", "hosts": hosts.iter().map(host_view).collect::<Vec<_>>(), "sessions": rows, "inbox": inbox })
+        hosts.iter().flat_map(|h| h.session_summaries.iter().map(|s| st.row(h, s)).collect::<Vec<_>>()).collect()
+    }
+
+    /// Current app view: hosts, session rows, inbox.
+    pub async fn app_snapshot(&self) -> AppOp {
+        let hosts = self.multi.hosts().await.iter().map(host_view).collect();
+        let sessions = self.rows().await;
+        let inbox = lock(&self.state).inbox.values().cloned().collect();
+        AppOp::Snapshot { hosts, sessions, inbox }
     }
 
     /// Register an app-stream sink; it first receives a snapshot.
@@ -244,7 +262,7 @@ impl Core {
         let mut st = lock(&self.state);
         st.next_id += 1;
         let id = st.next_id;
-        if sink(snapshot) {
+        if sink(StreamEvent::App(snapshot)) {
             st.app_sinks.insert(id, sink);
         }
         id
@@ -263,7 +281,7 @@ impl Core {
         let watch = chats.get_mut(&key).ok_or_else(|| CoreError::NotFound(chat.to_owned()))?;
         // A fresh projection per stream would be wasteful; re-snapshot the
         // shared one so every sink of this chat is in step.
-        let snapshot = watch.snapshot(chat_state, mirror.sessions().get(&watch.session_key));
+        let snapshot = StreamEvent::Chat(watch.snapshot(chat_state, mirror.sessions().get(&watch.session_key)));
         for other in watch.sinks.values() {
             other(snapshot.clone());
         }
@@ -277,7 +295,7 @@ impl Core {
     /// Send a message on a chat: a new turn, or — while the session's agent
     /// is still starting — held (shown in the chat's `start` view) and sent
     /// once the session is ready. A session whose start failed refuses.
-    pub async fn send(&self, host: &HostId, chat: &str, message: Composed) -> Result<Value, CoreError> {
+    pub async fn send(&self, host: &HostId, chat: &str, message: Composed) -> Result<Sent, CoreError> {
         let key = HostedResourceKey::new(host.clone(), chat);
         {
             let mut st = lock(&self.state);
@@ -288,9 +306,9 @@ impl Core {
                     Lifecycle::Creating => {
                         let id = watch.start.hold(message);
                         if let Some(op) = watch.start.update(session) {
-                            send_all(&mut watch.sinks, &json!({ "op": "batch", "ops": [op] }));
+                            send_chat(&mut watch.sinks, ChatOp::Batch { ops: vec![op] });
                         }
-                        return Ok(json!({ "held": id }));
+                        return Ok(Sent::Held { held: id });
                     }
                     Lifecycle::Failed => {
                         let reason = session
@@ -303,30 +321,21 @@ impl Core {
                 }
             }
         }
-        let (turn_id, action) = outgoing::turn_started(&message)?;
+        let (turn_id, action) = outgoing::turn_started(&message);
         let handle = self.multi.dispatch(host, chat.to_owned(), action).await?;
-        Ok(json!({ "clientSeq": handle.client_seq, "turnId": turn_id }))
+        Ok(Sent::Started { client_seq: handle.client_seq, turn_id })
     }
 
     /// Send held messages: the first as a turn unless one runs, the rest queued.
     async fn send_released(&self, release: Release) {
         let Release { key, messages, running } = release;
         for (i, m) in messages.iter().enumerate() {
-            let action = if i == 0 && !running {
+            let (_, action) = if i == 0 && !running {
                 outgoing::turn_started(&m.message)
             } else {
-                outgoing::pending("queued", &m.message)
+                outgoing::pending(PendingMessageKind::Queued, &m.message)
             };
-            let result = match action {
-                Ok((_, action)) => self
-                    .multi
-                    .dispatch(&key.host_id, key.uri.clone(), action)
-                    .await
-                    .map(|_| ())
-                    .map_err(CoreError::from),
-                Err(e) => Err(e),
-            };
-            if let Err(e) = result {
+            if let Err(e) = self.multi.dispatch(&key.host_id, key.uri.clone(), action).await {
                 tracing::warn!("sending a held message on {}: {e}", key.uri);
             }
         }
@@ -354,9 +363,8 @@ impl Core {
             let state = mirror.chats().get(&key).ok_or_else(|| CoreError::NotFound(chat.to_owned()))?;
             let watch = chats.get_mut(&key).ok_or_else(|| CoreError::NotFound(chat.to_owned()))?;
             if let Some(op) = watch.projection.older(state) {
-                let more = op["more"].as_bool().unwrap_or(false);
-                let batch = json!({ "op": "batch", "ops": [op] });
-                watch.sinks.retain(|_, sink| sink(batch.clone()));
+                let more = matches!(op, ChatOp::Older { more: true, .. });
+                send_chat(&mut watch.sinks, ChatOp::Batch { ops: vec![op] });
                 return Ok(more);
             }
             match state.turns_next_cursor.clone() {
@@ -374,7 +382,7 @@ impl Core {
             .client(host)
             .await
             .ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))?;
-        let _: Value = client.request("fetchTurns", params).await?;
+        let _: serde_json::Value = client.request("fetchTurns", params).await?;
         Ok(true)
     }
 
@@ -431,8 +439,8 @@ impl Core {
             watch.snapshot(chat, mirror.sessions().get(&watch.session_key));
             update_inbox(inbox, key, &watch.session, chat);
         }
-        let items: Vec<Value> = st.inbox.values().cloned().collect();
-        send_all(&mut st.app_sinks, &json!({ "op": "inbox", "items": items }));
+        let items = st.inbox.values().cloned().collect();
+        send_app(&mut st.app_sinks, AppOp::Inbox { items });
         Ok(())
     }
 
@@ -464,14 +472,14 @@ impl Core {
     }
 
     async fn push_hosts(&self) {
-        let hosts: Vec<Value> = self.multi.hosts().await.iter().map(host_view).collect();
-        send_all(&mut lock(&self.state).app_sinks, &json!({ "op": "hosts", "hosts": hosts }));
+        let hosts = self.multi.hosts().await.iter().map(host_view).collect();
+        send_app(&mut lock(&self.state).app_sinks, AppOp::Hosts { hosts });
     }
 
     async fn refresh_rows(&self) {
-        let snapshot = self.app_snapshot().await;
+        let sessions = self.rows().await;
         let hosts = self.multi.hosts().await;
-        send_all(&mut lock(&self.state).app_sinks, &json!({ "op": "sessions", "sessions": snapshot["sessions"] }));
+        send_app(&mut lock(&self.state).app_sinks, AppOp::Sessions { sessions });
         for h in hosts {
             self.note_already_waiting(&h);
             for s in &h.session_summaries {
@@ -536,21 +544,26 @@ impl Core {
 
 /// Replace one chat's inbox entries; `true` if they changed.
 fn update_inbox(
-    inbox: &mut BTreeMap<(String, String, String), Value>,
+    inbox: &mut BTreeMap<(String, String, String), InboxItem>,
     key: &HostedResourceKey,
     session: &str,
     chat: &ChatState,
 ) -> bool {
     let host = key.host_id.as_str().to_owned();
-    let before: Vec<Value> =
+    let before: Vec<InboxItem> =
         inbox.iter().filter(|((h, c, _), _)| *h == host && *c == key.uri).map(|(_, v)| v.clone()).collect();
     inbox.retain(|(h, c, _), _| !(*h == host && *c == key.uri));
     let mut after = Vec::new();
     for (turn_id, tool_call_id, title) in pending_confirmations(chat) {
-        let item = json!({
-            "host": host, "session": session, "chat": key.uri, "chatTitle": chat.title,
-            "turnId": turn_id, "toolCallId": tool_call_id, "title": title,
-        });
+        let item = InboxItem {
+            host: host.clone(),
+            session: session.to_owned(),
+            chat: key.uri.clone(),
+            chat_title: chat.title.clone(),
+            turn_id,
+            tool_call_id: tool_call_id.clone(),
+            title,
+        };
         after.push(item.clone());
         inbox.insert((host.clone(), key.uri.clone(), tool_call_id), item);
     }

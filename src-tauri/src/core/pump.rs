@@ -20,10 +20,10 @@ use ahp::multi_host_state_mirror::HostedResourceKey;
 use ahp::SubscriptionEvent;
 use ahp_types::state::SessionSummary;
 use ahp_types::ROOT_RESOURCE_URI;
-use serde_json::{json, Value};
 
-use super::{action_type, lock, send_all, update_inbox, Core, CoreState, Release};
+use super::{action_type, lock, send_app, send_chat, update_inbox, Core, CoreState, Release};
 use crate::event_feed::{EventFeed, Fed};
+use crate::protocol::{AppOp, ChatOp};
 use crate::session_start::Lifecycle;
 
 /// What a batch leaves to do once the state lock is released.
@@ -81,7 +81,12 @@ impl Core {
                     after.root_changed |= env.channel == ROOT_RESOURCE_URI && env.rejection_reason.is_none();
                     let key = HostedResourceKey::new(host_id.clone(), env.channel.clone());
                     if let Some(reason) = &env.rejection_reason {
-                        rejections.push(json!({ "op": "rejected", "host": host_id.as_str(), "channel": env.channel, "reason": reason, "action": action_type(&env.action) }));
+                        rejections.push(AppOp::Rejected {
+                            host: host_id.as_str().to_owned(),
+                            channel: env.channel.clone(),
+                            reason: reason.clone(),
+                            action: action_type(&env.action),
+                        });
                         continue;
                     }
                     if let Some(buf) = st.pending.get_mut(&key) {
@@ -118,16 +123,16 @@ impl Core {
             let mut ops = watch.projection.update(chat);
             ops.extend(watch.start.update(session));
             if !ops.is_empty() {
-                send_all(&mut watch.sinks, &json!({ "op": "batch", "ops": Value::Array(ops) }));
+                send_chat(&mut watch.sinks, ChatOp::Batch { ops });
             }
             inbox_changed |= update_inbox(inbox, &key, &watch.session, chat);
         }
         for r in rejections {
-            send_all(app_sinks, &r);
+            send_app(app_sinks, r);
         }
         if inbox_changed {
-            let items: Vec<Value> = inbox.values().cloned().collect();
-            send_all(app_sinks, &json!({ "op": "inbox", "items": items }));
+            let items = inbox.values().cloned().collect();
+            send_app(app_sinks, AppOp::Inbox { items });
         }
         after
     }
@@ -152,10 +157,10 @@ impl Core {
         let summary = handle.session_summaries.iter().find(|s| s.resource == session).cloned();
         let mut st = lock(&self.state);
         let op = match (&summary, removed) {
-            (Some(s), false) => json!({ "op": "session", "row": st.row(&handle, s) }),
-            _ => json!({ "op": "sessionRemoved", "host": host_id.as_str(), "uri": session }),
+            (Some(s), false) => AppOp::Session { row: st.row(&handle, s) },
+            _ => AppOp::SessionRemoved { host: host_id.as_str().to_owned(), uri: session.to_owned() },
         };
-        send_all(&mut st.app_sinks, &op);
+        send_app(&mut st.app_sinks, op);
         drop(st);
         summary.map(|s| (handle, s))
     }

@@ -7,11 +7,10 @@
 //! that host, the inbox and the session rows, and sends messages held for
 //! a session the snapshot shows ready.
 
+use super::{lock, send_app, send_chat, update_inbox, Core, CoreState};
+use crate::protocol::AppOp;
 use ahp::hosts::HostId;
 use ahp::multi_host_state_mirror::HostedResourceKey;
-use serde_json::{json, Value};
-
-use super::{lock, send_all, update_inbox, Core, CoreState};
 
 impl Core {
     /// Re-snapshot what the core holds on `host` and re-send the views.
@@ -44,11 +43,11 @@ impl Core {
                 let session = mirror.sessions().get(&watch.session_key);
                 released.extend(watch.release(key, chat, session));
                 let snapshot = watch.snapshot(chat, session);
-                send_all(&mut watch.sinks, &snapshot);
+                send_chat(&mut watch.sinks, snapshot);
                 update_inbox(inbox, key, &watch.session, chat);
             }
-            let items: Vec<Value> = inbox.values().cloned().collect();
-            send_all(app_sinks, &json!({ "op": "inbox", "items": items }));
+            let items = inbox.values().cloned().collect();
+            send_app(app_sinks, AppOp::Inbox { items });
         }
         self.resyncs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.refresh_rows().await;

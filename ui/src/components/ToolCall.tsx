@@ -1,7 +1,7 @@
 // A tool call: status, the full input, file-edit diffs, the result, and
 // the inline confirmation card with the options the host sent.
 
-import { plain, toolInputText, toolResultText } from '../state/chat-store';
+import { plain, toolInputText } from '../state/chat-store';
 import { confirmationOptions, type OptionView, shortcutKeys } from '../state/composer';
 
 export function Diff({ d }: { d: any }) {
@@ -27,7 +27,7 @@ export function ToolCall({ part, onConfirm }: { part: any; onConfirm?: (tc: any,
   const tc = part.toolCall;
   const status: string = tc.status;
   const input = toolInputText(tc);
-  const result = toolResultText(tc);
+  const result: string = tc.result;
   const pending = status === 'pending-confirmation';
   const name = tc.displayName || tc.toolName;
   const distinct = (t: string) => (t && t !== name ? t : '');

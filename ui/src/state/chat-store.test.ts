@@ -9,7 +9,6 @@ import {
   retryPartIndex,
   startFailed,
   toolInputText,
-  toolResultText,
   usageText,
   visibleTurns,
 } from './chat-store';
@@ -95,10 +94,9 @@ describe('chat store', () => {
   });
 
   it('formats tool input, results and usage', () => {
-    expect(toolInputText({ toolInput: '{"command":"ls -la"}' })).toContain('"command": "ls -la"');
-    expect(toolInputText({ toolInput: 'rm -rf build' })).toBe('rm -rf build');
-    expect(toolResultText({ content: [{ type: 'text', text: 'ok' }] })).toBe('ok');
-    expect(toolResultText({ error: 'boom' })).toBe('boom');
+    expect(toolInputText({ input: '{"command":"ls -la"}' })).toContain('"command": "ls -la"');
+    expect(toolInputText({ input: 'rm -rf build' })).toBe('rm -rf build');
+    expect(toolInputText({ inputUri: 'ahp-content:/x' })).toBe('(input at ahp-content:/x)');
     expect(usageText({ inputTokens: 10, outputTokens: 2, model: 'm' })).toBe('10 in · 2 out · m');
     expect(plain({ markdown: '**x**' })).toBe('**x**');
   });

@@ -150,27 +150,15 @@ export function plain(v: any): string {
   return '';
 }
 
-/** The full input a tool call will run with, as text. */
-export function toolInputText(tc: any): string {
-  const input = tc?.toolInput ?? tc?.partialInput;
-  if (input == null) return '';
-  if (typeof input === 'string') {
-    try {
-      return JSON.stringify(JSON.parse(input), null, 2);
-    } catch {
-      return input;
-    }
+/** The full input a tool call will run with, as text (JSON pretty-printed). */
+export function toolInputText(tc: { input?: string | null; inputUri?: string | null }): string {
+  const input = tc.input;
+  if (input == null) return tc.inputUri ? `(input at ${tc.inputUri})` : '';
+  try {
+    return JSON.stringify(JSON.parse(input), null, 2);
+  } catch {
+    return input;
   }
-  return input.uri ? `(input at ${input.uri})` : JSON.stringify(input, null, 2);
-}
-
-/** Result text of a completed tool call. */
-export function toolResultText(tc: any): string {
-  const content = Array.isArray(tc?.content) ? tc.content : [];
-  const texts = content.filter((c: any) => c?.type === 'text').map((c: any) => c.text);
-  if (texts.length) return texts.join('\n');
-  if (tc?.error != null) return typeof tc.error === 'string' ? tc.error : JSON.stringify(tc.error);
-  return '';
 }
 
 export function usageText(u: any): string {

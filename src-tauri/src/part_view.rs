@@ -1,0 +1,289 @@
+//! Response parts (`ahp-types`) → [`PartView`]s: markdown and reasoning
+//! rendered to sanitized HTML, tool calls flattened to the fields the UI
+//! shows (messages as plain text, the result as text) with their file
+//! edits pre-diffed, input requests, errors and notes. Everything but the
+//! markdown HTML is data the UI shows as text.
+
+use ahp_types::common::StringOrMarkdown;
+use ahp_types::state::{ChatInputResponseKind, ResponsePart, ToolCallState, ToolInput, ToolResultContent};
+use serde_json::Value;
+
+use crate::file_diff::file_edit_view;
+use crate::markdown;
+use crate::protocol::part::{
+    ConfirmOptionView, ContentRefPart, DiffView, ErrorPart, ErrorView, HtmlPart, InputRequestPart, InputResponse,
+    NotificationPart, PartView, ToolCallPart, ToolCallStatus, ToolCallView,
+};
+
+/// A response part as the UI shows it.
+pub fn part_view(part: &ResponsePart) -> PartView {
+    match part {
+        ResponsePart::Markdown(p) => {
+            PartView::Markdown(HtmlPart { id: p.id.clone(), html: markdown::render(&p.content) })
+        }
+        ResponsePart::Reasoning(p) => {
+            PartView::Reasoning(HtmlPart { id: p.id.clone(), html: markdown::render(&p.content) })
+        }
+        ResponsePart::ToolCall(tc) => PartView::ToolCall(ToolCallPart {
+            tool_call: tool_call_view(&tc.tool_call),
+            diffs: tool_call_diffs(&tc.tool_call),
+        }),
+        ResponsePart::InputRequest(p) => PartView::InputRequest(InputRequestPart {
+            request: (&p.request).into(),
+            response: p.response.as_ref().map(|r| match r {
+                ChatInputResponseKind::Accept => InputResponse::Accept,
+                ChatInputResponseKind::Decline => InputResponse::Decline,
+                ChatInputResponseKind::Cancel => InputResponse::Cancel,
+            }),
+        }),
+        ResponsePart::Error(p) => PartView::Error(ErrorPart {
+            error: ErrorView { error_type: p.error.error_type.clone(), message: p.error.message.clone() },
+            resumable: p.resumable,
+        }),
+        ResponsePart::SystemNotification(p) => {
+            PartView::SystemNotification(NotificationPart { content: string_or_markdown(&p.content) })
+        }
+        ResponsePart::ContentRef(p) => PartView::ContentRef(ContentRefPart { uri: p.uri.clone() }),
+        ResponsePart::Unknown(_) => PartView::Unknown,
+    }
+}
+
+/// Plain text of a `StringOrMarkdown`.
+pub fn string_or_markdown(v: &StringOrMarkdown) -> String {
+    match v {
+        StringOrMarkdown::Plain(s) => s.clone(),
+        StringOrMarkdown::Markdown { markdown } => markdown.clone(),
+    }
+}
+
+/// A value's wire word (`approve`, `denied`, …), for enums of a newer
+/// protocol's values too.
+fn wire_word<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+/// The fields every tool-call state has.
+fn base(
+    status: ToolCallStatus,
+    (id, name, display): (&str, &str, &str),
+    intention: &Option<String>,
+    invocation: Option<&StringOrMarkdown>,
+    input: Option<&ToolInput>,
+) -> ToolCallView {
+    let (input, input_uri) = match input {
+        Some(ToolInput::Inline(text)) => (Some(text.clone()), None),
+        Some(ToolInput::ContentRef(r)) => (None, Some(r.uri.clone())),
+        None => (None, None),
+    };
+    ToolCallView {
+        status,
+        tool_call_id: id.to_owned(),
+        tool_name: name.to_owned(),
+        display_name: display.to_owned(),
+        intention: intention.clone(),
+        invocation_message: invocation.map(string_or_markdown),
+        confirmation_title: None,
+        past_tense_message: None,
+        input,
+        input_uri,
+        options: Vec::new(),
+        success: None,
+        result: String::new(),
+        reason: None,
+    }
+}
+
+/// A tool result as text: its text content, else its error.
+fn result_text(content: &Option<Vec<ToolResultContent>>, error: &Option<Value>) -> String {
+    let texts: Vec<&str> = content
+        .iter()
+        .flatten()
+        .filter_map(|c| match c {
+            ToolResultContent::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !texts.is_empty() {
+        return texts.join("\n");
+    }
+    match error {
+        Some(Value::String(s)) => s.clone(),
+        Some(e) => e.to_string(),
+        None => String::new(),
+    }
+}
+
+/// A tool call's state as the card shows it.
+pub fn tool_call_view(state: &ToolCallState) -> ToolCallView {
+    use ToolCallStatus as St;
+    match state {
+        ToolCallState::Streaming(s) => ToolCallView {
+            input: s.partial_input.clone(),
+            ..base(
+                St::Streaming,
+                (&s.tool_call_id, &s.tool_name, &s.display_name),
+                &s.intention,
+                s.invocation_message.as_ref(),
+                None,
+            )
+        },
+        ToolCallState::PendingConfirmation(s) => ToolCallView {
+            confirmation_title: s.confirmation_title.as_ref().map(string_or_markdown),
+            options: s
+                .options
+                .iter()
+                .flatten()
+                .map(|o| ConfirmOptionView { id: o.id.clone(), label: o.label.clone(), kind: wire_word(&o.kind) })
+                .collect(),
+            ..base(
+                St::PendingConfirmation,
+                (&s.tool_call_id, &s.tool_name, &s.display_name),
+                &s.intention,
+                Some(&s.invocation_message),
+                s.tool_input.as_ref(),
+            )
+        },
+        ToolCallState::Running(s) => ToolCallView {
+            result: result_text(&s.content, &None),
+            ..base(
+                St::Running,
+                (&s.tool_call_id, &s.tool_name, &s.display_name),
+                &s.intention,
+                Some(&s.invocation_message),
+                s.tool_input.as_ref(),
+            )
+        },
+        ToolCallState::AuthRequired(s) => ToolCallView {
+            result: result_text(&s.content, &None),
+            ..base(
+                St::AuthRequired,
+                (&s.tool_call_id, &s.tool_name, &s.display_name),
+                &s.intention,
+                Some(&s.invocation_message),
+                s.tool_input.as_ref(),
+            )
+        },
+        ToolCallState::PendingResultConfirmation(s) => ToolCallView {
+            success: Some(s.success),
+            past_tense_message: Some(string_or_markdown(&s.past_tense_message)),
+            result: result_text(&s.content, &s.error),
+            ..base(
+                St::PendingResultConfirmation,
+                (&s.tool_call_id, &s.tool_name, &s.display_name),
+                &s.intention,
+                Some(&s.invocation_message),
+                s.tool_input.as_ref(),
+            )
+        },
+        ToolCallState::Completed(s) => ToolCallView {
+            success: Some(s.success),
+            past_tense_message: Some(string_or_markdown(&s.past_tense_message)),
+            result: result_text(&s.content, &s.error),
+            ..base(
+                St::Completed,
+                (&s.tool_call_id, &s.tool_name, &s.display_name),
+                &s.intention,
+                Some(&s.invocation_message),
+                s.tool_input.as_ref(),
+            )
+        },
+        ToolCallState::Cancelled(s) => ToolCallView {
+            reason: Some(wire_word(&s.reason)),
+            ..base(
+                St::Cancelled,
+                (&s.tool_call_id, &s.tool_name, &s.display_name),
+                &s.intention,
+                Some(&s.invocation_message),
+                s.tool_input.as_ref(),
+            )
+        },
+        ToolCallState::Unknown(v) => {
+            let field = |name: &str| v[name].as_str().unwrap_or_default();
+            let ids = (field("toolCallId"), field("toolName"), field("displayName"));
+            base(St::Unknown, ids, &None, None, None)
+        }
+    }
+}
+
+/// The file edits of a tool call as diffs: the edits awaiting confirmation,
+/// else the `fileEdit` items of its result.
+fn tool_call_diffs(state: &ToolCallState) -> Vec<DiffView> {
+    if let ToolCallState::PendingConfirmation(s) = state {
+        let edits = s.edits.iter().flat_map(|e| e.items.iter());
+        let diffs: Vec<DiffView> =
+            edits.map(|e| file_edit_view(e.before.as_ref(), e.after.as_ref(), e.diff.as_ref())).collect();
+        if !diffs.is_empty() {
+            return diffs;
+        }
+    }
+    let content = match state {
+        ToolCallState::Running(s) => &s.content,
+        ToolCallState::AuthRequired(s) => &s.content,
+        ToolCallState::PendingResultConfirmation(s) => &s.content,
+        ToolCallState::Completed(s) => &s.content,
+        _ => return Vec::new(),
+    };
+    content
+        .iter()
+        .flatten()
+        .filter_map(|c| match c {
+            ToolResultContent::FileEdit(e) => {
+                Some(file_edit_view(e.before.as_ref(), e.after.as_ref(), e.diff.as_ref()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn part(v: Value) -> ResponsePart {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn a_pending_tool_call_shows_its_options_input_and_edits() {
+        let p = part(json!({"kind": "toolCall", "toolCall": {"status": "pending-confirmation", "toolCallId": "tc",
+            "toolName": "edit", "displayName": "Edit", "invocationMessage": {"markdown": "Edit **a**"},
+            "toolInput": "{\"path\":\"a\"}", "confirmationTitle": "Edit a.txt",
+            "options": [{"id": "allow", "label": "Allow", "kind": "approve"}, {"id": "no", "label": "No", "kind": "deny"}],
+            "edits": {"items": [{"after": {"uri": "file:///w/a.txt", "content": {"uri": "data:text/plain,hi%0A"}}}]}}}));
+        let PartView::ToolCall(v) = part_view(&p) else { panic!("a tool call") };
+        assert_eq!(v.tool_call.status, ToolCallStatus::PendingConfirmation);
+        assert_eq!(v.tool_call.invocation_message.as_deref(), Some("Edit **a**"));
+        assert_eq!(v.tool_call.input.as_deref(), Some("{\"path\":\"a\"}"));
+        assert_eq!(v.tool_call.options[1].kind, "deny");
+        assert_eq!(v.diffs.len(), 1);
+        assert_eq!(v.diffs[0].path, "file:///w/a.txt");
+    }
+
+    #[test]
+    fn a_completed_tool_call_shows_its_result_as_text() {
+        let done = |content: Value, error: Value| {
+            let p = part(json!({"kind": "toolCall", "toolCall": {"status": "completed", "toolCallId": "tc",
+                "toolName": "run", "displayName": "Run", "invocationMessage": "Run it", "success": false,
+                "pastTenseMessage": "Ran it", "confirmed": "not-needed", "content": content, "error": error}}));
+            match part_view(&p) {
+                PartView::ToolCall(v) => v.tool_call,
+                other => panic!("{other:?}"),
+            }
+        };
+        let v = done(json!([{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]), Value::Null);
+        assert_eq!((v.result.as_str(), v.success), ("one\ntwo", Some(false)));
+        assert_eq!(done(json!([]), json!("boom")).result, "boom");
+        assert_eq!(done(json!([]), json!({"code": 1})).result, "{\"code\":1}");
+    }
+
+    #[test]
+    fn parts_of_unknown_kinds_keep_their_place() {
+        let v = serde_json::to_value(part_view(&part(json!({"kind": "hologram", "id": "h"})))).unwrap();
+        assert_eq!(v, json!({"kind": "unknown"}));
+    }
+}

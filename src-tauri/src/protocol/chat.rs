@@ -1,0 +1,208 @@
+//! A chat stream: a snapshot of the open chat, then ops that patch it.
+//! Turns carry their response parts as [`PartView`]s.
+
+use serde::Serialize;
+use ts_rs::TS;
+
+use super::part::PartView;
+
+/// A queued, steering or held message.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingView {
+    /// Its id.
+    pub id: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// The chat fields outside the transcript.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatMeta {
+    /// Chat URI.
+    pub resource: String,
+    /// Title.
+    pub title: String,
+    /// `ChatStatus` bits.
+    pub status: u32,
+    /// What the agent is doing, if it said.
+    pub activity: Option<String>,
+    /// Messages queued behind the running turn.
+    pub queued: Vec<PendingView>,
+    /// A message steering the running turn.
+    pub steering: Option<PendingView>,
+    /// The draft's text.
+    pub draft: Option<String>,
+    /// Set while older turns can be fetched from the host.
+    pub older_cursor: Option<String>,
+    /// The running turn.
+    pub active_turn_id: Option<String>,
+}
+
+/// Where a session's agent is in starting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Lifecycle {
+    /// The host is still starting the agent; turns would be refused.
+    Creating,
+    /// Turns are accepted.
+    Ready,
+    /// The agent did not start (`creationError` says why).
+    Failed,
+}
+
+/// The session's start as an open chat shows it; messages sent while it is
+/// `creating` are held by the core.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StartView {
+    /// Where the agent is in starting.
+    pub lifecycle: Lifecycle,
+    /// The session's agent provider.
+    pub provider: Option<String>,
+    /// Why the agent did not start.
+    pub error: Option<String>,
+    /// Messages held until the agent is ready (not sent, if it failed).
+    pub held: Vec<PendingView>,
+}
+
+/// What a message has attached, shown as text.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentView {
+    /// Label.
+    pub label: Option<String>,
+    /// URI, for a resource.
+    pub uri: Option<String>,
+}
+
+/// A user message.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageView {
+    /// Text.
+    pub text: String,
+    /// The model chosen for it.
+    pub model: Option<String>,
+    /// Attachments.
+    pub attachments: Vec<AttachmentView>,
+}
+
+/// Token usage of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageView {
+    /// Input tokens.
+    pub input_tokens: Option<i64>,
+    /// Output tokens.
+    pub output_tokens: Option<i64>,
+    /// Input tokens read from a cache.
+    pub cache_read_tokens: Option<i64>,
+    /// The model that answered.
+    pub model: Option<String>,
+}
+
+/// How a finished turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum TurnOutcome {
+    /// The agent finished.
+    Complete,
+    /// The user cancelled it.
+    Cancelled,
+    /// It failed.
+    Error,
+}
+
+/// A turn, finished or running.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnView {
+    /// Turn id.
+    pub id: String,
+    /// Whether it is the running turn.
+    pub active: bool,
+    /// When it started (RFC 3339).
+    pub started_at: Option<String>,
+    /// How long it ran, in milliseconds (finished turns).
+    pub duration: Option<i64>,
+    /// The user's message.
+    pub message: MessageView,
+    /// The response so far.
+    pub parts: Vec<PartView>,
+    /// Token usage.
+    pub usage: Option<UsageView>,
+    /// How it ended (`null` while running).
+    pub state: Option<TurnOutcome>,
+}
+
+/// The whole open chat, as a `snapshot` op carries it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatSnapshot {
+    /// The chat fields.
+    pub meta: ChatMeta,
+    /// The newest page of finished turns, oldest first.
+    pub turns: Vec<TurnView>,
+    /// The running turn.
+    pub active: Option<TurnView>,
+    /// The session's start.
+    pub start: Option<StartView>,
+}
+
+/// An op on a chat stream.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ChatOp {
+    /// Everything again: first on a stream, after a truncation or lost events.
+    Snapshot(Box<ChatSnapshot>),
+    /// The session's start changed.
+    Start {
+        /// The new start view.
+        start: StartView,
+    },
+    /// Ops to apply in order, rendered once.
+    Batch {
+        /// The ops.
+        ops: Vec<ChatOp>,
+    },
+    /// The chat fields changed.
+    Meta {
+        /// The new fields.
+        meta: ChatMeta,
+    },
+    /// A turn started, or the running one ended (`null`).
+    Active {
+        /// The running turn.
+        turn: Option<TurnView>,
+    },
+    /// One response part of the running turn, new or replaced.
+    Part {
+        /// The running turn.
+        turn_id: String,
+        /// The part's index in the turn.
+        index: usize,
+        /// The part.
+        part: PartView,
+    },
+    /// The running turn's usage changed.
+    TurnMeta {
+        /// The running turn.
+        turn_id: String,
+        /// Its usage.
+        usage: Option<UsageView>,
+    },
+    /// A turn finished (appended to the transcript).
+    TurnDone {
+        /// The finished turn.
+        turn: TurnView,
+    },
+    /// An older page of turns, to prepend.
+    Older {
+        /// The turns, oldest first.
+        turns: Vec<TurnView>,
+        /// Whether still older turns exist.
+        more: bool,
+    },
+}

@@ -1,0 +1,652 @@
+//! Every command the UI sends, from one table: its wire name, its argument
+//! struct and its result type (and, for the two that open a stream, the
+//! events the stream carries). The table makes [`Command`] (serde:
+//! `{cmd, args}`), [`Reply`] (the result, serialized bare), [`COMMANDS`]
+//! and the TypeScript maps `CommandResults` / `CommandEvents` the UI's
+//! `call()` and `stream()` are typed with. A command is added in one place.
+//!
+//! Why a `macro_rules!` table and not `strum`: the wire names
+//! (`session.markRead`) follow no case rule, so `strum` would repeat each
+//! name beside serde's `rename`, and it knows nothing of results; the table
+//! names each command once.
+
+use std::collections::BTreeMap;
+
+use ahp_types::state::{MessageAttachment, PendingMessageKind};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use super::app::AppOp;
+use super::chat::ChatOp;
+use super::input::AnswerView;
+use super::part::InputResponse;
+use crate::error::CoreError;
+
+/// The events of a command that opens no stream (`never` in TypeScript).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, TS)]
+#[ts(type = "never")]
+pub struct NoEvents;
+
+macro_rules! commands {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:literal => $variant:ident($args:ty) -> $result:ty $(, streams $event:ty)?;
+    )*) => {
+        /// A command from the UI: `{"cmd": NAME, "args": {...}}`.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+        #[serde(tag = "cmd", content = "args")]
+        pub enum Command {
+            $( $(#[doc = $doc])* #[serde(rename = $name)] $variant($args), )*
+        }
+
+        /// Every command name, in table order.
+        pub const COMMANDS: &[&str] = &[$($name),*];
+
+        impl Command {
+            /// The command's wire name.
+            pub fn name(&self) -> &'static str {
+                match self { $(Self::$variant(_) => $name,)* }
+            }
+
+            /// The command named `name` with the wire `args` (`null` counts
+            /// as `{}`): an unknown name or arguments that do not fit are
+            /// errors, never a panic.
+            pub fn from_wire(name: &str, args: Value) -> Result<Self, CoreError> {
+                let args = if args.is_null() { Value::Object(Default::default()) } else { args };
+                let bad = |e: serde_json::Error| CoreError::BadArgs { command: name.to_owned(), message: e.to_string() };
+                match name {
+                    $( $name => Ok(Self::$variant(serde_json::from_value(args).map_err(bad)?)), )*
+                    other => Err(CoreError::UnknownCommand(other.to_owned())),
+                }
+            }
+        }
+
+        /// A command's result, serialized bare (as its own type).
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum Reply {
+            $( $(#[doc = $doc])* $variant($result), )*
+        }
+
+        /// Each command's result type, by name (TypeScript only).
+        #[derive(TS)]
+        #[allow(dead_code, non_snake_case)]
+        pub(crate) struct CommandResults {
+            $( #[ts(rename = $name)] $variant: $result, )*
+        }
+
+        /// The events of each command's stream, by name (TypeScript only).
+        #[derive(TS)]
+        #[allow(dead_code, non_snake_case)]
+        pub(crate) struct CommandEvents {
+            $( #[ts(rename = $name)] $variant: commands!(@event $($event)?), )*
+        }
+    };
+    (@event) => { NoEvents };
+    (@event $event:ty) => { $event };
+}
+
+commands! {
+    /// Watch hosts, session rows and the inbox: a snapshot, then ops.
+    "app.watch" => AppWatch(NoArgs) -> StreamOpened, streams AppOp;
+    /// Stop a stream's events.
+    "stream.close" => StreamClose(StreamCloseArgs) -> ();
+    /// Start a session on a host.
+    "session.create" => SessionCreate(SessionCreateArgs) -> SessionCreated;
+    /// Rename a session.
+    "session.rename" => SessionRename(SessionRenameArgs) -> Dispatched;
+    /// Archive or unarchive a session.
+    "session.archive" => SessionArchive(SessionArchiveArgs) -> Dispatched;
+    /// Mark a session read or unread.
+    "session.markRead" => SessionMarkRead(SessionMarkReadArgs) -> Dispatched;
+    /// Dispose a session (its history is deleted on the host).
+    "session.dispose" => SessionDispose(SessionArgs) -> ();
+    /// List a folder for the folder picker.
+    "folder.list" => FolderList(FolderListArgs) -> FolderListing;
+    /// Open a session's default chat: a snapshot, then ops.
+    "chat.open" => ChatOpen(SessionArgs) -> ChatOpened, streams ChatOp;
+    /// Send a message (a new turn; held while the agent starts).
+    "chat.send" => ChatSend(ChatSendArgs) -> Sent;
+    /// Queue a message behind the running turn, or steer it.
+    "chat.queue" => ChatQueue(ChatQueueArgs) -> Queued;
+    /// Remove a queued message.
+    "chat.removeQueued" => ChatRemoveQueued(ChatRemoveQueuedArgs) -> Dispatched;
+    /// Reorder the queued messages.
+    "chat.reorderQueued" => ChatReorderQueued(ChatReorderQueuedArgs) -> Dispatched;
+    /// Cancel the running turn.
+    "chat.cancel" => ChatCancel(ChatArgs) -> Dispatched;
+    /// Answer a tool call's confirmation.
+    "chat.confirm" => ChatConfirm(ChatConfirmArgs) -> Dispatched;
+    /// Sync the composer's draft.
+    "chat.draft" => ChatDraft(ChatDraftArgs) -> Dispatched;
+    /// Sync a draft answer to an input request's question.
+    "chat.inputAnswer" => ChatInputAnswer(ChatInputAnswerArgs) -> Dispatched;
+    /// Answer (or decline) an input request.
+    "chat.inputComplete" => ChatInputComplete(ChatInputCompleteArgs) -> Dispatched;
+    /// Resume a turn that failed.
+    "chat.retry" => ChatRetry(ChatTurnArgs) -> Dispatched;
+    /// Send the chat's streams the next older page of turns.
+    "chat.fetchOlder" => ChatFetchOlder(ChatArgs) -> OlderFetched;
+    /// `@` mention completions for the text being typed.
+    "chat.completions" => ChatCompletions(ChatCompletionsArgs) -> Completions;
+}
+
+impl Reply {
+    /// The stream a command opened, if it opened one.
+    pub fn stream_id(&self) -> Option<u64> {
+        match self {
+            Self::AppWatch(s) => Some(s.stream_id),
+            Self::ChatOpen(c) => Some(c.stream_id),
+            _ => None,
+        }
+    }
+}
+
+/// A message attachment from a completion item, handed back with a message
+/// (with the `range` where its mention now is). The UI reads none of its
+/// fields; the core refuses kinds this protocol version does not know.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Attachment(pub MessageAttachment);
+
+impl TS for Attachment {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+
+    fn docs() -> Option<String> {
+        Some("/**\n * An AHP `MessageAttachment`, handed back as it came (plus `range`).\n */\n".into())
+    }
+    fn name(_: &ts_rs::Config) -> String {
+        "Attachment".into()
+    }
+    fn inline(_: &ts_rs::Config) -> String {
+        "{ type: string; label: string; [field: string]: unknown }".into()
+    }
+    fn decl(cfg: &ts_rs::Config) -> String {
+        format!("type Attachment = {};", Self::inline(cfg))
+    }
+    fn decl_concrete(cfg: &ts_rs::Config) -> String {
+        Self::decl(cfg)
+    }
+    fn output_path() -> Option<std::path::PathBuf> {
+        Some("Attachment.ts".into())
+    }
+}
+
+/// Whether a pending message is queued behind the running turn or steers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum PendingKind {
+    /// Sent as a new turn once the running one ends.
+    #[default]
+    Queued,
+    /// Injected into the running turn.
+    Steering,
+}
+
+impl From<PendingKind> for PendingMessageKind {
+    fn from(k: PendingKind) -> Self {
+        match k {
+            PendingKind::Queued => Self::Queued,
+            PendingKind::Steering => Self::Steering,
+        }
+    }
+}
+
+/// No arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct NoArgs {}
+
+/// `stream.close`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamCloseArgs {
+    /// The stream `app.watch` or `chat.open` opened.
+    pub stream_id: u64,
+}
+
+/// `session.create`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct SessionCreateArgs {
+    /// Host id.
+    pub host: String,
+    /// Agent provider (the host's default if absent or empty).
+    pub agent: Option<String>,
+    /// Working folder URI.
+    pub folder: Option<String>,
+}
+
+/// A session on a host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+}
+
+/// `session.rename`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionRenameArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// The new title (not blank).
+    pub title: String,
+}
+
+/// `session.archive`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionArchiveArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// Archive (`true`) or unarchive.
+    pub archived: bool,
+}
+
+/// `session.markRead`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionMarkReadArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// Read (`true`) or unread.
+    pub read: bool,
+}
+
+/// `folder.list`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct FolderListArgs {
+    /// Host id.
+    pub host: String,
+    /// Folder URI (the host's default directory, else home, if absent).
+    pub uri: Option<String>,
+}
+
+/// A chat on a host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+}
+
+/// A turn of a chat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatTurnArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// Turn id.
+    pub turn_id: String,
+}
+
+/// `chat.send`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChatSendArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// The message (not blank).
+    pub text: String,
+    /// Model id (the agent's default if absent or empty).
+    pub model: Option<String>,
+    /// Attachments of the `@` mentions picked from `chat.completions`.
+    pub attachments: Option<Vec<Attachment>>,
+}
+
+/// `chat.queue`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChatQueueArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// The message (not blank).
+    pub text: String,
+    /// Queued (default) or steering.
+    pub kind: Option<PendingKind>,
+    /// Model id.
+    pub model: Option<String>,
+    /// Attachments of picked `@` mentions.
+    pub attachments: Option<Vec<Attachment>>,
+}
+
+/// `chat.removeQueued`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChatRemoveQueuedArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// The pending message.
+    pub id: String,
+    /// Queued (default) or steering.
+    pub kind: Option<PendingKind>,
+}
+
+/// `chat.reorderQueued`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatReorderQueuedArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// Queued message ids in their new order.
+    pub order: Vec<String>,
+}
+
+/// `chat.confirm`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChatConfirmArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// The running turn.
+    pub turn_id: String,
+    /// The tool call.
+    pub tool_call_id: String,
+    /// Allow (`true`) or deny.
+    pub approved: bool,
+    /// The option picked, if the host offered options.
+    pub option_id: Option<String>,
+}
+
+/// `chat.draft`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChatDraftArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// The draft (cleared when absent or empty).
+    pub text: Option<String>,
+}
+
+/// `chat.inputAnswer`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChatInputAnswerArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// The input request.
+    pub request_id: String,
+    /// The question.
+    pub question_id: String,
+    /// The draft answer (cleared when absent).
+    pub answer: Option<AnswerView>,
+}
+
+/// `chat.inputComplete`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChatInputCompleteArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// The input request.
+    pub request_id: String,
+    /// Accept, decline or cancel.
+    pub response: InputResponse,
+    /// The answers, by question id (with `accept`).
+    pub answers: Option<BTreeMap<String, AnswerView>>,
+}
+
+/// `chat.completions`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatCompletionsArgs {
+    /// Host id.
+    pub host: String,
+    /// Chat URI.
+    pub chat: String,
+    /// The composer's text.
+    pub text: String,
+    /// The caret's offset in `text`.
+    pub offset: i64,
+}
+
+/// A stream was opened.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamOpened {
+    /// For `stream.close`.
+    pub stream_id: u64,
+}
+
+/// A chat was opened.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatOpened {
+    /// For `stream.close`.
+    pub stream_id: u64,
+    /// The chat's URI.
+    pub chat: String,
+}
+
+/// A session was created.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionCreated {
+    /// Its URI.
+    pub session: String,
+}
+
+/// An action was dispatched (its effect comes back as a view update).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Dispatched {
+    /// The client's sequence number of the action.
+    pub client_seq: i64,
+}
+
+/// A folder-picker entry.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FolderEntry {
+    /// Name.
+    pub name: String,
+    /// Whether it is a folder.
+    pub dir: bool,
+    /// URI.
+    pub uri: String,
+}
+
+/// A folder's listing: folders first, by name.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FolderListing {
+    /// The folder.
+    pub uri: String,
+    /// Its parent, if any.
+    pub parent: Option<String>,
+    /// Its entries.
+    pub entries: Vec<FolderEntry>,
+}
+
+/// What `chat.send` did with the message.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(untagged, rename_all_fields = "camelCase")]
+pub enum Sent {
+    /// A turn started.
+    Started {
+        /// The action's client sequence number.
+        client_seq: i64,
+        /// The new turn.
+        turn_id: String,
+    },
+    /// Held until the agent is ready.
+    Held {
+        /// The held message's id.
+        held: String,
+    },
+}
+
+/// A message was queued.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Queued {
+    /// The action's client sequence number.
+    pub client_seq: i64,
+    /// The pending message's id.
+    pub id: String,
+}
+
+/// `chat.fetchOlder`'s answer.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OlderFetched {
+    /// Whether a page is on its way (or more may exist).
+    pub more: bool,
+}
+
+/// A completion item.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CompletionItemView {
+    /// Text to insert.
+    pub insert_text: String,
+    /// Start of the range it replaces.
+    pub range_start: Option<i64>,
+    /// End of the range it replaces.
+    pub range_end: Option<i64>,
+    /// The attachment to send with the message.
+    pub attachment: Attachment,
+}
+
+/// `chat.completions`' answer.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Completions {
+    /// The items, in the host's order.
+    pub items: Vec<CompletionItemView>,
+}
+
+impl From<ahp_types::commands::CompletionsResult> for Completions {
+    fn from(r: ahp_types::commands::CompletionsResult) -> Self {
+        let items = r.items.into_iter().map(|i| CompletionItemView {
+            insert_text: i.insert_text,
+            range_start: i.range_start,
+            range_end: i.range_end,
+            attachment: Attachment(i.attachment),
+        });
+        Self { items: items.collect() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Each command with arguments as the UI sends them (ui/src).
+    fn as_the_ui_sends() -> Vec<(&'static str, Value)> {
+        let (h, c, s) = ("local", "ahp-chat:/c", "ahp-session:/s");
+        vec![
+            ("app.watch", json!({})),
+            ("stream.close", json!({"streamId": 3})),
+            ("session.create", json!({"host": h, "agent": null, "folder": "file:///w"})),
+            ("session.rename", json!({"host": h, "session": s, "title": "T"})),
+            ("session.archive", json!({"host": h, "session": s, "archived": true})),
+            ("session.markRead", json!({"host": h, "session": s, "read": true})),
+            ("session.dispose", json!({"host": h, "session": s})),
+            ("folder.list", json!({"host": h})),
+            ("chat.open", json!({"host": h, "session": s})),
+            (
+                "chat.send",
+                json!({"host": h, "chat": c, "text": "hi", "model": null,
+                "attachments": [{"type": "resource", "label": "a.md", "uri": "file:///w/a.md"}]}),
+            ),
+            ("chat.queue", json!({"host": h, "chat": c, "text": "next", "kind": "steering", "model": "m"})),
+            ("chat.removeQueued", json!({"host": h, "chat": c, "id": "q1", "kind": "queued"})),
+            ("chat.reorderQueued", json!({"host": h, "chat": c, "order": ["b", "a"]})),
+            ("chat.cancel", json!({"host": h, "chat": c})),
+            (
+                "chat.confirm",
+                json!({"host": h, "chat": c, "turnId": "t", "toolCallId": "tc", "approved": true, "optionId": null}),
+            ),
+            ("chat.draft", json!({"host": h, "chat": c, "text": null})),
+            (
+                "chat.inputAnswer",
+                json!({"host": h, "chat": c, "requestId": "r", "questionId": "q",
+                "answer": {"state": "draft", "value": {"kind": "text", "value": "x"}}}),
+            ),
+            (
+                "chat.inputComplete",
+                json!({"host": h, "chat": c, "requestId": "r", "response": "accept",
+                "answers": {"q": {"state": "skipped"}}}),
+            ),
+            ("chat.retry", json!({"host": h, "chat": c, "turnId": "t"})),
+            ("chat.fetchOlder", json!({"host": h, "chat": c})),
+            ("chat.completions", json!({"host": h, "chat": c, "text": "@a", "offset": 2})),
+        ]
+    }
+
+    #[test]
+    fn every_command_round_trips_from_its_wire_name() {
+        let sent = as_the_ui_sends();
+        let names: Vec<&str> = sent.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, COMMANDS, "one example per command, in table order");
+        for (name, args) in sent {
+            let command = Command::from_wire(name, args.clone()).unwrap();
+            assert_eq!(command.name(), name);
+            let wire = serde_json::to_value(&command).unwrap();
+            assert_eq!(wire["cmd"], name);
+            let again: Command = serde_json::from_value(wire).unwrap();
+            assert_eq!(again, command, "{name} survives the wire");
+        }
+    }
+
+    #[test]
+    fn unknown_commands_and_bad_arguments_are_errors() {
+        assert!(
+            matches!(Command::from_wire("chat.explode", json!({})), Err(CoreError::UnknownCommand(n)) if n == "chat.explode")
+        );
+        for (name, args) in [
+            ("chat.send", json!({"host": "local", "text": "no chat"})),
+            ("session.archive", json!({"host": "local", "session": "s", "archived": "yes"})),
+            ("chat.queue", json!({"host": "local", "chat": "c", "text": "x", "kind": "later"})),
+            ("stream.close", Value::Null),
+            ("chat.open", json!([1, 2])),
+        ] {
+            let e = Command::from_wire(name, args).unwrap_err();
+            assert!(matches!(&e, CoreError::BadArgs { command, .. } if command == name), "{name}: {e}");
+        }
+        assert!(Command::from_wire("app.watch", Value::Null).is_ok(), "null arguments count as none");
+    }
+}

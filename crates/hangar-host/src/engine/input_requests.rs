@@ -3,8 +3,8 @@
 //! Map:
 //! - [`Engine::sync_input_needed`] — mirrors a chat's open input requests
 //!   into its session's `inputNeeded` list (`session/inputNeededSet` when
-//!   one opens, `session/inputNeededRemoved` when it is answered, closed or
-//!   its turn ends), so a client watching only the session sees that it
+//!   one opens or its failed turn is resumed, `session/inputNeededRemoved`
+//!   when it is answered, closed or its turn ends), so a client watching only the session sees that it
 //!   needs input. Entry ids are `{chat}#{requestId}`.
 //! - [`check_input_action`] — preconditions of a client's
 //!   `chat/inputAnswerChanged` / `chat/inputCompleted`: the request must be
@@ -24,11 +24,15 @@ use ahp_types::StateAction;
 
 use super::Engine;
 
-/// Whether `action` can open or close an input request.
+/// Whether `action` can open or close an input request (a resumed turn
+/// reopens the requests it still had open when it failed).
 pub(super) fn touches_input_requests(action: &StateAction) -> bool {
     matches!(
         action,
-        StateAction::ChatInputRequested(_) | StateAction::ChatInputCompleted(_) | StateAction::ChatTruncated(_)
+        StateAction::ChatInputRequested(_)
+            | StateAction::ChatInputCompleted(_)
+            | StateAction::ChatTruncated(_)
+            | StateAction::ChatTurnResume(_)
     ) || super::ends_turn(action)
 }
 

@@ -13,9 +13,11 @@
 //! - `client_actions.rs` — validating a client's `dispatchAction`.
 //! - `input_requests.rs` — input requests: the session's `inputNeeded`
 //!   mirror and the preconditions of a client's answers.
-//! - `queue.rs`     — starting queued messages when a chat goes idle.
+//! - `queue.rs`     — starting queued messages when a chat goes idle or its
+//!   session becomes ready.
 //! - `effects.rs`   — what the engine asks the outside world to do (agents).
 //! - `clock.rs`     — timestamps and ids.
+//! - `tests/`       — table tests of the rules above, one file per module.
 //!
 //! The engine is used under a `Mutex` and never awaits: every method is a
 //! short, synchronous state transition.
@@ -29,6 +31,8 @@ mod queue;
 mod sessions;
 mod subscriptions;
 mod summaries;
+#[cfg(test)]
+mod tests;
 
 pub use channels::ChannelRef;
 pub use client_actions::Rejection;
@@ -255,6 +259,9 @@ impl Engine {
             self.sync_session_summary(&session);
         } else if self.sessions.contains_key(channel) {
             self.record_session_effect(channel, action);
+            if matches!(action, StateAction::SessionReady(_)) {
+                self.start_queued_of_session(channel);
+            }
             self.sync_session_summary(channel);
         }
     }

@@ -30,27 +30,12 @@ mod tests {
     use std::sync::Arc;
 
     use ahp_types::actions::RootAgentsChangedAction;
-    use ahp_types::state::RootState;
     use ahp_types::{StateAction, ROOT_RESOURCE_URI};
     use tokio::sync::Notify;
 
     use super::*;
+    use crate::engine::tests::engine_over_store;
     use crate::hub::OutFrame;
-    use crate::store;
-
-    /// An engine whose committed batches are held back until the test
-    /// publishes them: a store writer that is slow to commit.
-    fn engine_with_held_commits(dir: &std::path::Path) -> (Engine, mpsc::Receiver<Vec<Publication>>) {
-        let conn = store::open(&dir.join("hangar.db")).unwrap();
-        let (held_tx, held) = mpsc::channel();
-        let (writer, _thread) = store::spawn_writer(conn, move |batch: Vec<Publication>| {
-            let _ = held_tx.send(batch);
-        })
-        .unwrap();
-        let root =
-            RootState { agents: Vec::new(), active_sessions: Some(0), terminals: None, config: None, meta: None };
-        (Engine::new(0, root, writer, 50), held)
-    }
 
     fn release(engine: &Engine, held: &mpsc::Receiver<Vec<Publication>>, hub: &Hub) {
         engine.writer().flush();
@@ -66,7 +51,9 @@ mod tests {
     #[test]
     fn a_subscribe_reply_never_overtakes_an_earlier_envelope() {
         let dir = tempfile::tempdir().unwrap();
-        let (mut engine, held) = engine_with_held_commits(dir.path());
+        // Committed batches are held back until the test publishes them: a
+        // store writer that is slow to commit.
+        let (mut engine, held) = engine_over_store(dir.path());
         let hub = Arc::new(Hub::new(1000, 0));
         let (tx, mut rx) = tokio::sync::mpsc::channel(64);
         hub.add_connection(1, tx, Arc::new(Notify::new()));

@@ -4,19 +4,19 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::thread::JoinHandle;
 
 use ahp_types::actions::{RootAgentsChangedAction, SessionActiveClientRemovedAction};
-use ahp_types::state::RootState;
+use ahp_types::state::{ChatState, RootState, SessionState};
 use ahp_types::StateAction;
 
 use crate::config::HostConfig;
-use crate::engine::{Engine, SideEffect};
+use crate::engine::{ChannelRef, Engine, SideEffect};
 use crate::hub::{ConnId, Hub, Publication};
 use crate::outgoing::OutgoingRequests;
 use crate::protocol::versions::ProtocolGeneration;
-use crate::providers::{agent_layer, AgentLayer};
+use crate::providers::{agent_layer, AgentHost, AgentLayer};
 use crate::resources::{uri::file_uri_to_path, ResourceService, ResourceServiceError, WatchHandle};
 use crate::store::{self, TurnPages};
 use crate::RpcError;
@@ -75,6 +75,8 @@ pub struct Host {
     known_clients: Mutex<HashMap<String, ProtocolGeneration>>,
     grace_timers: Mutex<HashMap<String, tokio::task::AbortHandle>>,
     agents: Arc<dyn AgentLayer>,
+    /// This host, for handing the agent layer an owned [`AgentHost`].
+    me: Weak<Host>,
     next_conn: AtomicU64,
     writer_thread: Mutex<Option<JoinHandle<()>>>,
     _lock: File,
@@ -132,16 +134,18 @@ impl Host {
             config.request_policy.clone(),
             &config.protected_paths,
         )?;
-        let host = Arc::new(Self {
+        let turn_pages = TurnPages::open(&db_path)?;
+        let host = Arc::new_cyclic(|me| Self {
             engine,
             resources,
             watches: Mutex::new(HashMap::new()),
             hub,
             outgoing: OutgoingRequests::default(),
-            turn_pages: TurnPages::open(&db_path)?,
+            turn_pages,
             known_clients: Mutex::new(HashMap::new()),
             grace_timers: Mutex::new(HashMap::new()),
-            agents: agent_layer(&config),
+            agents: agent_layer(&config.agents, &config.data_dir),
+            me: me.clone(),
             next_conn: AtomicU64::new(1),
             writer_thread: Mutex::new(Some(thread)),
             _lock: lock_file,
@@ -160,6 +164,10 @@ impl Host {
 
     /// Run `f` on the engine, then carry out the side effects it produced.
     pub fn with_engine<R>(self: &Arc<Self>, f: impl FnOnce(&mut Engine) -> R) -> R {
+        self.engine_then_effects(f)
+    }
+
+    fn engine_then_effects<R>(&self, f: impl FnOnce(&mut Engine) -> R) -> R {
         let (result, effects) = {
             let mut engine = lock(&self.engine);
             let result = f(&mut engine);
@@ -175,9 +183,17 @@ impl Host {
         f(&mut lock(&self.engine))
     }
 
-    fn run_effects(self: &Arc<Self>, effects: Vec<SideEffect>) {
+    fn run_effects(&self, effects: Vec<SideEffect>) {
+        if effects.is_empty() {
+            return;
+        }
+        // Gone only while the host is being dropped: nobody is left to act.
+        let Some(host) = self.me.upgrade() else {
+            return;
+        };
+        let host: Arc<dyn AgentHost> = host;
         for effect in effects {
-            self.agents.handle(self, effect);
+            self.agents.handle(&host, effect);
         }
     }
 
@@ -302,6 +318,56 @@ impl Host {
         if let Some(thread) = lock(&self.writer_thread).take() {
             drop(thread);
         }
+    }
+}
+
+/// The agent layer's view of the host: actions go through
+/// [`Host::with_engine`] (so their side effects run), reads hold the engine
+/// lock only while the closure runs.
+impl AgentHost for Host {
+    fn emit(&self, channel: &str, action: StateAction) -> bool {
+        self.engine_then_effects(|e| e.emit_server(channel, action).is_ok())
+    }
+
+    fn emit_on_root(&self, build: &mut dyn FnMut(&RootState) -> Option<StateAction>) -> bool {
+        self.engine_then_effects(|e| match build(e.root()) {
+            Some(action) => e.emit_server(ahp_types::ROOT_RESOURCE_URI, action).is_ok(),
+            None => false,
+        })
+    }
+
+    fn emit_on_session(&self, session: &str, build: &mut dyn FnMut(&SessionState) -> Option<StateAction>) -> bool {
+        self.engine_then_effects(|e| match e.session_state(session).and_then(&mut *build) {
+            Some(action) => e.emit_server(session, action).is_ok(),
+            None => false,
+        })
+    }
+
+    fn read_root(&self, read: &mut dyn FnMut(&RootState)) {
+        read(lock(&self.engine).root());
+    }
+
+    fn read_session(&self, session: &str, read: &mut dyn FnMut(&SessionState)) {
+        if let Some(state) = lock(&self.engine).session_state(session) {
+            read(state);
+        }
+    }
+
+    fn read_chat(&self, chat: &str, read: &mut dyn FnMut(&ChatState)) {
+        if let Some(state) = lock(&self.engine).chat_state(chat) {
+            read(state);
+        }
+    }
+
+    fn session_of_chat(&self, chat: &str) -> Option<String> {
+        match lock(&self.engine).channel(chat)? {
+            ChannelRef::Chat { session } => Some(session),
+            _ => None,
+        }
+    }
+
+    fn never_served(&self) -> Vec<std::path::PathBuf> {
+        self.resources.never_served().to_vec()
     }
 }
 

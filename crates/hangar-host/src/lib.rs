@@ -15,7 +15,9 @@
 //! - [`agents`]   — registered agents as `RootState.agents` shows them.
 //! - [`discovery`] — well-known ACP agents found on `PATH` / in npm prefixes
 //!   (used by `hangar serve` and the desktop app).
-//! - [`providers`] — the agent layer: runs agents for sessions and turns.
+//! - [`providers`] — the agent layer: runs agents for sessions and turns; it
+//!   reaches the host only through [`providers::AgentHost`] (which
+//!   [`host::Host`] implements), so the ACP mapping is testable without one.
 //! - [`resources`] — the `resource*` file-system surface and its sandbox.
 //! - [`config`], [`rpc_error`] — configuration and JSON-RPC errors.
 //!

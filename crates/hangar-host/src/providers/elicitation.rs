@@ -54,11 +54,10 @@ use ahp_types::state::{
     ChatInputTextQuestion,
 };
 use serde_json::{json, Value};
-use std::sync::Arc;
 
 use super::rpc::Connection;
 use super::turn::Turn;
-use crate::host::Host;
+use super::AgentHost;
 
 /// The open elicitations of one session, by AHP request id.
 #[derive(Default)]
@@ -76,7 +75,7 @@ impl Elicitations {
     /// request in `turn`, or `cancel` at once when there is no running turn.
     pub fn on_request(
         &mut self,
-        host: &Arc<Host>,
+        host: &dyn AgentHost,
         conn: &Connection,
         turn: Option<&mut Turn>,
         rpc_id: Value,
@@ -109,7 +108,7 @@ impl Elicitations {
     /// the agent. Unknown or already answered ids are ignored.
     pub fn on_completed(
         &mut self,
-        host: &Arc<Host>,
+        host: &dyn AgentHost,
         conn: Option<&Connection>,
         chat: &str,
         action: &ChatInputCompletedAction,
@@ -127,7 +126,7 @@ impl Elicitations {
     /// Close every open request: the agent gets `cancel` (when it is still
     /// there) and the request part in a still running turn is completed
     /// with `cancel`.
-    pub fn close(&mut self, host: &Arc<Host>, conn: Option<&Connection>, turn: Option<&Turn>) {
+    pub fn close(&mut self, host: &dyn AgentHost, conn: Option<&Connection>, turn: Option<&Turn>) {
         for (id, elicitation) in self.open.drain() {
             if let Some(conn) = conn {
                 conn.respond(&elicitation.rpc_id, Ok(cancelled()));
@@ -140,9 +139,8 @@ impl Elicitations {
 }
 
 /// The answers the reducer recorded on request `request_id` of `chat`.
-fn final_answers(host: &Arc<Host>, chat: &str, request_id: &str) -> Option<HashMap<String, ChatInputAnswer>> {
-    host.with_engine_locked(|e| {
-        let state = e.chat_state(chat)?;
+fn final_answers(host: &dyn AgentHost, chat: &str, request_id: &str) -> Option<HashMap<String, ChatInputAnswer>> {
+    host.chat(chat, |state| {
         let parts = state
             .active_turn
             .iter()
@@ -155,6 +153,7 @@ fn final_answers(host: &Arc<Host>, chat: &str, request_id: &str) -> Option<HashM
             _ => None,
         })
     })
+    .flatten()
 }
 
 /// An elicitation waiting for the user.

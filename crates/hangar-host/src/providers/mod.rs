@@ -4,6 +4,8 @@
 //! Protocol) agents.
 //!
 //! Map:
+//! - `agent_host.rs` — [`AgentHost`]: the narrow interface to the host the
+//!   layer works through (the host implements it; tests use a double).
 //! - `mod.rs`       — the [`AgentLayer`] trait, [`agent_layer`], and
 //!   [`AcpLayer`]: one task per session, routing effects to it; process
 //!   groups ended at shutdown.
@@ -40,6 +42,7 @@
 //! prompt before the agent counts as hung, default 600),
 //! `HANGAR_ACP_CANCEL_TIMEOUT` (time to end a cancelled prompt, default 15).
 
+mod agent_host;
 mod chunk_lines;
 mod coalesce;
 mod elicitation;
@@ -53,6 +56,7 @@ mod tools;
 mod transport;
 mod turn;
 
+pub use agent_host::AgentHost;
 pub use models::{resolve_session_config, session_config_completions};
 
 use std::collections::HashMap;
@@ -61,42 +65,42 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ahp_types::actions::SessionReadyAction;
+use ahp_types::state::SessionState;
 use ahp_types::StateAction;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::agents::AgentSpec;
-use crate::config::HostConfig;
 use crate::engine::SideEffect;
-use crate::host::Host;
 use groups::Registry;
 use session::{Command, SessionTask, Setup, META_KEY};
 
 /// Carries out side effects. Implementations must not block: long work is
 /// spawned on the tokio runtime, and state changes go back through
-/// [`Host::with_engine`] (`engine.emit_server(channel, action)`).
+/// [`AgentHost::emit`].
 pub trait AgentLayer: Send + Sync {
     /// Handle one side effect.
-    fn handle(&self, host: &Arc<Host>, effect: SideEffect);
+    fn handle(&self, host: &Arc<dyn AgentHost>, effect: SideEffect);
     /// The host is stopping: end every agent process.
     fn shutdown(&self) {}
 }
 
-/// The agent layer for `config`.
-pub fn agent_layer(config: &HostConfig) -> Arc<dyn AgentLayer> {
-    if config.agents.is_empty() {
+/// The agent layer for `agents`; their process groups are recorded under
+/// `data_dir`.
+pub fn agent_layer(agents: &[AgentSpec], data_dir: &Path) -> Arc<dyn AgentLayer> {
+    if agents.is_empty() {
         return Arc::new(NoAgents);
     }
-    Arc::new(AcpLayer::new(config.agents.clone(), &config.data_dir))
+    Arc::new(AcpLayer::new(agents.to_vec(), data_dir))
 }
 
 /// Sessions are ready at once; turns wait for a client to cancel them.
 struct NoAgents;
 
 impl AgentLayer for NoAgents {
-    fn handle(&self, host: &Arc<Host>, effect: SideEffect) {
+    fn handle(&self, host: &Arc<dyn AgentHost>, effect: SideEffect) {
         if let SideEffect::SessionCreated { session, .. } = effect {
-            host.with_engine(|e| e.emit_server(&session, StateAction::SessionReady(SessionReadyAction {})).ok());
+            host.emit(&session, StateAction::SessionReady(SessionReadyAction {}));
         }
     }
 }
@@ -144,7 +148,7 @@ impl AcpLayer {
         Self { agents, tasks: Mutex::default(), registry: Registry::open(data_dir), timeouts: Timeouts::from_env() }
     }
 
-    fn spawn(&self, host: &Arc<Host>, setup: Setup) -> mpsc::UnboundedSender<Command> {
+    fn spawn(&self, host: &Arc<dyn AgentHost>, setup: Setup) -> mpsc::UnboundedSender<Command> {
         let (tx, rx) = mpsc::unbounded_channel();
         let session = setup.session.clone();
         let task = SessionTask::new(host.clone(), setup, self.registry.clone(), self.timeouts);
@@ -157,11 +161,11 @@ impl AcpLayer {
 
     /// The task of `session`, started for a session restored from the store
     /// (after a restart) if it has none yet.
-    fn task_for(&self, host: &Arc<Host>, session: &str) -> Option<mpsc::UnboundedSender<Command>> {
+    fn task_for(&self, host: &Arc<dyn AgentHost>, session: &str) -> Option<mpsc::UnboundedSender<Command>> {
         if let Some(tx) = self.tasks.lock().ok().and_then(|t| t.get(session).cloned()) {
             return Some(tx);
         }
-        let state = host.with_engine_locked(|e| e.session_state(session).cloned())?;
+        let state = host.session(session, SessionState::clone)?;
         let agent = self.agents.iter().find(|a| a.id == state.provider)?.clone();
         let acp_session = state
             .meta
@@ -178,17 +182,10 @@ impl AcpLayer {
         };
         Some(self.spawn(host, setup))
     }
-
-    fn session_of_chat(host: &Arc<Host>, chat: &str) -> Option<String> {
-        match host.with_engine_locked(|e| e.channel(chat))? {
-            crate::engine::ChannelRef::Chat { session } => Some(session),
-            _ => None,
-        }
-    }
 }
 
 impl AgentLayer for AcpLayer {
-    fn handle(&self, host: &Arc<Host>, effect: SideEffect) {
+    fn handle(&self, host: &Arc<dyn AgentHost>, effect: SideEffect) {
         let session = match &effect {
             SideEffect::SessionCreated { session, provider, working_directories, .. } => {
                 let Some(agent) = self.agents.iter().find(|a| &a.id == provider).cloned() else {
@@ -215,7 +212,7 @@ impl AgentLayer for AcpLayer {
             | SideEffect::ConfigChanged { session } => Some(session.clone()),
             SideEffect::ToolCallConfirmed { chat, .. }
             | SideEffect::InputCompleted { chat, .. }
-            | SideEffect::SteeringSet { chat, .. } => Self::session_of_chat(host, chat),
+            | SideEffect::SteeringSet { chat, .. } => host.session_of_chat(chat),
         };
         let Some(session) = session else {
             return;

@@ -5,14 +5,13 @@
 //! `sessionConfigCompletions` as a `model` property.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use ahp_types::actions::RootAgentsChangedAction;
 use ahp_types::state::{SessionConfigPropertySchema, SessionConfigSchema, SessionModelInfo};
-use ahp_types::{StateAction, ROOT_RESOURCE_URI};
+use ahp_types::StateAction;
 use serde_json::{json, Value};
 
-use crate::host::Host;
+use super::AgentHost;
 
 /// How the agent switches models.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,7 +77,7 @@ impl AgentModels {
     }
 
     /// Put the list into `RootState.agents` for `provider` if it differs.
-    pub fn publish(&self, host: &Arc<Host>, provider: &str) {
+    pub fn publish(&self, host: &dyn AgentHost, provider: &str) {
         let models: Vec<SessionModelInfo> = self
             .available
             .iter()
@@ -95,14 +94,14 @@ impl AgentModels {
                 meta: desc.as_ref().and_then(|d| json!({ "description": d }).as_object().cloned()),
             })
             .collect();
-        let _ = host.with_engine(|e| {
-            let mut agents = e.root().agents.clone();
+        host.emit_on_root(&mut |root| {
+            let mut agents = root.agents.clone();
             let agent = agents.iter_mut().find(|a| a.provider == provider)?;
             if agent.models == models {
                 return None;
             }
-            agent.models = models;
-            e.emit_server(ROOT_RESOURCE_URI, StateAction::RootAgentsChanged(RootAgentsChangedAction { agents })).ok()
+            agent.models = models.clone();
+            Some(StateAction::RootAgentsChanged(RootAgentsChangedAction { agents }))
         });
     }
 }
@@ -110,16 +109,18 @@ impl AgentModels {
 /// `resolveSessionConfig`: a `model` property listing the models the agent
 /// reported so far (none until one of its sessions started), with the
 /// requested value if it is one of them.
-pub fn resolve_session_config(host: &Arc<Host>, params: &Value) -> Value {
+pub fn resolve_session_config(host: &dyn AgentHost, params: &Value) -> Value {
     let provider = params.get("provider").and_then(Value::as_str).map(str::to_owned);
-    let models = host.with_engine_locked(|e| {
-        let agents = &e.root().agents;
-        let agent = match &provider {
-            Some(p) => agents.iter().find(|a| &a.provider == p),
-            None => agents.first(),
-        };
-        agent.map(|a| a.models.clone()).unwrap_or_default()
-    });
+    let models = host
+        .root(|root| {
+            let agents = &root.agents;
+            let agent = match &provider {
+                Some(p) => agents.iter().find(|a| &a.provider == p),
+                None => agents.first(),
+            };
+            agent.map(|a| a.models.clone()).unwrap_or_default()
+        })
+        .unwrap_or_default();
     let mut properties = HashMap::new();
     let mut values = serde_json::Map::new();
     if !models.is_empty() {
@@ -159,7 +160,7 @@ pub fn resolve_session_config(host: &Arc<Host>, params: &Value) -> Value {
 
 /// `sessionConfigCompletions`: models matching `query` for the `model`
 /// property; nothing for others.
-pub fn session_config_completions(host: &Arc<Host>, params: &Value) -> Value {
+pub fn session_config_completions(host: &dyn AgentHost, params: &Value) -> Value {
     if params.get("property").and_then(Value::as_str) != Some("model") {
         return json!({ "items": [] });
     }

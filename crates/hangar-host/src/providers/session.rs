@@ -40,10 +40,9 @@ use super::prompt::{prompt_blocks, PromptSupport};
 use super::rpc::{Connection, Inbound, RpcFailure};
 use super::transport::{self, AgentProcess};
 use super::turn::{prompt_usage, Ending, Turn};
-use super::{fs, tools, Timeouts};
+use super::{fs, tools, AgentHost, Timeouts};
 use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
-use crate::host::Host;
 
 /// Key in `SessionState._meta` where the ACP session id is kept.
 pub const META_KEY: &str = "hangar.acp";
@@ -95,7 +94,7 @@ enum Event {
 
 /// The session task's state.
 pub struct SessionTask {
-    host: Arc<Host>,
+    host: Arc<dyn AgentHost>,
     setup: Setup,
     cwd: PathBuf,
     /// Where the agent's `fs/*` requests and attached files may reach.
@@ -204,14 +203,14 @@ fn default_answer(scope: &fs::Scope, method: &str, params: &Value) -> Result<Val
 
 impl SessionTask {
     /// A task for `setup`.
-    pub fn new(host: Arc<Host>, setup: Setup, registry: Registry, timeouts: Timeouts) -> Self {
+    pub fn new(host: Arc<dyn AgentHost>, setup: Setup, registry: Registry, timeouts: Timeouts) -> Self {
         let cwd = setup
             .working_directories
             .first()
             .and_then(|u| crate::resources::uri::file_uri_to_path(u).ok())
             .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from("/"));
-        let scope = fs::Scope::new(&setup.working_directories, host.resources.never_served());
+        let scope = fs::Scope::new(&setup.working_directories, &host.never_served());
         let acp_session = setup.acp_session.clone();
         Self {
             host,
@@ -282,7 +281,7 @@ impl SessionTask {
     }
 
     fn emit_session(&self, action: StateAction) {
-        let _ = self.host.with_engine(|e| e.emit_server(&self.setup.session, action));
+        self.host.emit(&self.setup.session, action);
     }
 
     async fn on_effect(&mut self, effect: SideEffect) {
@@ -346,7 +345,7 @@ impl SessionTask {
             }
             SideEffect::InputCompleted { chat, action } => {
                 let conn = self.live.as_ref().map(|l| &l.conn);
-                self.elicitations.on_completed(&self.host, conn, &chat, &action);
+                self.elicitations.on_completed(&*self.host, conn, &chat, &action);
                 if let Some(turn) = self.turn.as_mut() {
                     turn.break_text();
                 }
@@ -373,7 +372,7 @@ impl SessionTask {
                 live.conn.respond(&p.request_id, Ok(json!({ "outcome": { "outcome": "cancelled" } })));
             }
         }
-        self.elicitations.close(&self.host, self.live.as_ref().map(|l| &l.conn), self.turn.as_ref());
+        self.elicitations.close(&*self.host, self.live.as_ref().map(|l| &l.conn), self.turn.as_ref());
     }
 
     async fn start_turn(&mut self, chat: String, turn_id: String, message: Message) {
@@ -394,13 +393,13 @@ impl SessionTask {
         if self.live.is_none() {
             if let Err(reason) = self.connect().await {
                 self.stop_agent().await;
-                turn.finish(&self.host, Ending::Error { kind: "agentStartFailed", message: reason }, None);
+                turn.finish(&*self.host, Ending::Error { kind: "agentStartFailed", message: reason }, None);
                 return;
             }
         }
         if std::mem::take(&mut self.reset_notice) {
             turn.notify(
-                &self.host,
+                &*self.host,
                 "The agent could not restore this conversation, so it starts with no memory of the earlier turns.",
             );
         }
@@ -409,7 +408,7 @@ impl SessionTask {
         let model = message.model.as_ref().map(|m| m.id.clone()).or_else(|| self.configured_model());
         if let Some(model) = model {
             if let Err(e) = self.select_model(&model).await {
-                turn.notify(&self.host, &format!("Model {model} could not be selected: {e}"));
+                turn.notify(&*self.host, &format!("Model {model} could not be selected: {e}"));
             }
         }
         self.turn = Some(turn);
@@ -418,10 +417,12 @@ impl SessionTask {
 
     /// The `model` value of the session's config, if set.
     fn configured_model(&self) -> Option<String> {
-        self.host.with_engine_locked(|e| {
-            let config = e.session_state(&self.setup.session)?.config.as_ref()?;
-            config.values.get("model")?.as_str().map(str::to_owned)
-        })
+        self.host
+            .session(&self.setup.session, |s| {
+                let config = s.config.as_ref()?;
+                config.values.get("model")?.as_str().map(str::to_owned)
+            })
+            .flatten()
     }
 
     fn send_prompt(&mut self, blocks: Vec<Value>) {
@@ -468,9 +469,7 @@ impl SessionTask {
                 match update.get("sessionUpdate").and_then(Value::as_str) {
                     Some("session_info_update") => {
                         if let Some(title) = update.get("title").and_then(Value::as_str).filter(|t| !t.is_empty()) {
-                            let current = self
-                                .host
-                                .with_engine_locked(|e| e.session_state(&self.setup.session).map(|s| s.title.clone()));
+                            let current = self.host.session(&self.setup.session, |s| s.title.clone());
                             if current.as_deref() != Some(title) {
                                 self.emit_session(StateAction::SessionTitleChanged(SessionTitleChangedAction {
                                     title: title.to_owned(),
@@ -480,12 +479,12 @@ impl SessionTask {
                     }
                     Some("config_option_update") => {
                         if self.models.update_from(update) {
-                            self.models.publish(&self.host, &self.setup.agent.id);
+                            self.models.publish(&*self.host, &self.setup.agent.id);
                         }
                     }
                     _ => {
                         if let Some(turn) = self.turn.as_mut().filter(|t| !t.ended) {
-                            turn.on_update(&self.host, update);
+                            turn.on_update(&*self.host, update);
                         }
                     }
                 }
@@ -500,7 +499,7 @@ impl SessionTask {
                     "elicitation/create" => {
                         if let Some(live) = &self.live {
                             let turn = self.turn.as_mut().filter(|t| !t.ended);
-                            self.elicitations.on_request(&self.host, &live.conn, turn, id, params);
+                            self.elicitations.on_request(&*self.host, &live.conn, turn, id, params);
                         }
                         return;
                     }
@@ -516,10 +515,10 @@ impl SessionTask {
                 self.stop_agent().await;
                 self.prompt = None;
                 self.permissions.clear();
-                self.elicitations.close(&self.host, None, self.turn.as_ref());
+                self.elicitations.close(&*self.host, None, self.turn.as_ref());
                 self.cancel_deadline = None;
                 if let Some(mut turn) = self.turn.take() {
-                    turn.finish(&self.host, Ending::Error { kind: "agentExited", message: reason }, None);
+                    turn.finish(&*self.host, Ending::Error { kind: "agentExited", message: reason }, None);
                 }
             }
         }
@@ -542,7 +541,7 @@ impl SessionTask {
             return;
         };
         let options = tools::confirmation_options(&request.options);
-        match turn.permission(&self.host, request.tool_call, options) {
+        match turn.permission(&*self.host, request.tool_call, options) {
             Some(tool_call_id) => {
                 self.permissions.insert(tool_call_id, Permission { request_id: id, options: request.options });
             }
@@ -557,7 +556,7 @@ impl SessionTask {
             return;
         };
         // Permission prompts and elicitations the agent abandoned.
-        self.elicitations.close(&self.host, self.live.as_ref().map(|l| &l.conn), Some(&turn));
+        self.elicitations.close(&*self.host, self.live.as_ref().map(|l| &l.conn), Some(&turn));
         self.drop_requests();
         if turn.ended {
             return;
@@ -566,19 +565,17 @@ impl SessionTask {
         if self.steering && stop.as_deref() == Some("end_turn") {
             if let Some((id, message)) = self.take_steering(&turn.chat) {
                 if let Some(usage) = result.as_ref().ok().and_then(prompt_usage) {
-                    turn.usage(&self.host, usage);
+                    turn.usage(&*self.host, usage);
                 }
                 self.steering = false;
-                let _ = self.host.with_engine(|e| {
-                    e.emit_server(
-                        &turn.chat,
-                        StateAction::ChatPendingMessageRemoved(ChatPendingMessageRemovedAction {
-                            kind: PendingMessageKind::Steering,
-                            id,
-                        }),
-                    )
-                });
-                turn.notify(&self.host, &format!("Steering: {}", message.text));
+                self.host.emit(
+                    &turn.chat,
+                    StateAction::ChatPendingMessageRemoved(ChatPendingMessageRemovedAction {
+                        kind: PendingMessageKind::Steering,
+                        id,
+                    }),
+                );
+                turn.notify(&*self.host, &format!("Steering: {}", message.text));
                 turn.break_text();
                 self.turn = Some(turn);
                 self.send_prompt(prompt_blocks(&message, self.prompt_support, &self.scope));
@@ -595,21 +592,19 @@ impl SessionTask {
                     }
                     _ => Ending::Complete,
                 };
-                turn.finish(&self.host, ending, usage);
+                turn.finish(&*self.host, ending, usage);
             }
             Err(RpcFailure::Closed) => {
                 let reason = self.exit_reason().await;
                 self.stop_agent().await;
-                turn.finish(&self.host, Ending::Error { kind: "agentExited", message: reason }, None);
+                turn.finish(&*self.host, Ending::Error { kind: "agentExited", message: reason }, None);
             }
-            Err(e) => turn.finish(&self.host, Ending::Error { kind: "agentError", message: e.to_string() }, None),
+            Err(e) => turn.finish(&*self.host, Ending::Error { kind: "agentError", message: e.to_string() }, None),
         }
     }
 
     fn take_steering(&self, chat: &str) -> Option<(String, Message)> {
-        self.host.with_engine_locked(|e| {
-            e.chat_state(chat).and_then(|c| c.steering_message.clone()).map(|m| (m.id, m.message))
-        })
+        self.host.chat(chat, |c| c.steering_message.clone().map(|m| (m.id, m.message))).flatten()
     }
 
     async fn on_deadline(&mut self) {
@@ -627,13 +622,13 @@ impl SessionTask {
             tracing::warn!(session = %self.setup.session, "the agent sent nothing for {secs} s; stopping it");
             self.prompt = None;
             self.permissions.clear();
-            self.elicitations.close(&self.host, None, self.turn.as_ref());
+            self.elicitations.close(&*self.host, None, self.turn.as_ref());
             self.stop_agent().await;
             if let Some(mut turn) = self.turn.take() {
                 let message = format!(
                     "The agent stopped responding (nothing for {secs} s) and was stopped. The next message starts it again."
                 );
-                turn.finish(&self.host, Ending::Error { kind: "agentUnresponsive", message }, None);
+                turn.finish(&*self.host, Ending::Error { kind: "agentUnresponsive", message }, None);
             }
         }
     }
@@ -728,7 +723,7 @@ impl SessionTask {
                             }
                         }
                         if self.models.update_from(&result) {
-                            self.models.publish(&self.host, &self.setup.agent.id);
+                            self.models.publish(&*self.host, &self.setup.agent.id);
                         }
                         return Ok(());
                     }
@@ -751,7 +746,7 @@ impl SessionTask {
         self.reset_notice = had_session;
         self.acp_session = Some(sid.clone());
         if self.models.update_from(&result) {
-            self.models.publish(&self.host, &self.setup.agent.id);
+            self.models.publish(&*self.host, &self.setup.agent.id);
         }
         self.remember_session(&sid);
         Ok(())
@@ -759,12 +754,10 @@ impl SessionTask {
 
     /// Keep the ACP session id in the session's `_meta` (persisted with it).
     fn remember_session(&self, sid: &str) {
-        let session = self.setup.session.clone();
-        let sid = sid.to_owned();
-        let _ = self.host.with_engine(|e| {
-            let mut meta = e.session_state(&session).and_then(|s| s.meta.clone()).unwrap_or_default();
+        self.host.emit_on_session(&self.setup.session, &mut |state| {
+            let mut meta = state.meta.clone().unwrap_or_default();
             meta.insert(META_KEY.to_owned(), json!({ "sessionId": sid }));
-            e.emit_server(&session, StateAction::SessionMetaChanged(SessionMetaChangedAction { meta: Some(meta) }))
+            Some(StateAction::SessionMetaChanged(SessionMetaChangedAction { meta: Some(meta) }))
         });
     }
 }

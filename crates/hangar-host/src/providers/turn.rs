@@ -11,7 +11,6 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 use agent_client_protocol::v1::schema::{
@@ -31,8 +30,7 @@ use ahp_types::state::{
 use ahp_types::StateAction;
 use serde_json::{json, Value};
 
-use super::tools;
-use crate::host::Host;
+use super::{tools, AgentHost};
 
 /// Where a tool call is in the AHP state machine (as far as we know).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -148,11 +146,11 @@ impl Turn {
         }
     }
 
-    fn emit(&self, host: &Arc<Host>, action: StateAction) -> bool {
+    fn emit(&self, host: &dyn AgentHost, action: StateAction) -> bool {
         if self.ended {
             return false;
         }
-        host.with_engine(|e| e.emit_server(&self.chat, action)).is_ok()
+        host.emit(&self.chat, action)
     }
 
     fn next_part_id(&mut self, prefix: &str) -> String {
@@ -166,7 +164,7 @@ impl Turn {
     }
 
     /// A system notification part (e.g. "the agent's memory was reset").
-    pub fn notify(&mut self, host: &Arc<Host>, text: &str) {
+    pub fn notify(&mut self, host: &dyn AgentHost, text: &str) {
         let part = ResponsePart::SystemNotification(SystemNotificationResponsePart {
             content: StringOrMarkdown::Plain(text.to_owned()),
             meta: None,
@@ -182,7 +180,7 @@ impl Turn {
     /// fresh request id. `false` if the turn has ended.
     pub fn input_request(
         &mut self,
-        host: &Arc<Host>,
+        host: &dyn AgentHost,
         build: impl FnOnce(&str) -> Option<ChatInputRequest>,
     ) -> Option<String> {
         if self.ended {
@@ -195,7 +193,7 @@ impl Turn {
     }
 
     /// Close an input request nobody can answer any more (`cancel`).
-    pub fn input_closed(&self, host: &Arc<Host>, request_id: &str) {
+    pub fn input_closed(&self, host: &dyn AgentHost, request_id: &str) {
         let action = ChatInputCompletedAction {
             request_id: request_id.to_owned(),
             response: ChatInputResponseKind::Cancel,
@@ -211,7 +209,7 @@ impl Turn {
     }
 
     /// One `session/update` payload (`params.update`).
-    pub fn on_update(&mut self, host: &Arc<Host>, update: &Value) {
+    pub fn on_update(&mut self, host: &dyn AgentHost, update: &Value) {
         if self.ended {
             return;
         }
@@ -262,7 +260,7 @@ impl Turn {
         }
     }
 
-    fn text(&mut self, host: &Arc<Host>, text: String, thought: bool) {
+    fn text(&mut self, host: &dyn AgentHost, text: String, thought: bool) {
         let slot = if thought { &self.thought_part } else { &self.text_part };
         if let Some(part_id) = slot.clone() {
             let turn_id = self.turn_id.clone();
@@ -295,11 +293,11 @@ impl Turn {
     }
 
     /// Report usage.
-    pub fn usage(&self, host: &Arc<Host>, usage: UsageInfo) {
+    pub fn usage(&self, host: &dyn AgentHost, usage: UsageInfo) {
         self.emit(host, StateAction::ChatUsage(ChatUsageAction { turn_id: self.turn_id.clone(), usage, meta: None }));
     }
 
-    fn start_tool(&mut self, host: &Arc<Host>, id: &str, tool_name: &str, title: &str) {
+    fn start_tool(&mut self, host: &dyn AgentHost, id: &str, tool_name: &str, title: &str) {
         self.break_text();
         self.emit(
             host,
@@ -357,7 +355,7 @@ impl Turn {
         self.tools.get(id).map(|t| t.phase)
     }
 
-    fn upsert(&mut self, host: &Arc<Host>, id: &str, f: Fields) {
+    fn upsert(&mut self, host: &dyn AgentHost, id: &str, f: Fields) {
         if !self.tools.contains_key(id) {
             let title = f.title.clone().unwrap_or_else(|| "Tool call".to_owned());
             let name = f.kind.clone().unwrap_or_else(|| "other".to_owned());
@@ -430,7 +428,7 @@ impl Turn {
         }
     }
 
-    fn content_changed(&self, host: &Arc<Host>, id: &str) {
+    fn content_changed(&self, host: &dyn AgentHost, id: &str) {
         let Some(tool) = self.tools.get(id) else {
             return;
         };
@@ -454,7 +452,7 @@ impl Turn {
         content
     }
 
-    fn complete(&mut self, host: &Arc<Host>, id: &str, success: bool, message: Option<String>) {
+    fn complete(&mut self, host: &dyn AgentHost, id: &str, success: bool, message: Option<String>) {
         let Some(tool) = self.tools.get(id) else {
             return;
         };
@@ -486,7 +484,7 @@ impl Turn {
     /// goes to pending-confirmation. `None` if it cannot (already closed).
     pub fn permission(
         &mut self,
-        host: &Arc<Host>,
+        host: &dyn AgentHost,
         tool_call: ToolCallUpdate,
         options: Vec<ConfirmationOption>,
     ) -> Option<String> {
@@ -523,7 +521,7 @@ impl Turn {
     }
 
     /// A permission request went unanswered (the turn moves on).
-    pub fn plan(&mut self, host: &Arc<Host>, plan: &Plan) {
+    pub fn plan(&mut self, host: &dyn AgentHost, plan: &Plan) {
         let id = match &self.plan_tool {
             Some(id) => id.clone(),
             None => {
@@ -570,7 +568,7 @@ impl Turn {
     /// End the turn: close every open tool call (failed, or left to the
     /// reducer's cancellation when the turn is cancelled), then the final
     /// action.
-    pub fn finish(&mut self, host: &Arc<Host>, ending: Ending, usage: Option<UsageInfo>) {
+    pub fn finish(&mut self, host: &dyn AgentHost, ending: Ending, usage: Option<UsageInfo>) {
         if self.ended {
             return;
         }

@@ -92,9 +92,11 @@ pub fn handle_request(
             resource_methods::resource_request(host, conn.id, id.clone(), m.to_owned(), decode(&params)?);
             Ok(Reply::Sent)
         }
-        "resolveSessionConfig" => Ok(Reply::Result(crate::providers::resolve_session_config(host, &decode(&params)?))),
+        "resolveSessionConfig" => {
+            Ok(Reply::Result(crate::providers::resolve_session_config(&**host, &decode(&params)?)))
+        }
         "sessionConfigCompletions" => {
-            Ok(Reply::Result(crate::providers::session_config_completions(host, &decode(&params)?)))
+            Ok(Reply::Result(crate::providers::session_config_completions(&**host, &decode(&params)?)))
         }
         other => Err(RpcError::method_not_found(other)),
     }
@@ -280,7 +282,7 @@ fn session_config(
     requested: Option<serde_json::Map<String, Value>>,
 ) -> Option<ahp_types::state::SessionConfigState> {
     let resolved =
-        crate::providers::resolve_session_config(host, &json!({ "provider": provider, "config": requested }));
+        crate::providers::resolve_session_config(&**host, &json!({ "provider": provider, "config": requested }));
     let mut config: ahp_types::state::SessionConfigState = serde_json::from_value(resolved).ok()?;
     config.values.extend(requested.unwrap_or_default());
     Some(config)

@@ -1,0 +1,74 @@
+//! [`AgentHost`]: everything the agent layer needs from the host, and no
+//! more — emit an action, read root / session / chat state, build an action
+//! from the current state atomically, find a chat's session, and the paths
+//! that are never served. [`crate::host::Host`] implements it; tests use a
+//! double that reduces the actions with `ahp::reducers`
+//! (`providers/test_support.rs`), so the ACP mapping runs without a host,
+//! a store or an agent process.
+
+use std::path::PathBuf;
+
+use ahp_types::state::{ChatState, RootState, SessionState};
+use ahp_types::StateAction;
+
+/// The host as the agent layer sees it.
+///
+/// Implementations apply every action with the official reducers and carry
+/// out the side effects it causes (e.g. the next queued message starting a
+/// turn) before returning. Read and build closures may run under the
+/// host's lock: they must not call the host.
+pub trait AgentHost: Send + Sync {
+    /// Emit `action` on `channel` as the server. `false` when the reducer
+    /// did not apply it (e.g. the turn has already ended).
+    fn emit(&self, channel: &str, action: StateAction) -> bool;
+
+    /// Build an action from the root state and emit it, with no other
+    /// change in between (`build` returns `None` to emit nothing). `false`
+    /// when nothing was applied.
+    fn emit_on_root(&self, build: &mut dyn FnMut(&RootState) -> Option<StateAction>) -> bool;
+
+    /// Build an action from `session`'s state and emit it on `session`, with
+    /// no other change in between. `false` when nothing was applied (no such
+    /// session, `build` returned `None`, or the reducer refused it).
+    fn emit_on_session(&self, session: &str, build: &mut dyn FnMut(&SessionState) -> Option<StateAction>) -> bool;
+
+    /// Run `read` on the root state.
+    fn read_root(&self, read: &mut dyn FnMut(&RootState));
+
+    /// Run `read` on `session`'s state, if the session exists.
+    fn read_session(&self, session: &str, read: &mut dyn FnMut(&SessionState));
+
+    /// Run `read` on `chat`'s state, if the chat exists.
+    fn read_chat(&self, chat: &str, read: &mut dyn FnMut(&ChatState));
+
+    /// The session `chat` belongs to.
+    fn session_of_chat(&self, chat: &str) -> Option<String>;
+
+    /// Canonical paths no agent request or attachment may reach.
+    fn never_served(&self) -> Vec<PathBuf>;
+}
+
+impl dyn AgentHost + '_ {
+    /// `f` of the root state.
+    pub fn root<R>(&self, f: impl FnOnce(&RootState) -> R) -> Option<R> {
+        read_once(|read| self.read_root(read), f)
+    }
+
+    /// `f` of `session`'s state; `None` when there is no such session.
+    pub fn session<R>(&self, session: &str, f: impl FnOnce(&SessionState) -> R) -> Option<R> {
+        read_once(|read| self.read_session(session, read), f)
+    }
+
+    /// `f` of `chat`'s state; `None` when there is no such chat.
+    pub fn chat<R>(&self, chat: &str, f: impl FnOnce(&ChatState) -> R) -> Option<R> {
+        read_once(|read| self.read_chat(chat, read), f)
+    }
+}
+
+/// `f` of the state `read` hands over (once), if it does.
+fn read_once<S, R>(read: impl FnOnce(&mut dyn FnMut(&S)), f: impl FnOnce(&S) -> R) -> Option<R> {
+    let mut f = Some(f);
+    let mut out = None;
+    read(&mut |state| out = f.take().map(|f| f(state)));
+    out
+}

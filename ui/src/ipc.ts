@@ -1,16 +1,45 @@
 // One way to reach the Rust core from the UI: Tauri IPC inside the app
 // (`core_call` / `core_stream` with a Channel), a WebSocket bridge
-// (`hangar-desktop-bridge`, `/ipc`) in a plain browser.
+// (`hangar-desktop-bridge`, `/ipc`) in a plain browser. `call` and `stream`
+// are typed by command name from the types generated from the Rust
+// protocol (src/gen, `cargo test -p hangar-desktop --lib export_bindings`).
 
-type Json = any;
-export type EventHandler = (event: Json) => void;
+import type { Command } from './gen/Command';
+import type { CommandEvents } from './gen/CommandEvents';
+import type { CommandResults } from './gen/CommandResults';
+
+/** Every command's wire name. */
+export type CommandName = Command['cmd'];
+/** The arguments of command `K`. */
+export type ArgsOf<K extends CommandName> = Extract<Command, { cmd: K }>['args'];
+/** The result of command `K`. */
+export type ResultOf<K extends CommandName> = CommandResults[K];
+/** The events of the stream command `K` opens. */
+export type EventOf<K extends CommandName> = CommandEvents[K];
+/** The commands that open a stream. */
+export type StreamName = { [K in CommandName]: EventOf<K> extends never ? never : K }[CommandName];
+
+/** What the transports move: JSON, typed at `call` / `stream`. */
+type Wire = unknown;
+type WireHandler = (event: Wire) => void;
 
 interface Transport {
-  call(cmd: string, args: Json): Promise<Json>;
-  stream(cmd: string, args: Json, onEvent: EventHandler): Promise<Json>;
+  call(cmd: string, args: Wire): Promise<Wire>;
+  stream(cmd: string, args: Wire, onEvent: WireHandler): Promise<Wire>;
 }
 
-function tauriTransport(t: any): Transport {
+/** The part of `window.__TAURI__` this file uses. */
+interface TauriChannel {
+  onmessage: WireHandler;
+}
+interface TauriGlobal {
+  core: {
+    invoke(cmd: string, args: Record<string, unknown>): Promise<Wire>;
+    Channel: new () => TauriChannel;
+  };
+}
+
+function tauriTransport(t: TauriGlobal): Transport {
   return {
     call: (cmd, args) => t.core.invoke('core_call', { cmd, args: args ?? {} }),
     stream: (cmd, args, onEvent) => {
@@ -21,10 +50,13 @@ function tauriTransport(t: any): Transport {
   };
 }
 
+/** A bridge frame: a reply (`ok` or `err`) or a stream's event. */
+type Frame = { id: number; ok?: Wire; err?: string } | { stream: number; event: Wire };
+
 function bridgeTransport(): Transport {
   let seq = 0;
-  const pending = new Map<number, { res: (v: Json) => void; rej: (e: Error) => void }>();
-  const streams = new Map<number, EventHandler>();
+  const pending = new Map<number, { res: (v: Wire) => void; rej: (e: Error) => void }>();
+  const streams = new Map<number, WireHandler>();
   let socket: Promise<WebSocket> | null = null;
   const open = () => {
     socket ??= new Promise((resolve, reject) => {
@@ -32,23 +64,25 @@ function bridgeTransport(): Transport {
       ws.onopen = () => resolve(ws);
       ws.onerror = () => reject(new Error('bridge unreachable'));
       ws.onmessage = (ev) => {
-        const m = JSON.parse(ev.data);
+        const m: Frame = JSON.parse(ev.data);
         if ('stream' in m) {
           streams.get(m.stream)?.(m.event);
           return;
         }
         const p = pending.get(m.id);
         pending.delete(m.id);
-        if (p) 'err' in m ? p.rej(new Error(m.err)) : p.res(m.ok);
+        if (!p) return;
+        if (m.err !== undefined) p.rej(new Error(m.err));
+        else p.res(m.ok);
       };
     });
     return socket;
   };
-  const send = async (cmd: string, args: Json, onEvent?: EventHandler) => {
+  const send = async (cmd: string, args: Wire, onEvent?: WireHandler) => {
     const ws = await open();
     const id = ++seq;
     if (onEvent) streams.set(id, onEvent);
-    return new Promise<Json>((res, rej) => {
+    return new Promise<Wire>((res, rej) => {
       pending.set(id, { res, rej });
       ws.send(JSON.stringify({ id, cmd, args: args ?? {}, stream: !!onEvent }));
     });
@@ -56,9 +90,23 @@ function bridgeTransport(): Transport {
   return { call: (cmd, args) => send(cmd, args), stream: (cmd, args, onEvent) => send(cmd, args, onEvent) };
 }
 
-const transport: Transport = (globalThis as any).__TAURI__
-  ? tauriTransport((globalThis as any).__TAURI__)
-  : bridgeTransport();
+const tauri = (globalThis as { __TAURI__?: TauriGlobal }).__TAURI__;
+const transport: Transport = tauri ? tauriTransport(tauri) : bridgeTransport();
 
-export const call = (cmd: string, args: Json = {}) => transport.call(cmd, args);
-export const stream = (cmd: string, args: Json, onEvent: EventHandler) => transport.stream(cmd, args, onEvent);
+/** Run command `cmd`; the core's answer, or its error. */
+export const call = <K extends CommandName>(cmd: K, args: ArgsOf<K>): Promise<ResultOf<K>> =>
+  transport.call(cmd, args) as Promise<ResultOf<K>>;
+
+/** Run a command that opens a stream: `onEvent` receives its events. */
+export const stream = <K extends StreamName>(
+  cmd: K,
+  args: ArgsOf<K>,
+  onEvent: (event: EventOf<K>) => void,
+): Promise<ResultOf<K>> => transport.stream(cmd, args, onEvent as WireHandler) as Promise<ResultOf<K>>;
+
+/** The message of whatever a command (or anything else) rejected with. */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'object' && e !== null && 'message' in e) return String(e.message);
+  return String(e);
+}

@@ -5,7 +5,7 @@ import { ChatPane } from './components/ChatPane';
 import { Inbox } from './components/Inbox';
 import { NewSessionDialog } from './components/NewSessionDialog';
 import { Sidebar } from './components/Sidebar';
-import { stream } from './ipc';
+import { errorText, stream } from './ipc';
 import { type AppState, applyAppOp, emptyApp, rowKey } from './state/app-store';
 import './styles.css';
 
@@ -18,7 +18,7 @@ function App() {
   const [error, setError] = useState('');
 
   useEffect(() => {
-    stream('app.watch', {}, (op) => setApp((s) => applyAppOp(s, op))).catch((e) => setError(String(e.message ?? e)));
+    stream('app.watch', {}, (op) => setApp((s) => applyAppOp(s, op))).catch((e) => setError(errorText(e)));
   }, []);
 
   const row = selected ? app.sessions[selected] : undefined;

@@ -2,9 +2,18 @@
 // transcript (older turns paged in with fetchTurns), the composer, and
 // confirmation shortcuts.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { call, stream } from '../ipc';
+import { call, errorText, stream } from '../ipc';
 import { type AgentInfo, folderName, type SessionRow } from '../state/app-store';
-import { allTurns, applyChatOp, type ChatView, chatStatus, emptyChat, visibleTurns } from '../state/chat-store';
+import {
+  allTurns,
+  applyChatOp,
+  type ChatOp,
+  type ChatView,
+  chatStatus,
+  emptyChat,
+  pendingConfirmation,
+  visibleTurns,
+} from '../state/chat-store';
 import { acceptsShortcut, confirmationOptions, optionForKey } from '../state/composer';
 import { type FrameFold, perFrame } from '../state/frame-batch';
 import { type Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
@@ -40,7 +49,7 @@ export function ChatPane({
   // Set when fetchOlder answered "no more": the anchor is dropped by the next
   // scroll of the reader's, unless a prepended page used it first.
   const dropAnchor = useRef(false);
-  const ops = useRef<FrameFold<ChatView, any> | null>(null);
+  const ops = useRef<FrameFold<ChatView, ChatOp> | null>(null);
   const host = row.host;
 
   useEffect(() => {
@@ -53,7 +62,7 @@ export function ChatPane({
     anchor.current = null;
     dropAnchor.current = false;
     // Ops are folded as they arrive and rendered once per frame: a streamed delta is one op.
-    const sink = perFrame<ChatView, any>(emptyChat(), applyChatOp, (v) => alive && setView(v));
+    const sink = perFrame<ChatView, ChatOp>(emptyChat(), applyChatOp, (v) => alive && setView(v));
     ops.current = sink;
     stream('chat.open', { host, session: row.uri }, sink.push)
       .then((r) => {
@@ -61,7 +70,7 @@ export function ChatPane({
         setChat(r.chat);
         if (!alive) call('stream.close', { streamId });
       })
-      .catch((e) => setError(String(e.message ?? e)));
+      .catch((e) => setError(errorText(e)));
     return () => {
       alive = false;
       if (streamId != null) call('stream.close', { streamId }).catch(() => {});
@@ -84,14 +93,14 @@ export function ChatPane({
           toolCallId: tc.toolCallId,
           approved: o.kind !== 'deny',
           optionId: o.id || null,
-        }).catch((e) => setError(String(e.message ?? e))),
+        }).catch((e) => setError(errorText(e))),
       inputDraft: (requestId, questionId, answer) =>
         call('chat.inputAnswer', { host, chat, requestId, questionId, answer }).catch(() => {}),
       inputComplete: (requestId, response, answers) =>
         call('chat.inputComplete', { host, chat, requestId, response, answers: answers ?? null }).catch((e) =>
-          setError(String(e.message ?? e)),
+          setError(errorText(e)),
         ),
-      retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(String(e.message ?? e))),
+      retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(errorText(e))),
     }),
     [host, chat],
   );
@@ -100,15 +109,15 @@ export function ChatPane({
   // the key belongs to a field, a button or an open dialog.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || !acceptsShortcut(e as any, !!document.querySelector('[role=dialog]'))) return;
-      const part = view.active?.parts.find(
-        (p) => p?.kind === 'toolCall' && p.toolCall.status === 'pending-confirmation',
-      );
-      if (!part) return;
-      const o = optionForKey(e.key, confirmationOptions(part.toolCall));
+      const target = e.target instanceof Element ? e.target : null;
+      const origin = { target, ctrlKey: e.ctrlKey, altKey: e.altKey, metaKey: e.metaKey, repeat: e.repeat };
+      if (e.defaultPrevented || !acceptsShortcut(origin, !!document.querySelector('[role=dialog]'))) return;
+      const tc = pendingConfirmation(view.active);
+      if (!view.active || !tc) return;
+      const o = optionForKey(e.key, confirmationOptions(tc));
       if (o) {
         e.preventDefault();
-        actions.confirm(view.active!.id, part.toolCall, o);
+        actions.confirm(view.active.id, tc, o);
       }
     };
     window.addEventListener('keydown', onKey);
@@ -194,9 +203,7 @@ export function ChatPane({
     e.preventDefault();
     const title = (new FormData(e.target as HTMLFormElement).get('title') as string) ?? '';
     setRenaming(false);
-    await call('session.rename', { host, session: row.uri, title }).catch((err) =>
-      setError(String(err.message ?? err)),
-    );
+    await call('session.rename', { host, session: row.uri, title }).catch((err) => setError(errorText(err)));
   };
   return (
     <section class="chat" aria-label="Chat">
@@ -243,9 +250,7 @@ export function ChatPane({
           onCancel={() => setDisposing(false)}
           onConfirm={() => {
             setDisposing(false);
-            call('session.dispose', { host, session: row.uri }).then(onClosed, (err) =>
-              setError(String(err.message ?? err)),
-            );
+            call('session.dispose', { host, session: row.uri }).then(onClosed, (err) => setError(errorText(err)));
           }}
         />
       )}

@@ -5,7 +5,8 @@
 // holds it (listed here) and sends it once the session is ready; after a
 // failed start it takes no messages (the chat pane shows why).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call } from '../ipc';
+import type { CompletionItemView } from '../gen/CompletionItemView';
+import { call, errorText } from '../ipc';
 import type { AgentInfo } from '../state/app-store';
 import { type ChatView, isStarting, startFailed } from '../state/chat-store';
 import { applyCompletion, mentionAt, moveInOrder } from '../state/composer';
@@ -24,7 +25,7 @@ export function Composer({
 }) {
   const [text, setText] = useState(view.meta?.draft ?? '');
   const [model, setModel] = useState('');
-  const [items, setItems] = useState<any[]>([]);
+  const [items, setItems] = useState<CompletionItemView[]>([]);
   const [picked, setPicked] = useState<PickedMention[]>([]);
   const [error, setError] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
@@ -52,12 +53,13 @@ export function Composer({
     window.clearTimeout(draftTimer.current);
     draftTimer.current = window.setTimeout(() => call('chat.draft', { host, chat, text: t }).catch(() => {}), 400);
   };
-  const run = async (cmd: string, args: any) => {
+  // A command's failure shows next to the buttons.
+  const run = async (sent: Promise<unknown>) => {
     setError('');
     try {
-      await call(cmd, { host, chat, ...args });
-    } catch (e: any) {
-      setError(String(e.message ?? e));
+      await sent;
+    } catch (e) {
+      setError(errorText(e));
     }
   };
   const submit = async (kind: 'send' | 'queued' | 'steering') => {
@@ -68,8 +70,8 @@ export function Composer({
     setItems([]);
     setPicked([]);
     window.clearTimeout(draftTimer.current);
-    if (kind === 'send') await run('chat.send', { text: t, model: model || null, attachments });
-    else await run('chat.queue', { text: t, kind, model: model || null, attachments });
+    if (kind === 'send') await run(call('chat.send', { host, chat, text: t, model: model || null, attachments }));
+    else await run(call('chat.queue', { host, chat, text: t, kind, model: model || null, attachments }));
     call('chat.draft', { host, chat, text: null }).catch(() => {});
   };
   const onInput = async (e: Event) => {
@@ -89,12 +91,12 @@ export function Composer({
         text: el.value,
         offset: el.selectionStart ?? el.value.length,
       });
-      if (seq === completionSeq.current) setItems((r.items ?? []).slice(0, 8));
+      if (seq === completionSeq.current) setItems(r.items.slice(0, 8));
     } catch {
       if (seq === completionSeq.current) setItems([]);
     }
   };
-  const pick = (item: any) => {
+  const pick = (item: CompletionItemView) => {
     const el = area.current;
     const caret = el?.selectionStart ?? text.length;
     const next = applyCompletion(text, caret, item);
@@ -154,18 +156,21 @@ export function Composer({
               <button
                 title="Move up"
                 disabled={i === 0}
-                onClick={() => run('chat.reorderQueued', { order: moveInOrder(order, q.id, -1) })}
+                onClick={() => run(call('chat.reorderQueued', { host, chat, order: moveInOrder(order, q.id, -1) }))}
               >
                 ↑
               </button>
               <button
                 title="Move down"
                 disabled={i === queued.length - 1}
-                onClick={() => run('chat.reorderQueued', { order: moveInOrder(order, q.id, 1) })}
+                onClick={() => run(call('chat.reorderQueued', { host, chat, order: moveInOrder(order, q.id, 1) }))}
               >
                 ↓
               </button>
-              <button title="Remove" onClick={() => run('chat.removeQueued', { id: q.id, kind: 'queued' })}>
+              <button
+                title="Remove"
+                onClick={() => run(call('chat.removeQueued', { host, chat, id: q.id, kind: 'queued' }))}
+              >
                 ✕
               </button>
             </li>
@@ -219,7 +224,7 @@ export function Composer({
             <button class="primary" data-testid="queue-button" onClick={() => submit('queued')}>
               Queue
             </button>
-            <button class="danger" data-testid="cancel-turn" onClick={() => run('chat.cancel', {})}>
+            <button class="danger" data-testid="cancel-turn" onClick={() => run(call('chat.cancel', { host, chat }))}>
               Cancel turn
             </button>
           </>

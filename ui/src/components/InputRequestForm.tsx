@@ -4,15 +4,19 @@
 // ended shows as not answered.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
+  type Answers,
   type AnswerValue,
+  type AnswerView,
   type DraftSync,
   draftFits,
   draftsFromElsewhere,
   formErrors,
   freeformText,
+  type InputRequestPart,
   initialValue,
   noteSentDraft,
   parseNumber,
+  type Question,
   responseLabel,
   submittedAnswers,
   toggleMany,
@@ -25,13 +29,13 @@ export function InputRequestForm({
   onDraft,
   onComplete,
 }: {
-  part: any;
+  part: InputRequestPart;
   live?: boolean;
-  onDraft: (requestId: string, questionId: string, answer: any) => void;
-  onComplete: (requestId: string, response: 'accept' | 'decline' | 'cancel', answers?: any) => void;
+  onDraft: (requestId: string, questionId: string, answer: AnswerView | null) => void;
+  onComplete: (requestId: string, response: NonNullable<InputRequestPart['response']>, answers?: Answers) => void;
 }) {
   const req = part.request;
-  const questions: any[] = req.questions ?? [];
+  const questions = req.questions;
   const done = part.response != null || !live;
   const [values, setValues] = useState<Record<string, AnswerValue | undefined>>(() =>
     Object.fromEntries(questions.map((q) => [q.id, initialValue(q, req.answers)])),
@@ -45,8 +49,8 @@ export function InputRequestForm({
   useEffect(() => {
     const incoming = draftsFromElsewhere(questions, req.answers, sync.current);
     if (Object.keys(incoming).length) setValues((cur) => ({ ...cur, ...incoming }));
-  }, [JSON.stringify(req.answers ?? {})]);
-  const set = (q: any, v: AnswerValue | undefined) => {
+  }, [JSON.stringify(req.answers)]);
+  const set = (q: Question, v: AnswerValue | undefined) => {
     setValues((cur) => ({ ...cur, [q.id]: v }));
     // A value the host would refuse as a draft (2.5 for an integer) clears
     // the synced draft instead; the form keeps it and shows why on submit.
@@ -62,7 +66,7 @@ export function InputRequestForm({
   };
   if (done) {
     return (
-      <div class="input-request done" data-testid="input-request" data-response={part.response}>
+      <div class="input-request done" data-testid="input-request" data-response={part.response ?? undefined}>
         <p>
           {req.message ?? 'Input request'} — <strong data-testid="input-outcome">{responseLabel(part)}</strong>
         </p>
@@ -109,8 +113,8 @@ export function InputRequestForm({
               <input
                 type="number"
                 step={q.kind === 'integer' ? 1 : 'any'}
-                min={q.min}
-                max={q.max}
+                min={q.min ?? undefined}
+                max={q.max ?? undefined}
                 value={v?.kind === 'number' ? String(v.value) : ''}
                 onInput={(e) => set(q, parseNumber((e.target as HTMLInputElement).value))}
               />
@@ -127,7 +131,7 @@ export function InputRequestForm({
             )}
             {q.kind === 'single-select' && (
               <div class="options">
-                {q.options.map((o: any) => (
+                {q.options.map((o) => (
                   <label>
                     <input
                       type="radio"
@@ -152,7 +156,7 @@ export function InputRequestForm({
             )}
             {q.kind === 'multi-select' && (
               <div class="options">
-                {q.options.map((o: any) => (
+                {q.options.map((o) => (
                   <label>
                     <input
                       type="checkbox"

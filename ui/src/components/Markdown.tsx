@@ -15,7 +15,7 @@ hljs.configure({ ignoreUnescapedHTML: true });
  * that a stall in delivery on a loaded machine does not count as a pause).
  */
 function streamPauseMs(): number {
-  const ms = (window as any).__hangarStreamPauseMs;
+  const ms = (window as { __hangarStreamPauseMs?: unknown }).__hangarStreamPauseMs;
   return typeof ms === 'number' && ms >= 0 ? ms : 300;
 }
 

@@ -3,7 +3,7 @@
 // session with the same agent and folder (this one is disposed), or just
 // dispose this one.
 import { useState } from 'preact/hooks';
-import { call } from '../ipc';
+import { call, errorText } from '../ipc';
 import type { AgentInfo, SessionRow } from '../state/app-store';
 import type { StartView } from '../state/chat-store';
 
@@ -34,8 +34,8 @@ export function StartFailed({
       await call('session.dispose', { host, session: row.uri });
       if (created && onOpen) onOpen(host, created.session);
       else onClosed();
-    } catch (e: any) {
-      setError(String(e.message ?? e));
+    } catch (e) {
+      setError(errorText(e));
       setBusy(false);
     }
   };

@@ -1,10 +1,12 @@
 // A tool call: status, the full input, file-edit diffs, the result, and
 // the inline confirmation card with the options the host sent.
 
-import { plain, toolInputText } from '../state/chat-store';
+import type { DiffView } from '../gen/DiffView';
+import type { ToolCallPart } from '../gen/ToolCallPart';
+import { type ToolCallView, toolInputText } from '../state/chat-store';
 import { confirmationOptions, type OptionView, shortcutKeys } from '../state/composer';
 
-export function Diff({ d }: { d: any }) {
+export function Diff({ d }: { d: DiffView }) {
   return (
     <div class="diff" data-testid="diff">
       <div class="diff-head">
@@ -12,7 +14,7 @@ export function Diff({ d }: { d: any }) {
         <span class="add">+{d.added ?? 0}</span> <span class="del">−{d.removed ?? 0}</span>
       </div>
       <pre>
-        {d.lines.map((l: [string, string]) => (
+        {d.lines.map((l) => (
           <div class={`dl ${l[0] === '+' ? 'add' : l[0] === '-' ? 'del' : ''}`}>
             {l[0]} {l[1]}
           </div>
@@ -23,17 +25,23 @@ export function Diff({ d }: { d: any }) {
   );
 }
 
-export function ToolCall({ part, onConfirm }: { part: any; onConfirm?: (tc: any, o: OptionView) => void }) {
+export function ToolCall({
+  part,
+  onConfirm,
+}: {
+  part: ToolCallPart;
+  onConfirm?: (tc: ToolCallView, o: OptionView) => void;
+}) {
   const tc = part.toolCall;
-  const status: string = tc.status;
+  const status = tc.status;
   const input = toolInputText(tc);
-  const result: string = tc.result;
+  const result = tc.result;
   const pending = status === 'pending-confirmation';
   const name = tc.displayName || tc.toolName;
   const distinct = (t: string) => (t && t !== name ? t : '');
-  const message = distinct(plain(tc.invocationMessage) || tc.intention || '');
-  const confirmTitle = distinct(plain(tc.confirmationTitle));
-  const past = distinct(plain(tc.pastTenseMessage));
+  const message = distinct(tc.invocationMessage || tc.intention || '');
+  const confirmTitle = distinct(tc.confirmationTitle ?? '');
+  const past = distinct(tc.pastTenseMessage ?? '');
   const options = confirmationOptions(tc);
   const keys = shortcutKeys(options);
   return (
@@ -54,7 +62,7 @@ export function ToolCall({ part, onConfirm }: { part: any; onConfirm?: (tc: any,
           <pre data-testid="tool-input">{input}</pre>
         </details>
       )}
-      {part.diffs?.map((d: any) => (
+      {part.diffs.map((d) => (
         <Diff d={d} />
       ))}
       {pending && onConfirm && (

@@ -1,16 +1,17 @@
 // One turn: the user's message, then each response part. memo() keeps a
 // finished turn from re-rendering while another one streams.
 import { memo } from 'preact/compat';
-import { retryPartIndex, type TurnView, usageText } from '../state/chat-store';
+import { type PartView, retryPartIndex, type ToolCallView, type TurnView, usageText } from '../state/chat-store';
 import type { OptionView } from '../state/composer';
+import type { Answers, AnswerView, InputRequestPart } from '../state/input-form';
 import { InputRequestForm } from './InputRequestForm';
 import { Markdown } from './Markdown';
 import { ToolCall } from './ToolCall';
 
 export interface TurnActions {
-  confirm: (turnId: string, tc: any, o: OptionView) => void;
-  inputDraft: (requestId: string, questionId: string, answer: any) => void;
-  inputComplete: (requestId: string, response: 'accept' | 'decline' | 'cancel', answers?: any) => void;
+  confirm: (turnId: string, tc: ToolCallView, o: OptionView) => void;
+  inputDraft: (requestId: string, questionId: string, answer: AnswerView | null) => void;
+  inputComplete: (requestId: string, response: NonNullable<InputRequestPart['response']>, answers?: Answers) => void;
   retry: (turnId: string) => void;
 }
 
@@ -21,7 +22,7 @@ function Part({
   retry,
   actions,
 }: {
-  part: any;
+  part: PartView | undefined;
   turnId: string;
   live: boolean;
   retry: boolean;
@@ -48,7 +49,7 @@ function Part({
       return (
         <div class="turn-error" role="alert" data-testid="turn-error">
           <span>
-            <strong>{part.error?.errorType ?? 'Error'}</strong>: {part.error?.message}
+            <strong>{part.error.errorType || 'Error'}</strong>: {part.error.message}
           </span>
           {retry && (
             <button data-testid="retry" onClick={() => actions.retry(turnId)}>
@@ -58,18 +59,23 @@ function Part({
         </div>
       );
     case 'systemNotification':
-      return (
-        <p class="muted small">{typeof part.content === 'string' ? part.content : (part.content?.markdown ?? '')}</p>
-      );
+      return <p class="muted small">{part.content}</p>;
     case 'contentRef':
       return (
         <p class="small">
-          📎 <code>{part.uri ?? part.content?.uri ?? ''}</code>
+          📎 <code>{part.uri}</code>
         </p>
       );
     default:
       return null;
   }
+}
+
+/** A part's key: its id, its tool call's id, else its place. */
+function partKey(p: PartView, i: number): string | number {
+  if (p.kind === 'markdown' || p.kind === 'reasoning') return p.id;
+  if (p.kind === 'toolCall') return p.toolCall.toolCallId;
+  return i;
 }
 
 export const Turn = memo(function Turn({
@@ -99,7 +105,7 @@ export const Turn = memo(function Turn({
       <div class="response">
         {turn.parts.map((p, i) => (
           <Part
-            key={p?.id ?? p?.toolCall?.toolCallId ?? i}
+            key={partKey(p, i)}
             part={p}
             turnId={turn.id}
             live={!!turn.active}

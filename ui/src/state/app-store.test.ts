@@ -1,18 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { applyAppOp, emptyApp, folderName, groupSessions, rowKey } from './app-store';
+import { applyAppOp, emptyApp, folderName, groupSessions, type HostView, rowKey, type SessionRow } from './app-store';
 
-const host = { id: 'local', label: 'This computer', state: 'Connected', connected: true, agents: [] };
-const row = (uri: string, extra: any = {}) => ({
+const host: HostView = {
+  id: 'local',
+  label: 'This computer',
+  state: 'Connected',
+  connected: true,
+  defaultDirectory: null,
+  agents: [],
+  error: null,
+};
+const row = (uri: string, extra: Partial<SessionRow> = {}): SessionRow => ({
   host: 'local',
   hostLabel: 'This computer',
   uri,
   title: uri,
   provider: 'fake',
   status: 'idle',
+  activity: null,
   unread: false,
   archived: false,
   folder: 'file:///h/demo',
   modifiedAt: '2026-01-01T00:00:00Z',
+  defaultChat: null,
   ...extra,
 });
 
@@ -46,7 +56,13 @@ describe('app store', () => {
   });
 
   it('records refusals as notices', () => {
-    const s = applyAppOp(emptyApp(), { op: 'rejected', action: 'chat/turnStarted', reason: 'busy' });
+    const s = applyAppOp(emptyApp(), {
+      op: 'rejected',
+      host: 'local',
+      channel: 'c',
+      action: 'chat/turnStarted',
+      reason: 'busy',
+    });
     expect(s.notices[0]).toContain('busy');
   });
 

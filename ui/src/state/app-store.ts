@@ -1,46 +1,16 @@
 // The app-level view (hosts, session rows, approval inbox) and how the
-// core's app-stream ops update it. Pure: no DOM, testable in node.
+// core's app-stream ops (`AppOp`, generated from Rust) update it. Pure: no
+// DOM, testable in node.
 
-export interface AgentInfo {
-  provider: string;
-  displayName: string;
-  description: string;
-  models: { id: string; name: string }[];
-}
-export interface HostView {
-  id: string;
-  label: string;
-  state: string;
-  connected: boolean;
-  defaultDirectory?: string | null;
-  agents: AgentInfo[];
-  error?: string | null;
-}
-// `starting` / `failed`: the session's agent is starting or did not start.
-export type SessionStatus = 'idle' | 'working' | 'needs-input' | 'error' | 'starting' | 'failed';
-export interface SessionRow {
-  host: string;
-  hostLabel: string;
-  uri: string;
-  title: string;
-  provider: string;
-  status: SessionStatus;
-  activity?: string | null;
-  unread: boolean;
-  archived: boolean;
-  folder?: string | null;
-  modifiedAt: string;
-  defaultChat?: string | null;
-}
-export interface InboxItem {
-  host: string;
-  session: string;
-  chat: string;
-  chatTitle: string;
-  turnId: string;
-  toolCallId: string;
-  title: string;
-}
+import type { AgentView } from '../gen/AgentView';
+import type { AppOp } from '../gen/AppOp';
+import type { HostView } from '../gen/HostView';
+import type { InboxItem } from '../gen/InboxItem';
+import type { SessionRow } from '../gen/SessionRow';
+import type { SessionStatus } from '../gen/SessionStatus';
+
+export type { AgentView as AgentInfo, HostView, InboxItem, SessionRow, SessionStatus };
+
 export interface AppState {
   hosts: HostView[];
   sessions: Record<string, SessionRow>;
@@ -57,7 +27,7 @@ function byKey(rows: SessionRow[]): Record<string, SessionRow> {
   return out;
 }
 
-export function applyAppOp(s: AppState, op: any): AppState {
+export function applyAppOp(s: AppState, op: AppOp): AppState {
   switch (op.op) {
     case 'snapshot':
       return { ...s, hosts: op.hosts, sessions: byKey(op.sessions), inbox: op.inbox };
@@ -76,8 +46,6 @@ export function applyAppOp(s: AppState, op: any): AppState {
       return { ...s, inbox: op.items };
     case 'rejected':
       return { ...s, notices: [...s.notices.slice(-4), `${op.action} was refused: ${op.reason}`] };
-    default:
-      return s;
   }
 }
 

@@ -5,44 +5,40 @@ import {
   chatStatus,
   emptyChat,
   isStarting,
-  plain,
+  type PartView,
   retryPartIndex,
   startFailed,
   toolInputText,
   usageText,
   visibleTurns,
 } from './chat-store';
+import { chatMeta, markdownPart, startView, turnView } from './test-views';
 
-const turn = (id: string, extra: any = {}) => ({
-  id,
-  active: false,
-  message: { text: id },
-  parts: [],
-  state: 'complete',
-  ...extra,
-});
-const meta = { resource: 'c', title: '', status: 1, queued: [] };
+const turn = turnView;
+const meta = chatMeta();
+const md = markdownPart;
+const start = startView;
 
 describe('chat store', () => {
   it('streams parts into the active turn without touching finished turns', () => {
-    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [turn('t1')], active: null });
+    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [turn('t1')], active: null, start: null });
     const finished = s.turns;
     s = applyChatOp(s, { op: 'batch', ops: [{ op: 'active', turn: { ...turn('t2'), active: true, state: null } }] });
-    s = applyChatOp(s, { op: 'part', turnId: 't2', index: 0, part: { kind: 'markdown', id: 'p', html: '<p>He</p>' } });
+    s = applyChatOp(s, { op: 'part', turnId: 't2', index: 0, part: md('p', '<p>He</p>') });
     s = applyChatOp(s, {
       op: 'part',
       turnId: 't2',
       index: 0,
-      part: { kind: 'markdown', id: 'p', html: '<p>Hello</p>' },
+      part: md('p', '<p>Hello</p>'),
     });
     expect(s.turns).toBe(finished);
-    expect(s.active?.parts[0].html).toBe('<p>Hello</p>');
-    s = applyChatOp(s, { op: 'part', turnId: 'other', index: 0, part: {} });
+    expect(s.active?.parts[0]).toEqual(md('p', '<p>Hello</p>'));
+    s = applyChatOp(s, { op: 'part', turnId: 'other', index: 0, part: { kind: 'unknown' } });
     expect(s.active?.parts).toHaveLength(1);
     s = applyChatOp(s, {
       op: 'batch',
       ops: [
-        { op: 'turnDone', turn: turn('t2', { parts: [{ kind: 'markdown', html: 'x' }] }) },
+        { op: 'turnDone', turn: turn('t2', { parts: [md('p', 'x')] }) },
         { op: 'active', turn: null },
       ],
     });
@@ -56,20 +52,21 @@ describe('chat store', () => {
       meta,
       turns: [],
       active: null,
-      start: { lifecycle: 'creating', provider: 'fake', held: [] },
+      start: start('creating'),
     });
     expect(isStarting(s)).toBe(true);
     s = applyChatOp(s, {
       op: 'batch',
-      ops: [{ op: 'start', start: { lifecycle: 'creating', provider: 'fake', held: [{ id: 'h', text: 'hi' }] } }],
+      ops: [{ op: 'start', start: start('creating', { held: [{ id: 'h', text: 'hi' }] }) }],
     });
     expect(s.start?.held.map((m) => m.text)).toEqual(['hi']);
-    s = applyChatOp(s, { op: 'start', start: { lifecycle: 'ready', provider: 'fake', held: [] } });
+    s = applyChatOp(s, { op: 'start', start: start('ready') });
     expect(isStarting(s)).toBe(false);
     expect(startFailed(s)).toBe(false);
-    s = applyChatOp(s, { op: 'start', start: { lifecycle: 'failed', provider: 'fake', error: 'no key', held: [] } });
+    s = applyChatOp(s, { op: 'start', start: start('failed', { error: 'no key' }) });
     expect(startFailed(s)).toBe(true);
-    expect(isStarting(applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [], active: null }))).toBe(false);
+    const none = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [], active: null, start: null });
+    expect(isStarting(none)).toBe(false);
   });
 
   it('prepends older turns and windows the transcript', () => {
@@ -78,8 +75,9 @@ describe('chat store', () => {
       meta,
       turns: [turn('t3')],
       active: turn('t4', { active: true }),
+      start: null,
     });
-    s = applyChatOp(s, { op: 'older', turns: [turn('t1'), turn('t2')] });
+    s = applyChatOp(s, { op: 'older', turns: [turn('t1'), turn('t2')], more: false });
     expect(allTurns(s).map((t) => t.id)).toEqual(['t1', 't2', 't3', 't4']);
     const { hidden, shown } = visibleTurns(allTurns(s), 2);
     expect(hidden).toBe(2);
@@ -87,39 +85,43 @@ describe('chat store', () => {
   });
 
   it('turnDone for a turn already listed replaces it', () => {
-    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [turn('t1')], active: null });
+    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [turn('t1')], active: null, start: null });
     s = applyChatOp(s, { op: 'turnDone', turn: turn('t1', { state: 'error' }) });
     expect(s.turns).toHaveLength(1);
     expect(s.turns[0].state).toBe('error');
   });
 
   it('formats tool input, results and usage', () => {
-    expect(toolInputText({ input: '{"command":"ls -la"}' })).toContain('"command": "ls -la"');
-    expect(toolInputText({ input: 'rm -rf build' })).toBe('rm -rf build');
-    expect(toolInputText({ inputUri: 'ahp-content:/x' })).toBe('(input at ahp-content:/x)');
-    expect(usageText({ inputTokens: 10, outputTokens: 2, model: 'm' })).toBe('10 in · 2 out · m');
-    expect(plain({ markdown: '**x**' })).toBe('**x**');
+    expect(toolInputText({ input: '{"command":"ls -la"}', inputUri: null })).toContain('"command": "ls -la"');
+    expect(toolInputText({ input: 'rm -rf build', inputUri: null })).toBe('rm -rf build');
+    expect(toolInputText({ input: null, inputUri: 'ahp-content:/x' })).toBe('(input at ahp-content:/x)');
+    const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: null, model: 'm' };
+    expect(usageText(usage)).toBe('10 in · 2 out · m');
   });
 
   it('offers Retry only on the latest turn, on its last error part, when resumable', () => {
-    const err = (resumable: boolean) => ({ kind: 'error', error: { message: 'x' }, resumable });
+    const err = (resumable: boolean): PartView => ({
+      kind: 'error',
+      error: { errorType: 'e', message: 'x' },
+      resumable,
+    });
     const t = turn('t', {
-      parts: [{ kind: 'markdown', html: 'a' }, err(true), { kind: 'markdown', html: 'b' }, err(true)],
+      parts: [md('a', 'a'), err(true), md('b', 'b'), err(true)],
       state: 'error',
     });
     expect(retryPartIndex(t, true)).toBe(3);
     expect(retryPartIndex(t, false)).toBe(-1);
     expect(retryPartIndex({ ...t, parts: [err(true), err(false)] }, true)).toBe(-1);
-    expect(retryPartIndex({ ...t, parts: [err(true), { kind: 'markdown', html: 'c' }] }, true)).toBe(0);
+    expect(retryPartIndex({ ...t, parts: [err(true), md('c', 'c')] }, true)).toBe(0);
     expect(retryPartIndex({ ...t, parts: [err(false)] }, true)).toBe(-1);
     expect(retryPartIndex({ ...t, active: true }, true)).toBe(-1);
     expect(retryPartIndex(turn('ok'), true)).toBe(-1);
   });
 
   it('says Starting / Failed to start in the header while the agent is not ready', () => {
-    expect(chatStatus('idle', { lifecycle: 'creating', held: [] })).toEqual({ key: 'working', label: 'Starting' });
-    expect(chatStatus('idle', { lifecycle: 'failed', held: [] })).toEqual({ key: 'error', label: 'Failed to start' });
-    expect(chatStatus('needs-input', { lifecycle: 'ready', held: [] })).toEqual({
+    expect(chatStatus('idle', start('creating'))).toEqual({ key: 'working', label: 'Starting' });
+    expect(chatStatus('idle', start('failed'))).toEqual({ key: 'error', label: 'Failed to start' });
+    expect(chatStatus('needs-input', start('ready'))).toEqual({
       key: 'needs-input',
       label: 'Needs input',
     });

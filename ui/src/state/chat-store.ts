@@ -4,45 +4,18 @@
 // runs here. A streamed token replaces one part of the active turn and
 // leaves every other turn object untouched.
 
+import type { ChatMeta } from '../gen/ChatMeta';
+import type { ChatOp } from '../gen/ChatOp';
+import type { PartView } from '../gen/PartView';
+import type { StartView } from '../gen/StartView';
+import type { ToolCallView } from '../gen/ToolCallView';
+import type { TurnView } from '../gen/TurnView';
+import type { UsageView } from '../gen/UsageView';
 import { type SessionStatus, statusLabel } from './app-store';
 
-export interface MessageView {
-  text: string;
-  model?: string | null;
-  attachments?: { label?: string | null; uri?: string | null }[];
-}
-export interface TurnView {
-  id: string;
-  active: boolean;
-  startedAt?: string | null;
-  duration?: number | null;
-  message: MessageView;
-  parts: any[];
-  usage?: any;
-  state?: string | null;
-}
-export interface PendingView {
-  id: string;
-  text: string;
-}
-export interface ChatMeta {
-  resource: string;
-  title: string;
-  status: number;
-  activity?: string | null;
-  queued: PendingView[];
-  steering?: PendingView | null;
-  draft?: string | null;
-  olderCursor?: string | null;
-  activeTurnId?: string | null;
-}
-/** The session's start: `creating` until the agent is ready; messages sent meanwhile are held by the core. */
-export interface StartView {
-  lifecycle: 'creating' | 'ready' | 'failed';
-  provider?: string | null;
-  error?: string | null;
-  held: PendingView[];
-}
+export type { ChatMeta, ChatOp, PartView, StartView, ToolCallView, TurnView, UsageView };
+
+/** The open chat: what the chat stream's ops built. */
 export interface ChatView {
   meta: ChatMeta | null;
   turns: TurnView[];
@@ -53,7 +26,7 @@ export interface ChatView {
 
 export const emptyChat = (): ChatView => ({ meta: null, turns: [], active: null, start: null, version: 0 });
 
-function applyOne(s: ChatView, op: any): ChatView {
+function applyOne(s: ChatView, op: ChatOp): ChatView {
   switch (op.op) {
     case 'snapshot':
       return {
@@ -88,8 +61,6 @@ function applyOne(s: ChatView, op: any): ChatView {
     }
     case 'older':
       return { ...s, turns: [...op.turns, ...s.turns] };
-    default:
-      return s;
   }
 }
 
@@ -133,25 +104,22 @@ export function retryPartIndex(turn: TurnView, latest: boolean): number {
   return -1;
 }
 
+/** The running turn's first tool call waiting for confirmation, if any. */
+export function pendingConfirmation(turn: TurnView | null): ToolCallView | null {
+  for (const p of turn?.parts ?? []) {
+    if (p.kind === 'toolCall' && p.toolCall.status === 'pending-confirmation') return p.toolCall;
+  }
+  return null;
+}
+
 /** Whether the session's agent is still starting (Send holds the message). */
 export const isStarting = (s: ChatView) => s.start?.lifecycle === 'creating';
 
 /** Whether the session's agent failed to start (no turns; show why). */
 export const startFailed = (s: ChatView) => s.start?.lifecycle === 'failed';
 
-/** The tool call state inside a toolCall part. */
-export const toolCallOf = (part: any) => part?.toolCall ?? null;
-
-/** Plain text of a StringOrMarkdown. */
-export function plain(v: any): string {
-  if (v == null) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'object' && typeof v.markdown === 'string') return v.markdown;
-  return '';
-}
-
 /** The full input a tool call will run with, as text (JSON pretty-printed). */
-export function toolInputText(tc: { input?: string | null; inputUri?: string | null }): string {
+export function toolInputText(tc: Pick<ToolCallView, 'input' | 'inputUri'>): string {
   const input = tc.input;
   if (input == null) return tc.inputUri ? `(input at ${tc.inputUri})` : '';
   try {
@@ -161,7 +129,7 @@ export function toolInputText(tc: { input?: string | null; inputUri?: string | n
   }
 }
 
-export function usageText(u: any): string {
+export function usageText(u: UsageView | null): string {
   if (!u) return '';
   const parts = [] as string[];
   if (u.inputTokens != null) parts.push(`${u.inputTokens} in`);

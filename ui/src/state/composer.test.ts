@@ -55,7 +55,7 @@ describe('composer', () => {
     expect(optionForKey('Enter', opts)).toBeNull();
     expect(optionForKey('Escape', opts)).toBeNull();
     expect(shortcutKeys(opts)).toEqual([['1', 'y'], ['2'], ['3', 'n']]);
-    expect(confirmationOptions({}).map((o) => o.kind)).toEqual(['approve', 'deny']);
+    expect(confirmationOptions({ options: [] }).map((o) => o.kind)).toEqual(['approve', 'deny']);
   });
 
   it('takes shortcuts only from the page, never from fields, buttons or dialogs', () => {

@@ -1,6 +1,9 @@
 // Composer logic: `@` mention detection, completion insertion, and the
 // keyboard shortcuts for confirmations.
 
+import type { ConfirmOptionView } from '../gen/ConfirmOptionView';
+import type { ToolCallView } from '../gen/ToolCallView';
+
 /** The `@word` being typed at `caret`, if any. */
 export function mentionAt(text: string, caret: number): { start: number; query: string } | null {
   const before = text.slice(0, caret);
@@ -27,11 +30,8 @@ export function applyCompletion(
   return { text: text.slice(0, start) + insert + text.slice(end), caret: start + insert.length };
 }
 
-export interface OptionView {
-  id: string;
-  label: string;
-  kind: string;
-}
+/** A confirmation option (`kind`: approve, deny, or a newer protocol's). */
+export type OptionView = ConfirmOptionView;
 
 /**
  * Confirmation shortcuts: `1`–`9` pick the Nth option, `y` the first
@@ -81,9 +81,8 @@ export function acceptsShortcut(e: KeyOrigin, dialogOpen: boolean): boolean {
 }
 
 /** Options the host sent, or approve/deny when it sent none. */
-export function confirmationOptions(tc: any): OptionView[] {
-  const sent = Array.isArray(tc?.options) ? tc.options : [];
-  if (sent.length) return sent.map((o: any) => ({ id: o.id, label: o.label, kind: o.kind }));
+export function confirmationOptions(tc: Pick<ToolCallView, 'options'>): OptionView[] {
+  if (tc.options.length) return tc.options;
   return [
     { id: '', label: 'Approve', kind: 'approve' },
     { id: '', label: 'Deny', kind: 'deny' },

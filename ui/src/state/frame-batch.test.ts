@@ -1,17 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyChatOp, type ChatView, emptyChat } from './chat-store';
+import { applyChatOp, type ChatOp, type ChatView, emptyChat } from './chat-store';
 import { nextFrame, perFrame } from './frame-batch';
+import { chatSnapshot, htmlOf, markdownPart, turnView } from './test-views';
 
-const partOp = (i: number) => ({
+const partOp = (i: number): ChatOp => ({
   op: 'batch',
-  ops: [{ op: 'part', turnId: 't', index: 0, part: { kind: 'markdown', id: 'p', html: `<p>${'w '.repeat(i)}</p>` } }],
+  ops: [{ op: 'part', turnId: 't', index: 0, part: markdownPart('p', `<p>${'w '.repeat(i)}</p>`) }],
 });
-const snapshot = {
-  op: 'snapshot',
-  meta: { resource: 'c' },
-  turns: [],
-  active: { id: 't', active: true, message: { text: 'hi' }, parts: [] },
-};
+const snapshot = chatSnapshot({ active: turnView('t', { active: true, state: null }) });
 
 describe('perFrame', () => {
   it('renders what arrived in one frame once, folded in order', () => {
@@ -40,7 +36,7 @@ describe('perFrame', () => {
   it('folds a frame of chat ops into one view', () => {
     const frames: (() => void)[] = [];
     const views: ChatView[] = [];
-    const sink = perFrame<ChatView, any>(
+    const sink = perFrame<ChatView, ChatOp>(
       emptyChat(),
       applyChatOp,
       (v) => views.push(v),
@@ -50,7 +46,7 @@ describe('perFrame', () => {
     for (let i = 1; i <= 50; i++) sink.push(partOp(i));
     frames.shift()!();
     expect(views.length).toBe(1);
-    expect(views[0].active?.parts[0].html).toBe(`<p>${'w '.repeat(50)}</p>`);
+    expect(htmlOf(views[0].active?.parts[0])).toBe(`<p>${'w '.repeat(50)}</p>`);
   });
 
   // A hidden window runs no animation frames: what waits for the frame must
@@ -58,11 +54,11 @@ describe('perFrame', () => {
   it('holds one view, not the ops, while no frame comes', () => {
     let scheduled = 0;
     let folded = 0;
-    const fold = (v: ChatView, op: any) => {
+    const fold = (v: ChatView, op: ChatOp) => {
       folded++;
       return applyChatOp(v, op);
     };
-    const sink = perFrame<ChatView, any>(
+    const sink = perFrame<ChatView, ChatOp>(
       emptyChat(),
       fold,
       () => {
@@ -77,7 +73,7 @@ describe('perFrame', () => {
     expect(scheduled).toBe(1);
     expect(folded).toBe(10001);
     expect(sink.state().active?.parts.length).toBe(1);
-    expect(sink.state().active?.parts[0].html).toBe('<p></p>');
+    expect(htmlOf(sink.state().active?.parts[0])).toBe('<p></p>');
   });
 
   it('renders the pending state at once on flush, and only once', () => {

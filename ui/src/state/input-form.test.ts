@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type AnswerView,
   type DraftSync,
   draftFits,
   draftsFromElsewhere,
@@ -15,42 +16,43 @@ import {
   validate,
   withFreeform,
 } from './input-form';
+import { options, question } from './test-views';
 
 describe('input request forms', () => {
   it('starts from synced drafts, then defaults', () => {
-    const q = { kind: 'text', id: 'name', message: 'Name?', defaultValue: 'x' };
+    const q = question('text', { id: 'name', message: 'Name?', defaultValue: 'x' });
     expect(initialValue(q)).toEqual({ kind: 'text', value: 'x' });
     expect(initialValue(q, { name: { state: 'draft', value: { kind: 'text', value: 'typed' } } })).toEqual({
       kind: 'text',
       value: 'typed',
     });
-    const sel = {
-      kind: 'single-select',
+    const sel = question('single-select', {
       id: 's',
-      message: '',
-      options: [
-        { id: 'a', label: 'A' },
-        { id: 'b', label: 'B', recommended: true },
-      ],
-    };
+      options: [...options('a'), { ...options('b')[0], recommended: true }],
+    });
     expect(initialValue(sel)).toEqual({ kind: 'selected', value: 'b' });
-    expect(initialValue({ kind: 'boolean', id: 'b', message: '', defaultValue: false })).toEqual({
+    expect(initialValue(question('boolean', { id: 'b', defaultValue: false }))).toEqual({
       kind: 'boolean',
       value: false,
     });
   });
 
   it('validates every question kind', () => {
-    expect(validate({ kind: 'text', required: true }, undefined)).toBe('Required');
-    expect(validate({ kind: 'text', min: 3 }, { kind: 'text', value: 'ab' })).toMatch(/At least 3/);
-    expect(validate({ kind: 'text', format: 'email' }, { kind: 'text', value: 'nope' })).toMatch(/email/);
-    expect(validate({ kind: 'integer' }, { kind: 'number', value: 1.5 })).toMatch(/whole/);
-    expect(validate({ kind: 'number', max: 10 }, { kind: 'number', value: 11 })).toMatch(/At most 10/);
-    expect(validate({ kind: 'number' }, parseNumber('abc'))).toMatch(/number/);
-    const sel = { kind: 'single-select', options: [{ id: 'a' }] };
+    expect(validate(question('text', { required: true }), undefined)).toBe('Required');
+    expect(validate(question('text', { min: 3 }), { kind: 'text', value: 'ab' })).toMatch(/At least 3/);
+    expect(validate(question('text', { format: 'email' }), { kind: 'text', value: 'nope' })).toMatch(/email/);
+    expect(validate(question('integer'), { kind: 'number', value: 1.5 })).toMatch(/whole/);
+    expect(validate(question('number', { max: 10 }), { kind: 'number', value: 11 })).toMatch(/At most 10/);
+    expect(validate(question('number'), parseNumber('abc'))).toMatch(/number/);
+    const sel = question('single-select', { options: options('a') });
     expect(validate(sel, { kind: 'selected', value: 'zzz' })).toMatch(/options/);
-    expect(validate({ ...sel, allowFreeformInput: true }, { kind: 'selected', value: 'zzz' })).toBeNull();
-    const many = { kind: 'multi-select', options: [{ id: 'a' }, { id: 'b' }], min: 2 };
+    expect(
+      validate(question('single-select', { options: options('a'), allowFreeformInput: true }), {
+        kind: 'selected',
+        value: 'zzz',
+      }),
+    ).toBeNull();
+    const many = question('multi-select', { options: options('a', 'b'), min: 2 });
     expect(validate(many, toggleMany(undefined, 'a'))).toMatch(/at least 2/);
     expect(validate(many, toggleMany(toggleMany(undefined, 'a'), 'b'))).toBeNull();
     expect(toggleMany(toggleMany(undefined, 'a'), 'a')).toEqual({
@@ -61,10 +63,7 @@ describe('input request forms', () => {
   });
 
   it('builds submitted answers with skipped blanks', () => {
-    const qs = [
-      { kind: 'text', id: 'a', message: '' },
-      { kind: 'boolean', id: 'b', message: '' },
-    ];
+    const qs = [question('text', { id: 'a' }), question('boolean', { id: 'b' })];
     const values = { a: { kind: 'text' as const, value: 'hi' }, b: undefined };
     expect(submittedAnswers(qs, values)).toEqual({
       a: { state: 'submitted', value: { kind: 'text', value: 'hi' } },
@@ -74,14 +73,14 @@ describe('input request forms', () => {
   });
 
   it('binds the "Other…" fields to the value, synced drafts included', () => {
-    const one = { kind: 'single-select', id: 's', options: [{ id: 'a', label: 'A' }], allowFreeformInput: true };
+    const one = question('single-select', { id: 's', options: options('a'), allowFreeformInput: true });
     expect(freeformText(one, { kind: 'selected', value: 'a' })).toBe('');
     // A draft typed on another client fills the field.
     expect(freeformText(one, { kind: 'selected', value: 'my own' })).toBe('my own');
     expect(freeformText(one, undefined)).toBe('');
     expect(withFreeform(one, undefined, 'mine')).toEqual({ kind: 'selected', value: 'mine' });
     expect(withFreeform(one, { kind: 'selected', value: 'x' }, '  ')).toBeUndefined();
-    const many = { kind: 'multi-select', id: 'm', options: [{ id: 'a' }], allowFreeformInput: true };
+    const many = question('multi-select', { id: 'm', options: options('a'), allowFreeformInput: true });
     const drafted = { kind: 'selected-many' as const, value: ['a'], freeformValues: ['x', 'y'] };
     expect(freeformText(many, drafted)).toBe('x, y');
     // While typing, the raw text stays as long as it means the same list.
@@ -106,27 +105,29 @@ describe('input request forms', () => {
   });
 
   it('syncs only drafts of the kind the host takes', () => {
-    expect(draftFits({ kind: 'integer' }, { kind: 'number', value: 100 })).toBe(true);
-    expect(draftFits({ kind: 'integer' }, { kind: 'number', value: 2.5 })).toBe(false);
-    expect(draftFits({ kind: 'number' }, { kind: 'number', value: NaN })).toBe(false);
-    expect(draftFits({ kind: 'number' }, { kind: 'number', value: 1.5 })).toBe(true);
-    const sel = { kind: 'single-select', options: [{ id: 'a' }] };
+    expect(draftFits(question('integer'), { kind: 'number', value: 100 })).toBe(true);
+    expect(draftFits(question('integer'), { kind: 'number', value: 2.5 })).toBe(false);
+    expect(draftFits(question('number'), { kind: 'number', value: NaN })).toBe(false);
+    expect(draftFits(question('number'), { kind: 'number', value: 1.5 })).toBe(true);
+    const sel = question('single-select', { options: options('a') });
     expect(draftFits(sel, { kind: 'selected', value: 'a' })).toBe(true);
     expect(draftFits(sel, { kind: 'selected', value: 'typed' })).toBe(false);
-    expect(draftFits({ ...sel, allowFreeformInput: true }, { kind: 'selected', value: 'typed' })).toBe(true);
-    const many = { kind: 'multi-select', options: [{ id: 'a' }] };
+    expect(
+      draftFits(question('single-select', { options: options('a'), allowFreeformInput: true }), {
+        kind: 'selected',
+        value: 'typed',
+      }),
+    ).toBe(true);
+    const many = question('multi-select', { options: options('a') });
     expect(draftFits(many, { kind: 'selected-many', value: ['a'] })).toBe(true);
     expect(draftFits(many, { kind: 'selected-many', value: ['a'], freeformValues: ['x'] })).toBe(false);
-    expect(draftFits({ kind: 'text' }, { kind: 'boolean', value: true })).toBe(false);
+    expect(draftFits(question('text'), { kind: 'boolean', value: true })).toBe(false);
   });
 
   it('takes a synced draft once, and never its own echo', () => {
-    const qs = [
-      { kind: 'integer', id: 'a' },
-      { kind: 'number', id: 'b' },
-    ];
+    const qs = [question('integer', { id: 'a' }), question('number', { id: 'b' })];
     const sync: DraftSync = { sent: {}, seen: {} };
-    const n = (value: number) => ({ state: 'draft', value: { kind: 'number', value } });
+    const n = (value: number): AnswerView => ({ state: 'draft', value: { kind: 'number', value } });
     noteSentDraft(sync, 'a', { kind: 'number', value: 100 });
     expect(draftsFromElsewhere(qs, { a: n(100) }, sync)).toEqual({});
     // The user has typed on (2.5, not synced); another question's echo must not bring 100 back.
@@ -138,18 +139,19 @@ describe('input request forms', () => {
   });
 
   it('says how a finished request was answered', () => {
-    const request = {
-      questions: [{ id: 'a' }, { id: 'b' }],
-      answers: { a: { state: 'skipped' }, b: { state: 'skipped' } },
-    };
+    const skipped: AnswerView = { state: 'skipped' };
+    const request = { questions: [{ id: 'a' }, { id: 'b' }], answers: { a: skipped, b: skipped } };
     expect(responseLabel({ response: 'accept', request })).toBe('skipped');
     expect(
       responseLabel({
         response: 'accept',
-        request: { ...request, answers: { ...request.answers, b: { state: 'submitted', value: {} } } },
+        request: {
+          ...request,
+          answers: { ...request.answers, b: { state: 'submitted', value: { kind: 'boolean', value: true } } },
+        },
       }),
     ).toBe('answered');
-    expect(responseLabel({ response: 'accept', request: { questions: [] } })).toBe('answered');
+    expect(responseLabel({ response: 'accept', request: { questions: [], answers: {} } })).toBe('answered');
     expect(responseLabel({ response: 'decline', request })).toBe('declined');
     expect(responseLabel({ response: null, request })).toBe('not answered');
   });

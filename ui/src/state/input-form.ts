@@ -1,18 +1,30 @@
 // Input requests (chat/inputRequested parts): defaults, validation and the
-// wire answer values for chat/inputAnswerChanged and chat/inputCompleted.
+// answers sent with chat.inputAnswer and chat.inputComplete. Questions,
+// values and answers are the types generated from Rust (src/gen).
 
-export type Question = any;
-export type AnswerValue =
-  | { kind: 'text'; value: string }
-  | { kind: 'number'; value: number }
-  | { kind: 'boolean'; value: boolean }
-  | { kind: 'selected'; value: string; freeformValues?: string[] }
-  | { kind: 'selected-many'; value: string[]; freeformValues?: string[] };
+import type { AnswerValue } from '../gen/AnswerValue';
+import type { AnswerView } from '../gen/AnswerView';
+import type { InputOptionView } from '../gen/InputOptionView';
+import type { InputRequestPart } from '../gen/InputRequestPart';
+import type { QuestionView } from '../gen/QuestionView';
+
+export type { AnswerValue, AnswerView, InputRequestPart };
+export type Question = QuestionView;
+/** Answers by question id. */
+export type Answers = { [id: string]: AnswerView };
+
+/** A select question's options ([] for other kinds). */
+const optionsOf = (q: Question): InputOptionView[] =>
+  q.kind === 'single-select' || q.kind === 'multi-select' ? q.options : [];
+
+/** The value of a synced answer (a skipped one has none). */
+const syncedValue = (a: AnswerView | undefined): AnswerValue | undefined =>
+  a && a.state !== 'skipped' ? a.value : undefined;
 
 /** The form's starting value for a question: a synced draft, else the default. */
-export function initialValue(q: Question, answers?: Record<string, any>): AnswerValue | undefined {
-  const a = answers?.[q.id];
-  if (a && (a.state === 'draft' || a.state === 'submitted') && a.value) return a.value;
+export function initialValue(q: Question, answers?: Answers): AnswerValue | undefined {
+  const synced = syncedValue(answers?.[q.id]);
+  if (synced) return synced;
   switch (q.kind) {
     case 'text':
       return q.defaultValue != null ? { kind: 'text', value: q.defaultValue } : undefined;
@@ -22,12 +34,10 @@ export function initialValue(q: Question, answers?: Record<string, any>): Answer
     case 'boolean':
       return q.defaultValue != null ? { kind: 'boolean', value: q.defaultValue } : undefined;
     case 'single-select': {
-      const rec = (q.options ?? []).find((o: any) => o.recommended);
+      const rec = q.options.find((o) => o.recommended);
       return rec ? { kind: 'selected', value: rec.id } : undefined;
     }
     case 'multi-select':
-      return undefined;
-    default:
       return undefined;
   }
 }
@@ -63,7 +73,7 @@ export function validate(q: Question, v: AnswerValue | undefined): string | null
       return v.kind === 'boolean' ? null : 'Expected yes or no';
     case 'single-select': {
       if (v.kind !== 'selected') return 'Pick one';
-      const known = (q.options ?? []).some((o: any) => o.id === v.value);
+      const known = q.options.some((o) => o.id === v.value);
       return known || (q.allowFreeformInput && v.value.trim() !== '') ? null : 'Pick one of the options';
     }
     case 'multi-select': {
@@ -73,8 +83,6 @@ export function validate(q: Question, v: AnswerValue | undefined): string | null
       if (q.max != null && n > q.max) return `Pick at most ${q.max}`;
       return null;
     }
-    default:
-      return null;
   }
 }
 
@@ -96,11 +104,8 @@ export function toggleMany(v: AnswerValue | undefined, id: string): AnswerValue 
 }
 
 /** The `answers` map for chat/inputCompleted (accept). */
-export function submittedAnswers(
-  questions: Question[],
-  values: Record<string, AnswerValue | undefined>,
-): Record<string, any> {
-  const out: Record<string, any> = {};
+export function submittedAnswers(questions: Question[], values: Record<string, AnswerValue | undefined>): Answers {
+  const out: Answers = {};
   for (const q of questions) {
     const v = values[q.id];
     out[q.id] = v === undefined ? { state: 'skipped' } : { state: 'submitted', value: v };
@@ -137,7 +142,7 @@ export function parseFreeformList(text: string): string[] {
  */
 export function freeformText(q: Question, v: AnswerValue | undefined, typed = ''): string {
   if (q.kind === 'single-select') {
-    return v?.kind === 'selected' && !(q.options ?? []).some((o: any) => o.id === v.value) ? v.value : '';
+    return v?.kind === 'selected' && !q.options.some((o) => o.id === v.value) ? v.value : '';
   }
   const free = v?.kind === 'selected-many' ? (v.freeformValues ?? []) : [];
   return JSON.stringify(parseFreeformList(typed)) === JSON.stringify(free) ? typed : free.join(', ');
@@ -170,7 +175,7 @@ export function ownDraftEcho(sent: string[], incoming: string): { own: boolean; 
  * the host refuses only the wrong kind.
  */
 export function draftFits(q: Question, v: AnswerValue): boolean {
-  const known = (id: string) => (q.options ?? []).some((o: any) => o.id === id);
+  const known = (id: string) => optionsOf(q).some((o) => o.id === id);
   switch (q.kind) {
     case 'text':
       return v.kind === 'text';
@@ -186,8 +191,6 @@ export function draftFits(q: Question, v: AnswerValue): boolean {
       return (
         v.kind === 'selected-many' && (!!q.allowFreeformInput || (v.value.every(known) && !v.freeformValues?.length))
       );
-    default:
-      return true;
   }
 }
 
@@ -208,12 +211,12 @@ export function noteSentDraft(sync: DraftSync, questionId: string, v: AnswerValu
  */
 export function draftsFromElsewhere(
   questions: Question[],
-  answers: Record<string, any> | undefined,
+  answers: Answers | undefined,
   sync: DraftSync,
 ): Record<string, AnswerValue> {
   const out: Record<string, AnswerValue> = {};
   for (const q of questions) {
-    const value = answers?.[q.id]?.value as AnswerValue | undefined;
+    const value = syncedValue(answers?.[q.id]);
     const now = value ? JSON.stringify(value) : '';
     if (now === (sync.seen[q.id] ?? '')) continue;
     sync.seen[q.id] = now;
@@ -227,8 +230,8 @@ export function draftsFromElsewhere(
 
 /** How a finished request was answered, in words. */
 export function responseLabel(part: {
-  response?: string | null;
-  request?: { questions?: Question[]; answers?: Record<string, any> };
+  response: InputRequestPart['response'];
+  request: { questions: Pick<Question, 'id'>[]; answers: Answers };
 }): string {
   switch (part.response) {
     case null:
@@ -239,11 +242,9 @@ export function responseLabel(part: {
     case 'cancel':
       return 'cancelled';
     case 'accept': {
-      const qs = part.request?.questions ?? [];
-      const skipped = qs.length > 0 && qs.every((q) => part.request?.answers?.[q.id]?.state === 'skipped');
+      const qs = part.request.questions;
+      const skipped = qs.length > 0 && qs.every((q) => part.request.answers[q.id]?.state === 'skipped');
       return skipped ? 'skipped' : 'answered';
     }
-    default:
-      return part.response;
   }
 }

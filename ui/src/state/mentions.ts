@@ -3,13 +3,27 @@
 // composer keeps the picked items and, on send, attaches those whose text is
 // still in the message, with the range moved to where it now is.
 
+import type { Attachment } from '../gen/Attachment';
+
 export interface PickedMention {
   insertText: string;
-  attachment: any;
+  attachment: Attachment;
 }
 
+/** A place in the message: line and UTF-16 column. */
+export interface TextPosition {
+  line: number;
+  character: number;
+}
+
+/** An attachment ranged to where its mention is in the message. */
+export type RangedAttachment = Attachment & { range: { start: TextPosition; end: TextPosition } };
+
 /** Remember a picked completion item (once per inserted text). */
-export function rememberPick(picked: PickedMention[], item: { insertText: string; attachment?: any }): PickedMention[] {
+export function rememberPick(
+  picked: PickedMention[],
+  item: { insertText: string; attachment?: Attachment },
+): PickedMention[] {
   if (!item.attachment) return picked;
   const insertText = item.insertText.trimEnd();
   return [...picked.filter((p) => p.insertText !== insertText), { insertText, attachment: item.attachment }];
@@ -27,14 +41,14 @@ function wordAt(text: string, word: string): number {
 }
 
 /** Line and UTF-16 column of index `i` in `text`. */
-function position(text: string, i: number): { line: number; character: number } {
+function position(text: string, i: number): TextPosition {
   const lines = text.slice(0, i).split('\n');
   return { line: lines.length - 1, character: lines[lines.length - 1].length };
 }
 
 /** The attachments to send with `text`: picked mentions still in it, ranged to their place. */
-export function mentionAttachments(text: string, picked: PickedMention[]): any[] {
-  const out: any[] = [];
+export function mentionAttachments(text: string, picked: PickedMention[]): RangedAttachment[] {
+  const out: RangedAttachment[] = [];
   for (const p of picked) {
     const i = wordAt(text, p.insertText);
     if (i < 0) continue;

@@ -1,0 +1,78 @@
+// Views for unit tests, complete as the generated types require, with
+// what a test cares about passed in. Imported by *.test.ts only.
+import type { ChatMeta, ChatOp, PartView, StartView, TurnView } from './chat-store';
+import type { Question } from './input-form';
+
+export const turnView = (id: string, extra: Partial<TurnView> = {}): TurnView => ({
+  id,
+  active: false,
+  startedAt: null,
+  duration: null,
+  message: { text: id, model: null, attachments: [] },
+  parts: [],
+  usage: null,
+  state: 'complete',
+  ...extra,
+});
+
+export const chatMeta = (extra: Partial<ChatMeta> = {}): ChatMeta => ({
+  resource: 'c',
+  title: '',
+  status: 1,
+  activity: null,
+  queued: [],
+  steering: null,
+  draft: null,
+  olderCursor: null,
+  activeTurnId: null,
+  ...extra,
+});
+
+export const markdownPart = (id: string, html: string): PartView => ({ kind: 'markdown', id, html });
+
+export const startView = (lifecycle: StartView['lifecycle'], extra: Partial<StartView> = {}): StartView => ({
+  lifecycle,
+  provider: 'fake',
+  error: null,
+  held: [],
+  ...extra,
+});
+
+/** A `snapshot` op: no turns, no running turn, no start view unless given. */
+export const chatSnapshot = (extra: Partial<Extract<ChatOp, { op: 'snapshot' }>> = {}): ChatOp => ({
+  op: 'snapshot',
+  meta: chatMeta(),
+  turns: [],
+  active: null,
+  start: null,
+  ...extra,
+});
+
+/** The HTML of a markdown part (`undefined` for other kinds). */
+export const htmlOf = (part: PartView | undefined): string | undefined =>
+  part?.kind === 'markdown' || part?.kind === 'reasoning' ? part.html : undefined;
+
+/**
+ * A question of `kind` with every field a question may have (null, [] or
+ * '') and then `extra`: the form functions read only the fields of the
+ * kind, so one complete shape serves every kind in tests.
+ */
+export const question = (kind: Question['kind'], extra: Record<string, unknown> = {}): Question =>
+  ({
+    kind,
+    id: 'q',
+    title: null,
+    message: '',
+    required: null,
+    format: null,
+    min: null,
+    max: null,
+    defaultValue: null,
+    options: [],
+    allowFreeformInput: null,
+    ...extra,
+  }) as Question;
+
+/** Options `{id, label: id}` of a select question. */
+export const options = (...ids: string[]) =>
+  ids.map((id) => ({ id, label: id.toUpperCase(), description: null, recommended: null }));

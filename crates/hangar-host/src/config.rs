@@ -1,14 +1,16 @@
 //! How a host is set up: address, data directory, token, agents, origins,
 //! limits, file access (browse roots, grant policy, protected folders).
 //! Built by the CLI (or the desktop app) and handed to
-//! [`crate::host::Host::open`].
+//! [`crate::host::Host::open`]. Its file-access defaults come from
+//! [`crate::resources`] (home, credential folders, grant policy); nothing
+//! there depends on this module.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::agents::AgentSpec;
-use crate::resources::RequestPolicy;
+use crate::resources::{credential_dirs, home_dir, RequestPolicy};
 
 /// Origins of the desktop app's own webview, always allowed.
 pub const DESKTOP_ORIGINS: &[&str] = &["tauri://localhost", "http://tauri.localhost", "https://tauri.localhost"];
@@ -49,39 +51,6 @@ pub struct HostConfig {
     pub grant_ask_timeout: Duration,
     /// Resource watches one connection may hold at once.
     pub max_watches_per_connection: usize,
-}
-
-/// Credential folders and files under `home` that no grant opens: SSH, GnuPG,
-/// cloud and registry tokens, keyrings, password stores.
-pub fn credential_dirs(home: &Path) -> Vec<PathBuf> {
-    [
-        ".ssh",
-        ".gnupg",
-        ".aws",
-        ".azure",
-        ".kube",
-        ".docker",
-        ".password-store",
-        ".netrc",
-        ".git-credentials",
-        ".pypirc",
-        ".npmrc",
-        ".cargo/credentials",
-        ".cargo/credentials.toml",
-        ".config/gh",
-        ".config/gcloud",
-        ".config/hub",
-        ".local/share/keyrings",
-    ]
-    .iter()
-    .map(|name| home.join(name))
-    .collect()
-}
-
-/// The user's home directory, when `HOME` names an absolute path (the one
-/// rule for every default derived from it).
-pub(crate) fn home_dir() -> Option<PathBuf> {
-    std::env::var_os("HOME").map(PathBuf::from).filter(|p| p.is_absolute())
 }
 
 impl HostConfig {

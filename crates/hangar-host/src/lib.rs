@@ -18,8 +18,11 @@
 //! - [`providers`] — the agent layer: runs agents for sessions and turns; it
 //!   reaches the host only through [`providers::AgentHost`] (which
 //!   [`host::Host`] implements), so the ACP mapping is testable without one.
-//! - [`resources`] — the `resource*` file-system surface and its sandbox.
-//! - [`config`], [`rpc_error`] — configuration and JSON-RPC errors.
+//! - [`resources`] — the `resource*` file-system surface and its sandbox;
+//!   also the home directory and the credential folders never served.
+//! - [`config`] — the host's configuration; its file-access defaults come from
+//!   [`resources`] (one way: `resources` never imports `config`).
+//! - [`rpc_error`] — JSON-RPC errors.
 //!
 //! Data flow: a client's `dispatchAction` (or an agent) → [`engine::Engine::emit`]
 //! → reducer → envelope with the next `serverSeq` → store writer (commit) →

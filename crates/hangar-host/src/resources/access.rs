@@ -16,6 +16,7 @@ use ahp_types::commands::{ResourceRequestParams, ResourceRequestResult};
 use serde::{Deserialize, Serialize};
 
 use super::grants::Grant;
+use super::home::home_dir;
 use super::ops::parse_uri;
 use super::policy::{canonicalize_lenient, Policy};
 use super::uri::path_to_file_uri;
@@ -60,9 +61,9 @@ impl std::str::FromStr for RequestPolicy {
 
 impl RequestPolicy {
     /// The default for `hangar serve`: grant under the user's home directory
-    /// ([`crate::config::home_dir`]); deny all without one.
+    /// ([`home_dir`]); deny all without one.
     pub fn default_for_home() -> Self {
-        match crate::config::home_dir() {
+        match home_dir() {
             Some(home) => RequestPolicy::GrantUnder(vec![home]),
             None => RequestPolicy::DenyAll,
         }

@@ -8,6 +8,8 @@
 //! - [`ops`] — resourceRead/Write/List/Copy/Move/Delete/Resolve/Mkdir.
 //! - [`access`] — resourceRequest ([`RequestPolicy`]) and `x-hangar/listGrants` / `x-hangar/revokeGrant`.
 //! - [`grants`] — grants persisted in SQLite (`resource_grants` in `hangar.db`).
+//! - [`home`] — the user's home and the credential folders under it no grant opens
+//!   (the defaults `config` builds on; this module never imports `config`).
 //! - [`meta`] — etags, ISO 8601 times, content types.
 //! - [`watch`] — `createResourceWatch` batches from a notify watcher.
 //! - [`completions`] — per-root file index kept fresh by notify; the `completions` answer.
@@ -51,6 +53,7 @@ pub mod access;
 pub mod completions;
 pub mod fuzzy;
 pub mod grants;
+pub mod home;
 pub mod meta;
 pub mod ops;
 pub mod policy;
@@ -72,6 +75,7 @@ pub use access::{
 };
 pub use completions::{bench_completions, generate_tree, CompletionsBench};
 pub use grants::GrantStoreError;
+pub use home::{credential_dirs, home_dir};
 pub use ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
 pub use watch::{changed_action, OnChange, WatchHandle};
 

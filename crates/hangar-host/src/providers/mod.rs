@@ -9,9 +9,10 @@
 //! - `mod.rs`       — the [`AgentLayer`] trait, [`agent_layer`], and
 //!   [`AcpLayer`]: one task per session, routing effects to it; process
 //!   groups ended at shutdown.
-//! - `session.rs`   — the per-session task: agent start (initialize,
-//!   session/new|load|resume), prompts, permissions, cancel, steering,
-//!   crash/hang handling.
+//! - `session.rs`   — the per-session task: turns, prompts, permissions,
+//!   cancel, steering, crash/hang handling.
+//! - `startup.rs`   — starting a session's agent: transport, `initialize`,
+//!   `session/new|load|resume`, the ACP session id kept in `_meta`.
 //! - `turn.rs`      — mapping ACP `session/update`s of one prompt onto an AHP
 //!   turn (parts, tool-call state machine, plan, usage, endings).
 //! - `prompt.rs`    — a user message and its attachments as ACP prompt
@@ -52,6 +53,7 @@ mod models;
 mod prompt;
 mod rpc;
 mod session;
+mod startup;
 mod tools;
 mod transport;
 mod turn;
@@ -73,7 +75,8 @@ use tokio::sync::mpsc;
 use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
 use groups::Registry;
-use session::{Command, SessionTask, Setup, META_KEY};
+use session::{Command, SessionTask, Setup};
+use startup::META_KEY;
 
 /// Carries out side effects. Implementations must not block: long work is
 /// spawned on the tokio runtime, and state changes go back through

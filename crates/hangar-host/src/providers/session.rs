@@ -1,10 +1,9 @@
 //! One task per Hangar session: owns the agent connection (started at
-//! `createSession`, or lazily for the first turn after a restart or crash),
-//! the running turn, and the open permission and elicitation requests.
-//! Every event — an engine side effect, an agent message, the prompt's
-//! answer, a deadline — is handled in order on this task. While the agent starts, its requests
-//! are answered as outside a turn (an elicitation or permission gets
-//! `cancel`, files are served) so it never waits on the host.
+//! `createSession`, or lazily for the first turn after a restart or crash;
+//! the start itself is `startup.rs`), the running turn, and the open
+//! permission and elicitation requests. Every event — an engine side
+//! effect, an agent message, the prompt's answer, a deadline — is handled in
+//! order on this task.
 //!
 //! A turn that starts while a cancelled prompt is still running is held
 //! (`held`) until that prompt returns or the agent is stopped.
@@ -16,15 +15,14 @@
 //! as the next `session/prompt` inside the same AHP turn (marked by a system
 //! notification part). Nothing the agent did is thrown away.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use agent_client_protocol::v1::schema::{PermissionOption, RequestPermissionRequest};
 use ahp_types::actions::{
-    ChatPendingMessageRemovedAction, SessionCreationFailedAction, SessionMetaChangedAction, SessionReadyAction,
-    SessionTitleChangedAction,
+    ChatPendingMessageRemovedAction, SessionCreationFailedAction, SessionReadyAction, SessionTitleChangedAction,
 };
 use ahp_types::state::{ErrorInfo, Message, PendingMessageKind};
 use ahp_types::StateAction;
@@ -37,19 +35,12 @@ use super::elicitation::Elicitations;
 use super::groups::Registry;
 use super::models::{AgentModels, ModelSource};
 use super::prompt::{prompt_blocks, PromptSupport};
-use super::rpc::{Connection, Inbound, RpcFailure};
-use super::transport::{self, AgentProcess};
+use super::rpc::{Inbound, RpcFailure};
+use super::startup::{ask, default_answer, Live, Starter};
 use super::turn::{prompt_usage, Ending, Turn};
 use super::{fs, tools, AgentHost, Timeouts};
 use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
-
-/// Key in `SessionState._meta` where the ACP session id is kept.
-pub const META_KEY: &str = "hangar.acp";
-
-/// How long an exited agent's stderr may take to reach EOF before its tail
-/// is reported as it is.
-const STDERR_DRAIN_LIMIT: Duration = Duration::from_secs(1);
 
 /// What the layer sends a session task.
 pub enum Command {
@@ -69,15 +60,6 @@ pub struct Setup {
     pub working_directories: Vec<String>,
     /// ACP session id from before a restart.
     pub acp_session: Option<String>,
-}
-
-struct Live {
-    conn: Connection,
-    inbound: mpsc::UnboundedReceiver<Inbound>,
-    /// Messages read ahead (by [`coalesce`], or held while the agent
-    /// started), handled next, in order.
-    stashed: VecDeque<Inbound>,
-    process: Option<AgentProcess>,
 }
 
 struct Permission {
@@ -148,56 +130,6 @@ async fn next_answer(rx: &mut Option<oneshot::Receiver<Result<Value, RpcFailure>
     match rx {
         Some(r) => r.await.unwrap_or(Err(RpcFailure::Closed)),
         None => std::future::pending().await,
-    }
-}
-
-async fn ask(conn: &Connection, method: &str, params: Value, limit: Duration) -> Result<Value, String> {
-    match tokio::time::timeout(limit, conn.request(method, params)).await {
-        Err(_) => Err(format!("{method} timed out after {} s", limit.as_secs())),
-        Ok(Err(_)) | Ok(Ok(Err(RpcFailure::Closed))) => Err(format!("the agent exited during {method}")),
-        Ok(Ok(Err(e))) => Err(format!("{method} failed: {e}")),
-        Ok(Ok(Ok(v))) => Ok(v),
-    }
-}
-
-/// [`ask`] while the agent is starting: its requests meanwhile get
-/// [`default_answer`] (an agent may ask during `session/new`, e.g. an
-/// elicitation scoped to that request, and must not wait for a turn), its
-/// notifications are returned in order for the caller to keep or drop.
-async fn ask_starting(
-    live: &mut Live,
-    scope: &fs::Scope,
-    method: &str,
-    params: Value,
-    limit: Duration,
-) -> (Result<Value, String>, Vec<Inbound>) {
-    let answer = ask(&live.conn, method, params, limit);
-    tokio::pin!(answer);
-    let mut held = Vec::new();
-    let mut open = true;
-    loop {
-        tokio::select! {
-            biased;
-            msg = live.inbound.recv(), if open => match msg {
-                Some(Inbound::Request { id, method, params }) => live.conn.respond(&id, default_answer(scope, &method, &params)),
-                Some(other) => held.push(other),
-                None => open = false,
-            },
-            result = &mut answer => return (result, held),
-        }
-    }
-}
-
-/// The answer to an agent request no turn takes: files served inside the
-/// roots, permissions `cancelled`, elicitations `cancel`, anything else
-/// unknown.
-fn default_answer(scope: &fs::Scope, method: &str, params: &Value) -> Result<Value, (i64, String)> {
-    match method {
-        "session/request_permission" => Ok(json!({ "outcome": { "outcome": "cancelled" } })),
-        "elicitation/create" => Ok(super::elicitation::cancelled()),
-        "fs/read_text_file" => fs::read_text_file(scope, params),
-        "fs/write_text_file" => fs::write_text_file(scope, params),
-        other => Err((-32601, format!("method not found: {other}"))),
     }
 }
 
@@ -635,129 +567,34 @@ impl SessionTask {
 
     /// Why the agent went away: exit status and stderr tail.
     async fn exit_reason(&mut self) -> String {
-        let Some(process) = self.live.as_mut().and_then(|l| l.process.as_mut()) else {
-            return "the agent closed the connection".to_owned();
-        };
-        let status = process.wait_exit(Duration::from_secs(2)).await;
-        // The reason is usually the last thing written: take the tail only
-        // once the stderr reader has read to EOF (bounded, in case a child
-        // the agent left behind keeps the pipe open).
-        process.stderr_drained(STDERR_DRAIN_LIMIT).await;
-        let tail = process.stderr_tail();
-        let status = status.map(|s| s.to_string()).unwrap_or_else(|| "closed its output".to_owned());
-        if tail.is_empty() {
-            format!("The agent exited ({status}).")
-        } else {
-            format!("The agent exited ({status}): {tail}")
+        match self.live.as_mut() {
+            Some(live) => live.exit_reason().await,
+            None => "the agent closed the connection".to_owned(),
         }
     }
 
     async fn stop_agent(&mut self) {
-        if let Some(mut live) = self.live.take() {
-            if let Some(process) = live.process.as_mut() {
-                process.kill().await;
-            }
-            self.registry.remove(&self.setup.session);
+        if let Some(live) = self.live.take() {
+            live.stop(&self.registry, &self.setup.session).await;
         }
     }
 
-    /// Start the agent: `initialize`, then `session/load` / `session/resume`
-    /// of the earlier ACP session when there is one and the agent supports
-    /// it, else `session/new`.
+    /// Start the agent (see `startup.rs`).
     async fn connect(&mut self) -> Result<(), String> {
-        let transport = transport::open(&self.setup.agent.command, &self.cwd).await.map_err(|e| e.to_string())?;
-        let (conn, inbound, process) = Connection::start(transport);
-        if let Some(pgid) = process.as_ref().and_then(|p| p.pgid) {
-            self.registry.insert(&self.setup.session, pgid);
-        }
-        self.live = Some(Live { conn, inbound, stashed: VecDeque::new(), process });
-        match self.handshake().await {
-            Ok(()) => Ok(()),
-            Err(reason) => {
-                let exited = self.live.as_mut().and_then(|l| l.process.as_mut()).map(|p| p.try_exit().is_some());
-                let detail = if exited == Some(true) || reason.contains("exited") {
-                    self.exit_reason().await
-                } else {
-                    self.live.as_ref().and_then(|l| l.process.as_ref()).map(|p| p.stderr_tail()).unwrap_or_default()
-                };
-                self.stop_agent().await;
-                Err(if detail.is_empty() { reason } else { format!("{reason}. {detail}") })
-            }
-        }
-    }
-
-    async fn handshake(&mut self) -> Result<(), String> {
-        let Some(live) = self.live.as_mut() else {
-            return Err("no agent".to_owned());
+        let starter = Starter {
+            host: &*self.host,
+            session: &self.setup.session,
+            agent: &self.setup.agent,
+            cwd: &self.cwd,
+            scope: &self.scope,
+            registry: &self.registry,
+            limit: self.timeouts.start,
         };
-        let init = json!({
-            "protocolVersion": 1,
-            "clientCapabilities": {
-                "fs": { "readTextFile": true, "writeTextFile": true },
-                "terminal": false,
-                "elicitation": { "form": {}, "url": {} },
-            },
-            "clientInfo": { "name": "hangar", "title": "Hangar", "version": env!("CARGO_PKG_VERSION") },
-        });
-        let info = ask(&live.conn, "initialize", init, self.timeouts.start).await?;
-        let caps = info.get("agentCapabilities").cloned().unwrap_or(Value::Null);
-        self.prompt_support = PromptSupport::from_agent_capabilities(&caps);
-        let cwd = self.cwd.display().to_string();
-        let had_session = self.acp_session.is_some();
-        if let Some(old) = self.acp_session.clone() {
-            let params = json!({ "sessionId": old, "cwd": cwd, "mcpServers": [] });
-            let method = if caps.get("loadSession").and_then(Value::as_bool) == Some(true) {
-                Some("session/load")
-            } else if caps.pointer("/sessionCapabilities/resume").is_some() {
-                Some("session/resume")
-            } else {
-                None
-            };
-            if let Some(method) = method {
-                // `session/load` replays the history as updates: not a turn.
-                match ask_starting(live, &self.scope, method, params, self.timeouts.start).await.0 {
-                    Ok(result) => {
-                        while let Ok(msg) = live.inbound.try_recv() {
-                            if let Inbound::Request { id, .. } = msg {
-                                live.conn.respond(&id, Err((-32603, "the session is loading".to_owned())));
-                            }
-                        }
-                        if self.models.update_from(&result) {
-                            self.models.publish(&*self.host, &self.setup.agent.id);
-                        }
-                        return Ok(());
-                    }
-                    Err(e) => tracing::info!(session = %self.setup.session, "cannot restore the ACP session: {e}"),
-                }
-            }
-        }
-        let (result, held) = ask_starting(
-            live,
-            &self.scope,
-            "session/new",
-            json!({ "cwd": cwd, "mcpServers": [] }),
-            self.timeouts.start,
-        )
-        .await;
-        live.stashed.extend(held);
-        let result = result?;
-        let sid =
-            result.get("sessionId").and_then(Value::as_str).ok_or("session/new returned no sessionId")?.to_owned();
-        self.reset_notice = had_session;
-        self.acp_session = Some(sid.clone());
-        if self.models.update_from(&result) {
-            self.models.publish(&*self.host, &self.setup.agent.id);
-        }
-        self.remember_session(&sid);
+        let started = starter.start(self.acp_session.as_deref(), &mut self.models).await?;
+        self.live = Some(started.live);
+        self.acp_session = Some(started.session_id);
+        self.prompt_support = started.prompt_support;
+        self.reset_notice |= started.forgot;
         Ok(())
-    }
-
-    /// Keep the ACP session id in the session's `_meta` (persisted with it).
-    fn remember_session(&self, sid: &str) {
-        self.host.emit_on_session(&self.setup.session, &mut |state| {
-            let mut meta = state.meta.clone().unwrap_or_default();
-            meta.insert(META_KEY.to_owned(), json!({ "sessionId": sid }));
-            Some(StateAction::SessionMetaChanged(SessionMetaChangedAction { meta: Some(meta) }))
-        });
     }
 }

@@ -1,0 +1,257 @@
+//! Starting a session's agent: open the transport (a child process in the
+//! working directory, its process group recorded, or TCP), `initialize`,
+//! then `session/load` / `session/resume` of the earlier ACP session when
+//! there is one and the agent supports it, else `session/new`; publish the
+//! models the agent reports and keep the ACP session id in the session's
+//! `_meta` ([`META_KEY`]). While the agent starts, its requests are answered
+//! as outside a turn ([`default_answer`]: an elicitation or permission gets
+//! `cancel`, files are served) so it never waits on the host.
+//!
+//! Also here: [`Live`], the started agent (connection, unread messages,
+//! process) with the exit reason and stop the session task uses, and
+//! [`ask`], a request with a time limit.
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::time::Duration;
+
+use ahp_types::actions::SessionMetaChangedAction;
+use ahp_types::StateAction;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use super::groups::Registry;
+use super::models::AgentModels;
+use super::prompt::PromptSupport;
+use super::rpc::{Connection, Inbound, RpcFailure};
+use super::transport::{self, AgentProcess};
+use super::{fs, AgentHost};
+use crate::agents::AgentSpec;
+
+/// Key in `SessionState._meta` where the ACP session id is kept.
+pub const META_KEY: &str = "hangar.acp";
+
+/// How long an exited agent's stderr may take to reach EOF before its tail
+/// is reported as it is.
+const STDERR_DRAIN_LIMIT: Duration = Duration::from_secs(1);
+
+/// A started agent.
+pub struct Live {
+    /// The connection.
+    pub conn: Connection,
+    /// What the agent sends, in order.
+    pub inbound: mpsc::UnboundedReceiver<Inbound>,
+    /// Messages read ahead (by `coalesce`, or held while the agent
+    /// started), handled next, in order.
+    pub stashed: VecDeque<Inbound>,
+    /// The process, when we started one.
+    pub process: Option<AgentProcess>,
+}
+
+impl Live {
+    /// Why the agent went away: exit status and stderr tail.
+    pub async fn exit_reason(&mut self) -> String {
+        let Some(process) = self.process.as_mut() else {
+            return "the agent closed the connection".to_owned();
+        };
+        let status = process.wait_exit(Duration::from_secs(2)).await;
+        // The reason is usually the last thing written: take the tail only
+        // once the stderr reader has read to EOF (bounded, in case a child
+        // the agent left behind keeps the pipe open).
+        process.stderr_drained(STDERR_DRAIN_LIMIT).await;
+        let tail = process.stderr_tail();
+        let status = status.map(|s| s.to_string()).unwrap_or_else(|| "closed its output".to_owned());
+        if tail.is_empty() {
+            format!("The agent exited ({status}).")
+        } else {
+            format!("The agent exited ({status}): {tail}")
+        }
+    }
+
+    /// End the agent's process group (if we started one) and forget it.
+    pub async fn stop(mut self, registry: &Registry, session: &str) {
+        if let Some(process) = self.process.as_mut() {
+            process.kill().await;
+        }
+        registry.remove(session);
+    }
+}
+
+/// The outcome of a successful start.
+pub struct Started {
+    /// The agent.
+    pub live: Live,
+    /// The ACP session in use.
+    pub session_id: String,
+    /// What the agent accepts in a prompt.
+    pub prompt_support: PromptSupport,
+    /// An earlier ACP session could not be restored: this one starts with
+    /// no memory of it.
+    pub forgot: bool,
+}
+
+/// What starting an agent for one Hangar session needs.
+pub struct Starter<'a> {
+    /// The host.
+    pub host: &'a dyn AgentHost,
+    /// Session URI.
+    pub session: &'a str,
+    /// The agent.
+    pub agent: &'a AgentSpec,
+    /// Working directory.
+    pub cwd: &'a Path,
+    /// Where the agent's `fs/*` requests may reach.
+    pub scope: &'a fs::Scope,
+    /// Process groups.
+    pub registry: &'a Registry,
+    /// Time limit of each start-up request.
+    pub limit: Duration,
+}
+
+impl Starter<'_> {
+    /// Start the agent, restoring ACP session `earlier` when possible; the
+    /// models it reports go into `models`. On failure the agent is stopped
+    /// and the error says why (with its exit status and stderr tail).
+    pub async fn start(&self, earlier: Option<&str>, models: &mut AgentModels) -> Result<Started, String> {
+        let transport = transport::open(&self.agent.command, self.cwd).await.map_err(|e| e.to_string())?;
+        let (conn, inbound, process) = Connection::start(transport);
+        if let Some(pgid) = process.as_ref().and_then(|p| p.pgid) {
+            self.registry.insert(self.session, pgid);
+        }
+        let mut live = Live { conn, inbound, stashed: VecDeque::new(), process };
+        match self.handshake(&mut live, earlier, models).await {
+            Ok((session_id, prompt_support, forgot)) => Ok(Started { live, session_id, prompt_support, forgot }),
+            Err(reason) => {
+                let exited = live.process.as_mut().map(|p| p.try_exit().is_some());
+                let detail = if exited == Some(true) || reason.contains("exited") {
+                    live.exit_reason().await
+                } else {
+                    live.process.as_ref().map(|p| p.stderr_tail()).unwrap_or_default()
+                };
+                live.stop(self.registry, self.session).await;
+                Err(if detail.is_empty() { reason } else { format!("{reason}. {detail}") })
+            }
+        }
+    }
+
+    /// `initialize`, then restore or create the ACP session: its id, the
+    /// prompt capabilities, and whether an earlier session was lost.
+    async fn handshake(
+        &self,
+        live: &mut Live,
+        earlier: Option<&str>,
+        models: &mut AgentModels,
+    ) -> Result<(String, PromptSupport, bool), String> {
+        let init = json!({
+            "protocolVersion": 1,
+            "clientCapabilities": {
+                "fs": { "readTextFile": true, "writeTextFile": true },
+                "terminal": false,
+                "elicitation": { "form": {}, "url": {} },
+            },
+            "clientInfo": { "name": "hangar", "title": "Hangar", "version": env!("CARGO_PKG_VERSION") },
+        });
+        let info = ask(&live.conn, "initialize", init, self.limit).await?;
+        let caps = info.get("agentCapabilities").cloned().unwrap_or(Value::Null);
+        let prompt_support = PromptSupport::from_agent_capabilities(&caps);
+        let cwd = self.cwd.display().to_string();
+        if let Some(old) = earlier {
+            let params = json!({ "sessionId": old, "cwd": cwd, "mcpServers": [] });
+            let method = if caps.get("loadSession").and_then(Value::as_bool) == Some(true) {
+                Some("session/load")
+            } else if caps.pointer("/sessionCapabilities/resume").is_some() {
+                Some("session/resume")
+            } else {
+                None
+            };
+            if let Some(method) = method {
+                // `session/load` replays the history as updates: not a turn.
+                match ask_starting(live, self.scope, method, params, self.limit).await.0 {
+                    Ok(result) => {
+                        while let Ok(msg) = live.inbound.try_recv() {
+                            if let Inbound::Request { id, .. } = msg {
+                                live.conn.respond(&id, Err((-32603, "the session is loading".to_owned())));
+                            }
+                        }
+                        if models.update_from(&result) {
+                            models.publish(self.host, &self.agent.id);
+                        }
+                        return Ok((old.to_owned(), prompt_support, false));
+                    }
+                    Err(e) => tracing::info!(session = %self.session, "cannot restore the ACP session: {e}"),
+                }
+            }
+        }
+        let (result, held) =
+            ask_starting(live, self.scope, "session/new", json!({ "cwd": cwd, "mcpServers": [] }), self.limit).await;
+        live.stashed.extend(held);
+        let result = result?;
+        let sid =
+            result.get("sessionId").and_then(Value::as_str).ok_or("session/new returned no sessionId")?.to_owned();
+        if models.update_from(&result) {
+            models.publish(self.host, &self.agent.id);
+        }
+        self.remember_session(&sid);
+        Ok((sid, prompt_support, earlier.is_some()))
+    }
+
+    /// Keep the ACP session id in the session's `_meta` (persisted with it).
+    fn remember_session(&self, sid: &str) {
+        self.host.emit_on_session(self.session, &mut |state| {
+            let mut meta = state.meta.clone().unwrap_or_default();
+            meta.insert(META_KEY.to_owned(), json!({ "sessionId": sid }));
+            Some(StateAction::SessionMetaChanged(SessionMetaChangedAction { meta: Some(meta) }))
+        });
+    }
+}
+
+/// `method` with a time limit; the error says what went wrong in words.
+pub async fn ask(conn: &Connection, method: &str, params: Value, limit: Duration) -> Result<Value, String> {
+    match tokio::time::timeout(limit, conn.request(method, params)).await {
+        Err(_) => Err(format!("{method} timed out after {} s", limit.as_secs())),
+        Ok(Err(_)) | Ok(Ok(Err(RpcFailure::Closed))) => Err(format!("the agent exited during {method}")),
+        Ok(Ok(Err(e))) => Err(format!("{method} failed: {e}")),
+        Ok(Ok(Ok(v))) => Ok(v),
+    }
+}
+
+/// [`ask`] while the agent is starting: its requests meanwhile get
+/// [`default_answer`] (an agent may ask during `session/new`, e.g. an
+/// elicitation scoped to that request, and must not wait for a turn), its
+/// notifications are returned in order for the caller to keep or drop.
+async fn ask_starting(
+    live: &mut Live,
+    scope: &fs::Scope,
+    method: &str,
+    params: Value,
+    limit: Duration,
+) -> (Result<Value, String>, Vec<Inbound>) {
+    let answer = ask(&live.conn, method, params, limit);
+    tokio::pin!(answer);
+    let mut held = Vec::new();
+    let mut open = true;
+    loop {
+        tokio::select! {
+            biased;
+            msg = live.inbound.recv(), if open => match msg {
+                Some(Inbound::Request { id, method, params }) => live.conn.respond(&id, default_answer(scope, &method, &params)),
+                Some(other) => held.push(other),
+                None => open = false,
+            },
+            result = &mut answer => return (result, held),
+        }
+    }
+}
+
+/// The answer to an agent request no turn takes: files served inside the
+/// roots, permissions `cancelled`, elicitations `cancel`, anything else
+/// unknown.
+pub fn default_answer(scope: &fs::Scope, method: &str, params: &Value) -> Result<Value, (i64, String)> {
+    match method {
+        "session/request_permission" => Ok(json!({ "outcome": { "outcome": "cancelled" } })),
+        "elicitation/create" => Ok(super::elicitation::cancelled()),
+        "fs/read_text_file" => fs::read_text_file(scope, params),
+        "fs/write_text_file" => fs::write_text_file(scope, params),
+        other => Err((-32601, format!("method not found: {other}"))),
+    }
+}

@@ -176,7 +176,7 @@ impl Hub {
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+        crate::locks::lock(&self.inner)
     }
 
     /// Register a connection's outbound queue; `cut_off` is notified when the

@@ -23,6 +23,8 @@
 //! - [`config`] — the host's configuration; its file-access defaults come from
 //!   [`resources`] (one way: `resources` never imports `config`).
 //! - [`rpc_error`] — JSON-RPC errors.
+//! - [`locks`]    — taking a `std::sync` lock past a panicked holder (the one
+//!   helper every module uses).
 //!
 //! Data flow: a client's `dispatchAction` (or an agent) → [`engine::Engine::emit`]
 //! → reducer → envelope with the next `serverSeq` → store writer (commit) →
@@ -34,6 +36,7 @@ pub mod discovery;
 pub mod engine;
 pub mod host;
 pub mod hub;
+pub mod locks;
 pub mod outgoing;
 pub mod protocol;
 pub mod providers;

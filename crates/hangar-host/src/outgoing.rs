@@ -48,7 +48,7 @@ pub struct OutgoingRequests {
 
 impl OutgoingRequests {
     fn lock(&self) -> MutexGuard<'_, HashMap<(ConnId, u64), oneshot::Sender<Answer>>> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+        crate::locks::lock(&self.pending)
     }
 
     /// Send `method(params)` to `conn` and wait up to `timeout` for its answer.

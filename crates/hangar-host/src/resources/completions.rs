@@ -24,7 +24,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::{Duration, Instant};
 
 use ahp_types::commands::{CompletionItem, CompletionItemKind, CompletionsParams, CompletionsResult};
@@ -34,6 +34,7 @@ use notify::{Config, Event, RecommendedWatcher, RecursiveMode, Watcher};
 use super::fuzzy::{self, Query};
 use super::meta::content_type_for;
 use super::uri::path_to_file_uri;
+use crate::locks::{lock, read, write};
 use crate::RpcError;
 
 /// Most items one `completions` answer carries.
@@ -46,10 +47,6 @@ pub const MAX_ROOTS: usize = 32;
 pub const RESCAN_DEBOUNCE: Duration = Duration::from_millis(150);
 /// Without a working watcher, rescan when older than this.
 pub const STALE_AFTER: Duration = Duration::from_secs(10);
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
 
 /// One indexed path.
 #[derive(Debug, Clone)]
@@ -213,12 +210,12 @@ impl RootIndex {
         }
         drop(watched);
         drop(guard);
-        *self.snapshot.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(snap);
+        *write(&self.snapshot) = Arc::new(snap);
         *lock(&self.last_scan) = Instant::now();
     }
 
     fn snapshot(&self) -> Arc<Snapshot> {
-        self.snapshot.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+        read(&self.snapshot).clone()
     }
 
     fn on_event(self: &Arc<Self>, res: notify::Result<Event>) {

@@ -8,9 +8,11 @@
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, RwLock};
+use std::sync::{Mutex, RwLock};
 
 use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::locks;
 
 /// Errors of the grant store.
 #[derive(Debug, thiserror::Error)]
@@ -51,10 +53,6 @@ pub struct GrantStore {
     cache: RwLock<Vec<Grant>>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 impl GrantStore {
     /// Open (and create if needed) `data_dir/hangar.db` in WAL mode.
     pub fn open(data_dir: &Path) -> Result<Self, GrantStoreError> {
@@ -88,7 +86,7 @@ impl GrantStore {
     }
 
     fn reload(&self) -> Result<(), GrantStoreError> {
-        let conn = lock(&self.conn);
+        let conn = locks::lock(&self.conn);
         let mut stmt = conn.prepare("SELECT id, path, read, write, created_at FROM resource_grants ORDER BY id")?;
         let rows = stmt.query_map([], |r| {
             let path: Vec<u8> = r.get(1)?;
@@ -101,18 +99,18 @@ impl GrantStore {
             })
         })?;
         let grants = rows.collect::<Result<Vec<_>, _>>()?;
-        *self.cache.write().unwrap_or_else(std::sync::PoisonError::into_inner) = grants;
+        *locks::write(&self.cache) = grants;
         Ok(())
     }
 
     /// All grants, oldest first.
     pub fn list(&self) -> Vec<Grant> {
-        self.cache.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+        locks::read(&self.cache).clone()
     }
 
     /// True if some grant covers `path` with the flags (read and write may come from different grants).
     pub fn allows(&self, path: &Path, read: bool, write: bool) -> bool {
-        let grants = self.cache.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let grants = locks::read(&self.cache);
         let read_ok = !read || grants.iter().any(|g| g.covers(path, true, false));
         let write_ok = !write || grants.iter().any(|g| g.covers(path, false, true));
         read_ok && write_ok
@@ -122,7 +120,7 @@ impl GrantStore {
     pub fn grant(&self, path: &Path, read: bool, write: bool) -> Result<Grant, GrantStoreError> {
         let now = jiff::Timestamp::now().to_string();
         {
-            let conn = lock(&self.conn);
+            let conn = locks::lock(&self.conn);
             conn.execute(
                 "INSERT INTO resource_grants (path, read, write, created_at) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT(path) DO UPDATE SET read = max(read, excluded.read), write = max(write, excluded.write)",
@@ -138,7 +136,7 @@ impl GrantStore {
     pub fn revoke_id(&self, id: i64) -> Result<Option<Grant>, GrantStoreError> {
         let existing = self.list().into_iter().find(|g| g.id == id);
         if existing.is_some() {
-            lock(&self.conn).execute("DELETE FROM resource_grants WHERE id = ?1", params![id])?;
+            locks::lock(&self.conn).execute("DELETE FROM resource_grants WHERE id = ?1", params![id])?;
             self.reload()?;
         }
         Ok(existing)
@@ -146,7 +144,7 @@ impl GrantStore {
 
     /// Remove the grant on exactly `path`; returns it, or `None`.
     pub fn revoke_path(&self, path: &Path) -> Result<Option<Grant>, GrantStoreError> {
-        let id: Option<i64> = lock(&self.conn)
+        let id: Option<i64> = locks::lock(&self.conn)
             .query_row("SELECT id FROM resource_grants WHERE path = ?1", params![path.as_os_str().as_bytes()], |r| {
                 r.get(0)
             })

@@ -29,6 +29,7 @@ use base64::Engine as _;
 use super::meta;
 use super::policy::{canonicalize_lenient, canonicalize_nofollow, io_error, Canonical, Need, Policy};
 use super::uri::{file_uri_to_path, path_to_file_uri, UriError};
+use crate::locks::lock;
 use crate::RpcError;
 
 /// Largest file `resourceRead` returns (and largest tail an insert moves).
@@ -86,7 +87,7 @@ impl Ops {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, ()> {
-        self.write_lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.write_lock)
     }
 
     /// Parse, canonicalize and check one URI.

@@ -108,7 +108,7 @@ impl TurnPages {
 
     /// See [`read_page`].
     pub fn page(&self, chat: &str, before: Option<&TurnCursor>, limit: usize) -> Result<Option<TurnPage>, StoreError> {
-        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let conn = crate::locks::lock(&self.conn);
         read_page(&conn, chat, before, limit)
     }
 }

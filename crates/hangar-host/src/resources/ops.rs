@@ -16,7 +16,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use ahp_types::commands::{
     ContentEncoding, DirectoryEntry, ResourceCopyParams, ResourceCopyResult, ResourceDeleteParams,
@@ -69,6 +69,47 @@ enum Follow {
     NotLast,
 }
 
+/// `resourceCopy` or `resourceMove`: what differs between the two.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Transfer {
+    Copy,
+    Move,
+}
+
+impl Transfer {
+    fn op(self) -> &'static str {
+        match self {
+            Transfer::Copy => "resourceCopy",
+            Transfer::Move => "resourceMove",
+        }
+    }
+
+    /// A copy reads its source; a move also takes it away.
+    fn source_need(self) -> Need {
+        match self {
+            Transfer::Copy => Need::Read,
+            Transfer::Move => Need::ReadWrite,
+        }
+    }
+
+    /// A copy copies what a link points to; a move moves the link itself.
+    fn follow(self) -> Follow {
+        match self {
+            Transfer::Copy => Follow::All,
+            Transfer::Move => Follow::NotLast,
+        }
+    }
+}
+
+/// A checked copy or move, holding the mutation lock until it is done.
+struct Prepared<'a> {
+    source: PathBuf,
+    destination: PathBuf,
+    /// The source (the entry itself for a move) is a directory.
+    source_is_dir: bool,
+    _guard: MutexGuard<'a, ()>,
+}
+
 /// The file operations, over one policy.
 pub struct Ops {
     policy: Arc<Policy>,
@@ -86,7 +127,7 @@ impl Ops {
         &self.policy
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, ()> {
+    fn lock(&self) -> MutexGuard<'_, ()> {
         lock(&self.write_lock)
     }
 
@@ -340,71 +381,77 @@ impl Ops {
 
     /// `resourceCopy`.
     pub fn copy(&self, p: &ResourceCopyParams) -> Result<ResourceCopyResult, RpcError> {
-        let src = self.target(&p.source, "source", Need::Read, Follow::All, &p.channel)?;
-        let dst = self.target(&p.destination, "destination", Need::Write, Follow::All, &p.channel)?;
-        if !src.exists {
-            return Err(RpcError::not_found("resourceCopy: no such source"));
+        let transfer = Transfer::Copy;
+        if let Some(t) = self.prepare(transfer, &p.source, &p.destination, p.fail_if_exists, &p.channel)? {
+            copy_tree(&t.source, &t.destination).map_err(|e| io_error(transfer.op(), &e))?;
         }
-        let _guard = self.lock();
-        let smd = fs::metadata(&src.path).map_err(|e| io_error("resourceCopy", &e))?;
-        plain_type(smd.file_type())?;
-        if smd.is_dir() && dst.path.starts_with(&src.path) && dst.path != src.path {
-            return Err(RpcError::invalid_params("destination", "resourceCopy: destination is inside the source"));
-        }
-        if dst.exists {
-            if p.fail_if_exists == Some(true) {
-                return Err(RpcError::already_exists("resourceCopy: destination exists and failIfExists is set"));
-            }
-            if dst.path == src.path {
-                return Ok(ResourceCopyResult {});
-            }
-            self.clear_destination(&dst.path, smd.is_dir(), "resourceCopy")?;
-        }
-        if let Some(parent) = dst.path.parent() {
-            fs::create_dir_all(parent).map_err(|e| io_error("resourceCopy", &e))?;
-        }
-        copy_tree(&src.path, &dst.path).map_err(|e| io_error("resourceCopy", &e))?;
         Ok(ResourceCopyResult {})
     }
 
     /// `resourceMove`.
     pub fn rename(&self, p: &ResourceMoveParams) -> Result<ResourceMoveResult, RpcError> {
-        let src = self.target(&p.source, "source", Need::ReadWrite, Follow::NotLast, &p.channel)?;
-        let dst = self.target(&p.destination, "destination", Need::Write, Follow::NotLast, &p.channel)?;
-        if !src.exists {
-            return Err(RpcError::not_found("resourceMove: no such source"));
-        }
-        if self.policy.is_root(&src.path) {
-            return Err(RpcError::permission_denied("resourceMove: refusing to move an allowed root", None));
-        }
-        let _guard = self.lock();
-        let smd = fs::symlink_metadata(&src.path).map_err(|e| io_error("resourceMove", &e))?;
-        plain_type(smd.file_type())?;
-        if smd.is_dir() && dst.path.starts_with(&src.path) && dst.path != src.path {
-            return Err(RpcError::invalid_params("destination", "resourceMove: destination is inside the source"));
-        }
-        if dst.exists {
-            if p.fail_if_exists == Some(true) {
-                return Err(RpcError::already_exists("resourceMove: destination exists and failIfExists is set"));
-            }
-            if dst.path == src.path {
-                return Ok(ResourceMoveResult {});
-            }
-            self.clear_destination(&dst.path, smd.is_dir(), "resourceMove")?;
-        }
-        if let Some(parent) = dst.path.parent() {
-            fs::create_dir_all(parent).map_err(|e| io_error("resourceMove", &e))?;
-        }
-        match fs::rename(&src.path, &dst.path) {
+        let transfer = Transfer::Move;
+        let Some(t) = self.prepare(transfer, &p.source, &p.destination, p.fail_if_exists, &p.channel)? else {
+            return Ok(ResourceMoveResult {});
+        };
+        match fs::rename(&t.source, &t.destination) {
             Ok(()) => {}
             Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
-                copy_tree(&src.path, &dst.path).map_err(|e| io_error("resourceMove", &e))?;
-                let removed = if smd.is_dir() { fs::remove_dir_all(&src.path) } else { fs::remove_file(&src.path) };
-                removed.map_err(|e| io_error("resourceMove", &e))?;
+                copy_tree(&t.source, &t.destination).map_err(|e| io_error(transfer.op(), &e))?;
+                let removed = if t.source_is_dir { fs::remove_dir_all(&t.source) } else { fs::remove_file(&t.source) };
+                removed.map_err(|e| io_error(transfer.op(), &e))?;
             }
-            Err(e) => return Err(io_error("resourceMove", &e)),
+            Err(e) => return Err(io_error(transfer.op(), &e)),
         }
         Ok(ResourceMoveResult {})
+    }
+
+    /// The checks a copy and a move share, in order: both URIs pass the
+    /// policy, the source exists (a move never takes an allowed root), then
+    /// under the mutation lock: the source is a plain entry, a directory is
+    /// not put inside itself, an existing destination is refused
+    /// (`failIfExists`) or cleared. `None`: the destination is the source,
+    /// nothing to do.
+    fn prepare(
+        &self,
+        transfer: Transfer,
+        source: &str,
+        destination: &str,
+        fail_if_exists: Option<bool>,
+        channel: &str,
+    ) -> Result<Option<Prepared<'_>>, RpcError> {
+        let op = transfer.op();
+        let src = self.target(source, "source", transfer.source_need(), transfer.follow(), channel)?;
+        let dst = self.target(destination, "destination", Need::Write, transfer.follow(), channel)?;
+        if !src.exists {
+            return Err(RpcError::not_found(format!("{op}: no such source")));
+        }
+        if transfer == Transfer::Move && self.policy.is_root(&src.path) {
+            return Err(RpcError::permission_denied(format!("{op}: refusing to move an allowed root"), None));
+        }
+        let guard = self.lock();
+        let smd = match transfer.follow() {
+            Follow::All => fs::metadata(&src.path),
+            Follow::NotLast => fs::symlink_metadata(&src.path),
+        }
+        .map_err(|e| io_error(op, &e))?;
+        plain_type(smd.file_type())?;
+        if smd.is_dir() && dst.path.starts_with(&src.path) && dst.path != src.path {
+            return Err(RpcError::invalid_params("destination", format!("{op}: destination is inside the source")));
+        }
+        if dst.exists {
+            if fail_if_exists == Some(true) {
+                return Err(RpcError::already_exists(format!("{op}: destination exists and failIfExists is set")));
+            }
+            if dst.path == src.path {
+                return Ok(None);
+            }
+            self.clear_destination(&dst.path, smd.is_dir(), op)?;
+        }
+        if let Some(parent) = dst.path.parent() {
+            fs::create_dir_all(parent).map_err(|e| io_error(op, &e))?;
+        }
+        Ok(Some(Prepared { source: src.path, destination: dst.path, source_is_dir: smd.is_dir(), _guard: guard }))
     }
 
     /// Remove an existing destination before it is overwritten. A file

@@ -544,6 +544,7 @@ pub fn bench_completions(dir: &Path, files: usize, queries: &[&str]) -> Result<C
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::home::FakeHome;
 
     fn params(text: &str) -> CompletionsParams {
         CompletionsParams {
@@ -581,13 +582,11 @@ mod tests {
 
     #[test]
     fn never_served_paths_are_not_offered() -> Result<(), Box<dyn std::error::Error>> {
-        let dir = tempfile::tempdir()?;
-        let root = std::fs::canonicalize(dir.path())?;
-        std::fs::create_dir_all(root.join(".ssh"))?;
-        std::fs::write(root.join(".ssh/id_ed25519"), "")?;
+        let home = FakeHome::new()?;
+        let root = &home.home;
         std::fs::write(root.join("id_notes.md"), "")?;
         std::fs::write(root.join(".netrc"), "")?;
-        let c = Completions::excluding(vec![root.join(".ssh"), root.join(".netrc")]);
+        let c = Completions::excluding(vec![home.ssh.clone(), root.join(".netrc")]);
         let roots = vec![root.clone()];
         let offered = uris(&c.query(&roots, &params("@id"))?);
         assert_eq!(offered, [path_to_file_uri(&root.join("id_notes.md"))]);

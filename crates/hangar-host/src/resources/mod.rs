@@ -9,7 +9,8 @@
 //! - [`access`] — resourceRequest ([`RequestPolicy`]) and `x-hangar/listGrants` / `x-hangar/revokeGrant`.
 //! - [`grants`] — grants persisted in SQLite (`resource_grants` in `hangar.db`).
 //! - [`home`] — the user's home and the credential folders under it no grant opens
-//!   (the defaults `config` builds on; this module never imports `config`).
+//!   (the defaults `config` builds on; this module never imports `config`); for
+//!   tests, `FakeHome`, a home with a private key in `.ssh`.
 //! - [`meta`] — etags, ISO 8601 times, content types.
 //! - [`watch`] — `createResourceWatch` batches from a notify watcher.
 //! - [`completions`] — per-root file index kept fresh by notify; the `completions` answer.

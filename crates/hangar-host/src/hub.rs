@@ -149,14 +149,6 @@ pub struct Hub {
     inner: Mutex<Inner>,
 }
 
-/// What [`Hub::replay`] found.
-pub enum Replay {
-    /// The envelopes the client missed, as JSON, oldest first.
-    Envelopes(Vec<Arc<str>>),
-    /// The gap is older than the ring: the client needs snapshots.
-    TooOld,
-}
-
 impl Hub {
     /// A hub keeping the last `ring_capacity` envelopes for `reconnect`
     /// (held within [`MIN_REPLAY_CAPACITY`]..=[`MAX_REPLAY_CAPACITY`]);

@@ -106,7 +106,8 @@ impl TurnPages {
         Ok(Self { conn: Mutex::new(conn) })
     }
 
-    /// See [`read_page`].
+    /// At most `limit` turns of `chat` older than `before`'s turn (the newest
+    /// without one); `None` for a cursor the chat does not know (`read_page`).
     pub fn page(&self, chat: &str, before: Option<&TurnCursor>, limit: usize) -> Result<Option<TurnPage>, StoreError> {
         let conn = crate::locks::lock(&self.conn);
         read_page(&conn, chat, before, limit)

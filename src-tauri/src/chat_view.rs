@@ -19,6 +19,7 @@ use std::hash::{Hash, Hasher};
 
 use ahp_types::state::{ActiveTurn, ChatState, MessageAttachment, ResponsePart, TurnState, UsageInfo};
 
+use crate::part_append::{append, SentBlocks};
 use crate::part_view::{part_view, string_or_markdown};
 use crate::protocol::chat::{
     AttachmentView, ChatMeta, ChatOp, ChatSnapshot, MessageView, PendingView, TurnOutcome, TurnView, UsageView,
@@ -130,6 +131,8 @@ pub struct ChatProjection {
     meta: u64,
     active_id: Option<String>,
     active_parts: Vec<u64>,
+    /// What the UI holds of each markdown part of the running turn.
+    active_blocks: Vec<Option<SentBlocks>>,
     active_usage: u64,
     first_turn: Option<String>,
     last_turn: Option<String>,
@@ -148,17 +151,37 @@ impl ChatProjection {
         self.first_turn = sent.first().map(|t| t.id.clone());
         self.last_turn = sent.last().map(|t| t.id.clone());
         self.turn_count = sent.len();
-        if let Some(active) = &chat.active_turn {
-            self.active_id = Some(active.id.clone());
-            self.active_parts = active.response_parts.iter().map(hash_of).collect();
-            self.active_usage = hash_of(&active.usage);
+        let active = chat.active_turn.as_ref().map(|a| self.sent_active(a));
+        ChatSnapshot { meta: meta_view(chat), turns: sent.iter().map(turn_view).collect(), active, start: None }
+    }
+
+    /// The running turn's view, remembered as sent.
+    fn sent_active(&mut self, active: &ActiveTurn) -> TurnView {
+        let view = active_view(active);
+        self.active_id = Some(active.id.clone());
+        self.active_parts = active.response_parts.iter().map(hash_of).collect();
+        self.active_blocks = view.parts.iter().map(SentBlocks::of).collect();
+        self.active_usage = hash_of(&active.usage);
+        view
+    }
+
+    /// The op for a changed part of the running turn (`partAppend` when the
+    /// UI can keep the part's first blocks), remembered as sent.
+    fn part_op(&mut self, turn_id: &str, index: usize, hash: u64, part: &ResponsePart) -> ChatOp {
+        let view = part_view(part);
+        let sent = SentBlocks::of(&view);
+        let op = match append(self.active_blocks.get(index).and_then(Option::as_ref), &view) {
+            Some((keep, blocks)) => ChatOp::PartAppend { turn_id: turn_id.to_owned(), index, keep, blocks },
+            None => ChatOp::Part { turn_id: turn_id.to_owned(), index, part: view },
+        };
+        if index < self.active_parts.len() {
+            self.active_parts[index] = hash;
+            self.active_blocks[index] = sent;
+        } else {
+            self.active_parts.push(hash);
+            self.active_blocks.push(sent);
         }
-        ChatSnapshot {
-            meta: meta_view(chat),
-            turns: sent.iter().map(turn_view).collect(),
-            active: chat.active_turn.as_ref().map(active_view),
-            start: None,
-        }
+        op
     }
 
     /// Index in `chat.turns` of the first turn the UI has.
@@ -235,12 +258,12 @@ impl ChatProjection {
         if active_id != self.active_id {
             self.active_id = active_id;
             self.active_parts.clear();
+            self.active_blocks.clear();
             self.active_usage = 0;
             match &chat.active_turn {
                 Some(active) => {
-                    self.active_parts = active.response_parts.iter().map(hash_of).collect();
-                    self.active_usage = hash_of(&active.usage);
-                    ops.push(ChatOp::Active { turn: Some(active_view(active)) });
+                    let turn = self.sent_active(active);
+                    ops.push(ChatOp::Active { turn: Some(turn) });
                 }
                 None => ops.push(ChatOp::Active { turn: None }),
             }
@@ -248,12 +271,7 @@ impl ChatProjection {
             for (index, part) in active.response_parts.iter().enumerate() {
                 let h = hash_of(part);
                 if self.active_parts.get(index) != Some(&h) {
-                    if index < self.active_parts.len() {
-                        self.active_parts[index] = h;
-                    } else {
-                        self.active_parts.push(h);
-                    }
-                    ops.push(ChatOp::Part { turn_id: active.id.clone(), index, part: part_view(part) });
+                    ops.push(self.part_op(&active.id, index, h, part));
                 }
             }
             let usage = hash_of(&active.usage);
@@ -345,8 +363,59 @@ mod tests {
         let ops = wire(p.update(&chat(json!({"turns": turns, "activeTurn": active("Hello *w*")}))));
         assert_eq!(ops.as_array().unwrap().len(), 1, "{ops:?}");
         assert_eq!(ops[0]["op"], "part");
-        assert_eq!(ops[0]["part"]["html"], "<p>Hello <em>w</em></p>\n");
+        assert_eq!(ops[0]["part"]["blocks"], json!(["<p>Hello <em>w</em></p>\n"]), "a single block is sent whole");
         assert!(p.update(&chat(json!({"turns": turns, "activeTurn": active("Hello *w*")}))).is_empty());
+    }
+
+    #[test]
+    fn a_growing_last_block_is_appended_and_the_rest_kept() {
+        let mut p = ChatProjection::default();
+        p.snapshot(&chat(json!({"activeTurn": active("# Plan\n\nFirst")})));
+        let ops = wire(p.update(&chat(json!({"activeTurn": active("# Plan\n\nFirst step")}))));
+        assert_eq!(
+            ops,
+            json!([{"op": "partAppend", "turnId": "a", "index": 0, "keep": 1, "blocks": ["<p>First step</p>\n"]}])
+        );
+        let ops = wire(p.update(&chat(json!({"activeTurn": active("# Plan\n\nFirst step\n\nSecond")}))));
+        assert_eq!(ops[0]["keep"], 2, "a new paragraph keeps the finished one: {ops}");
+        let ops = wire(p.update(&chat(json!({"activeTurn": active("# Plan B\n\nFirst step\n\nSecond")}))));
+        assert_eq!(ops[0]["op"], "part", "a change in the first block sends the part whole: {ops}");
+        let ops = wire(p.update(&chat(json!({"activeTurn": active("# Plan B\n\nFirst step")}))));
+        assert_eq!(ops[0]["op"], "part", "a part that shrank is sent whole: {ops}");
+    }
+
+    /// Figure, not a check: bytes of chat ops per streamed chunk, with the
+    /// chunks of `ui/tests/ui/bench.mjs` (1,000 deltas, a paragraph every 40
+    /// words, a fence every 200) and one projection per chunk (the worst
+    /// case: no batching), against what a full `part` op (the part's whole
+    /// HTML, as sent before `partAppend`) would have carried.
+    /// Run: `cargo test -p hangar-desktop --lib bytes_per_streamed_chunk -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn bytes_per_streamed_chunk() {
+        let mut p = ChatProjection::default();
+        let mut text = String::new();
+        p.snapshot(&chat(json!({"activeTurn": active("")})));
+        let (mut sent, mut whole, mut most, mut appends) = (0usize, 0usize, 0usize, 0usize);
+        for i in 0..1000 {
+            text.push_str(&match i {
+                _ if i % 40 == 39 => format!("word{i}\n\n"),
+                _ if i % 200 == 100 => "\n```rust\nfn f() {}\n```\n".to_owned(),
+                _ => format!("word{i} "),
+            });
+            let ops = p.update(&chat(json!({"activeTurn": active(&text)})));
+            appends += ops.iter().filter(|o| matches!(o, ChatOp::PartAppend { .. })).count();
+            let bytes = serde_json::to_string(&ops).unwrap().len();
+            let html = crate::markdown::render(&text);
+            let full = json!([{"op": "part", "turnId": "a", "index": 0, "part": {"kind": "markdown", "id": "m", "html": html}}]);
+            (sent, whole, most) = (sent + bytes, whole + full.to_string().len(), most.max(bytes));
+        }
+        println!(
+            "1000 chunks, final part {} chars of markdown: partAppend ops {appends}; bytes per chunk {:.0} (max {most}), a full part op per chunk would be {:.0}",
+            text.len(),
+            sent as f64 / 1000.0,
+            whole as f64 / 1000.0,
+        );
     }
 
     #[test]

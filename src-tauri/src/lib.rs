@@ -22,6 +22,8 @@
 //!   (snapshot, part, turnDone, older, meta).
 //! - [`part_view`]     — response parts → part views (markdown HTML, tool
 //!   calls with diffs, input requests).
+//! - [`part_append`]   — the append rule: which blocks of a streaming
+//!   markdown part the UI keeps (`partAppend`) and which it is sent.
 //! - [`session_start`] — a session's lifecycle as an open chat shows it;
 //!   messages held until the agent is ready.
 //! - [`outgoing`]      — the actions a typed message becomes.
@@ -53,6 +55,7 @@ pub mod file_diff;
 pub mod folders;
 pub mod markdown;
 pub mod outgoing;
+pub mod part_append;
 pub mod part_view;
 pub mod protocol;
 pub mod session_rows;

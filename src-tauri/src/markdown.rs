@@ -9,6 +9,11 @@
 //! An unclosed code fence (a reply still streaming) renders as a code
 //! block running to the end of the text, as CommonMark specifies, so a
 //! half-written fence never leaks its contents as prose.
+//!
+//! [`render_blocks`] cuts the sanitized HTML into its top-level blocks (a
+//! paragraph, a list, a code block …, each with the whitespace after it);
+//! joined, they are exactly [`render`]'s output. A streaming part is sent
+//! as blocks so that only the ones that changed travel (`partAppend`).
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -25,6 +30,62 @@ pub fn render(text: &str) -> String {
     let mut raw = String::with_capacity(text.len() + text.len() / 4);
     html::push_html(&mut raw, parser);
     sanitizer().clean(&raw).to_string()
+}
+
+/// Render `text` as sanitized HTML, cut into its top-level blocks.
+pub fn render_blocks(text: &str) -> Vec<String> {
+    top_level_blocks(&render(text))
+}
+
+/// Elements with no closing tag.
+const VOID: &[&str] = &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"];
+
+/// Cut serialized HTML (well formed, as ammonia writes it: every element
+/// closed, attribute values quoted, `<` and `>` in text escaped) after each
+/// element that closes at the top level, together with the whitespace that
+/// follows it. Text outside any element goes with the next block.
+pub fn top_level_blocks(html: &str) -> Vec<String> {
+    let bytes = html.as_bytes();
+    let mut blocks = Vec::new();
+    let (mut depth, mut start, mut i) = (0usize, 0usize, 0usize);
+    while i < bytes.len() {
+        if bytes[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        // The tag runs to the first `>` outside a quoted attribute value.
+        let mut end = i + 1;
+        let mut quote = None;
+        while end < bytes.len() {
+            match (quote, bytes[end]) {
+                (Some(q), c) if c == q => quote = None,
+                (None, c @ (b'"' | b'\'')) => quote = Some(c),
+                (None, b'>') => break,
+                _ => {}
+            }
+            end += 1;
+        }
+        let tag = &html[i + 1..end.min(bytes.len())];
+        let name: String = tag.trim_start_matches('/').chars().take_while(char::is_ascii_alphanumeric).collect();
+        if tag.starts_with('/') {
+            depth = depth.saturating_sub(1);
+        } else if !(VOID.contains(&name.to_ascii_lowercase().as_str()) || tag.ends_with('/')) {
+            depth += 1;
+        }
+        i = end + 1;
+        if depth == 0 {
+            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let cut = i.min(bytes.len());
+            blocks.push(html[start..cut].to_owned());
+            start = cut;
+        }
+    }
+    if start < html.len() {
+        blocks.push(html[start..].to_owned());
+    }
+    blocks
 }
 
 fn sanitizer() -> &'static ammonia::Builder<'static> {
@@ -89,7 +150,18 @@ fn language_class(value: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::render;
+    use super::{render, render_blocks};
+
+    #[test]
+    fn blocks_are_the_top_level_elements_and_join_to_the_html() {
+        let text = "# T\n\nA *b* [l](https://e.com/?a=\"x>y\")\n\n- one\n- two\n\n---\n\n```rust\nif a < b {}\n```\n\n| a |\n|---|\n| 1 |\n\ntail";
+        let blocks = render_blocks(text);
+        assert_eq!(blocks.concat(), render(text), "lossless");
+        let starts: Vec<&str> = blocks.iter().map(|b| &b[..b.find(['>', ' ']).unwrap()]).collect();
+        assert_eq!(starts, ["<h1", "<p", "<ul", "<hr", "<pre", "<table", "<p"], "{blocks:#?}");
+        assert!(blocks[2].ends_with("</ul>\n"), "a block takes the whitespace after it: {:?}", blocks[2]);
+        assert_eq!(render_blocks(""), Vec::<String>::new());
+    }
 
     #[test]
     fn renders_formatting_and_code_with_language() {

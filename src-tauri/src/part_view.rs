@@ -19,10 +19,10 @@ use crate::protocol::part::{
 pub fn part_view(part: &ResponsePart) -> PartView {
     match part {
         ResponsePart::Markdown(p) => {
-            PartView::Markdown(HtmlPart { id: p.id.clone(), html: markdown::render(&p.content) })
+            PartView::Markdown(HtmlPart { id: p.id.clone(), blocks: markdown::render_blocks(&p.content) })
         }
         ResponsePart::Reasoning(p) => {
-            PartView::Reasoning(HtmlPart { id: p.id.clone(), html: markdown::render(&p.content) })
+            PartView::Reasoning(HtmlPart { id: p.id.clone(), blocks: markdown::render_blocks(&p.content) })
         }
         ResponsePart::ToolCall(tc) => PartView::ToolCall(ToolCallPart {
             tool_call: tool_call_view(&tc.tool_call),

@@ -186,6 +186,19 @@ pub enum ChatOp {
         /// The part.
         part: PartView,
     },
+    /// A markdown or reasoning part of the running turn changed at its end
+    /// (it is streaming): keep its first `keep` blocks, then these follow.
+    /// Sent instead of `part` when the blocks before `keep` are unchanged.
+    PartAppend {
+        /// The running turn.
+        turn_id: String,
+        /// The part's index in the turn.
+        index: usize,
+        /// How many of the part's blocks stay as they are (at least one).
+        keep: usize,
+        /// The blocks after them, re-rendered or new.
+        blocks: Vec<String>,
+    },
     /// The running turn's usage changed.
     TurnMeta {
         /// The running turn.

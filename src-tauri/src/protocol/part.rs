@@ -1,5 +1,6 @@
 //! A turn's response parts as the UI shows them: markdown pre-rendered to
-//! sanitized HTML, tool calls with their diffs, input requests, errors.
+//! sanitized HTML (in top-level blocks), tool calls with their diffs, input
+//! requests, errors.
 
 use serde::Serialize;
 use ts_rs::TS;
@@ -34,8 +35,9 @@ pub enum PartView {
 pub struct HtmlPart {
     /// Part id.
     pub id: String,
-    /// Sanitized HTML.
-    pub html: String,
+    /// Sanitized HTML, one string per top-level block (a paragraph, a list,
+    /// a code block …); joined, they are the part's HTML.
+    pub blocks: Vec<String>,
 }
 
 /// A tool call and the diffs of the files it edits.

@@ -31,12 +31,12 @@ function Part({
   if (!part) return null;
   switch (part.kind) {
     case 'markdown':
-      return <Markdown html={part.html} className="assistant" streaming={live} />;
+      return <Markdown blocks={part.blocks} className="assistant" streaming={live} />;
     case 'reasoning':
       return (
         <details class="reasoning">
           <summary>Thinking</summary>
-          <Markdown html={part.html} streaming={live} />
+          <Markdown blocks={part.blocks} streaming={live} />
         </details>
       );
     case 'toolCall':

@@ -37,7 +37,23 @@ index: number,
 /**
  * The part.
  */
-part: PartView, } | { "op": "turnMeta", 
+part: PartView, } | { "op": "partAppend", 
+/**
+ * The running turn.
+ */
+turnId: string, 
+/**
+ * The part's index in the turn.
+ */
+index: number, 
+/**
+ * How many of the part's blocks stay as they are (at least one).
+ */
+keep: number, 
+/**
+ * The blocks after them, re-rendered or new.
+ */
+blocks: Array<string>, } | { "op": "turnMeta", 
 /**
  * The running turn.
  */

@@ -9,6 +9,7 @@ export type HtmlPart = {
  */
 id: string, 
 /**
- * Sanitized HTML.
+ * Sanitized HTML, one string per top-level block (a paragraph, a list,
+ * a code block …); joined, they are the part's HTML.
  */
-html: string, };
+blocks: Array<string>, };

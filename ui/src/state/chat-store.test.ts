@@ -12,7 +12,7 @@ import {
   usageText,
   visibleTurns,
 } from './chat-store';
-import { chatMeta, markdownPart, startView, turnView } from './test-views';
+import { chatMeta, htmlOf, markdownPart, startView, turnView } from './test-views';
 
 const turn = turnView;
 const meta = chatMeta();
@@ -44,6 +44,21 @@ describe('chat store', () => {
     });
     expect(s.active).toBeNull();
     expect(s.turns.map((t) => t.id)).toEqual(['t1', 't2']);
+  });
+
+  it('appends to a streaming markdown part: keeps its first blocks, replaces the rest', () => {
+    const active = turn('t2', { active: true, state: null, parts: [md('p', '<h1>T</h1>', '<p>A</p>')] });
+    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [], active, start: null });
+    const heading = s.active?.parts[0].kind === 'markdown' ? s.active.parts[0].blocks[0] : undefined;
+    s = applyChatOp(s, { op: 'partAppend', turnId: 't2', index: 0, keep: 1, blocks: ['<p>AB</p>', '<pre>c</pre>'] });
+    s = applyChatOp(s, { op: 'partAppend', turnId: 't2', index: 0, keep: 2, blocks: ['<pre>cd</pre>'] });
+    expect(s.active?.parts[0]).toEqual(md('p', '<h1>T</h1>', '<p>AB</p>', '<pre>cd</pre>'));
+    expect(s.active?.parts[0].kind === 'markdown' && s.active.parts[0].blocks[0]).toBe(heading);
+    // Another turn's op, or a part that is not markdown, is left alone.
+    s = applyChatOp(s, { op: 'partAppend', turnId: 'other', index: 0, keep: 1, blocks: ['<p>x</p>'] });
+    s = applyChatOp(s, { op: 'partAppend', turnId: 't2', index: 5, keep: 1, blocks: ['<p>x</p>'] });
+    expect(htmlOf(s.active?.parts[0])).toBe('<h1>T</h1><p>AB</p><pre>cd</pre>');
+    expect(s.active?.parts).toHaveLength(1);
   });
 
   it('follows the session start: creating with held messages, then ready or failed', () => {

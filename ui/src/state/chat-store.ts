@@ -1,7 +1,8 @@
 // The open chat as the UI holds it, updated by the core's chat-stream ops
-// (snapshot, batch, meta, active, part, turnMeta, turnDone, older, start). These
-// are view patches computed in Rust from reduced AHP state; no AHP reducer
-// runs here. A streamed token replaces one part of the active turn and
+// (snapshot, batch, meta, active, part, partAppend, turnMeta, turnDone,
+// older, start). These are view patches computed in Rust from reduced AHP
+// state; no AHP reducer runs here. A streamed token replaces one part of the
+// active turn, or (partAppend) the last blocks of a markdown part, and
 // leaves every other turn object untouched.
 
 import type { ChatMeta } from '../gen/ChatMeta';
@@ -50,6 +51,13 @@ function applyOne(s: ChatView, op: ChatOp): ChatView {
       parts[op.index] = op.part;
       return { ...s, active: { ...s.active, parts } };
     }
+    case 'partAppend': {
+      const part = s.active?.id === op.turnId ? s.active.parts[op.index] : undefined;
+      if (!s.active || !part || (part.kind !== 'markdown' && part.kind !== 'reasoning')) return s;
+      const parts = s.active.parts.slice();
+      parts[op.index] = { ...part, blocks: appendBlocks(part.blocks, op.keep, op.blocks) };
+      return { ...s, active: { ...s.active, parts } };
+    }
     case 'turnMeta':
       if (!s.active || s.active.id !== op.turnId) return s;
       return { ...s, active: { ...s.active, usage: op.usage } };
@@ -65,6 +73,14 @@ function applyOne(s: ChatView, op: ChatOp): ChatView {
 }
 
 export const applyChatOp = applyOne;
+
+/**
+ * A markdown part's blocks after a `partAppend`: the first `keep` stay (the
+ * same strings, so their DOM is left alone), `tail` follows.
+ */
+export function appendBlocks(blocks: string[], keep: number, tail: string[]): string[] {
+  return blocks.slice(0, keep).concat(tail);
+}
 
 /** Every turn in display order, the running one last. */
 export function allTurns(s: ChatView): TurnView[] {

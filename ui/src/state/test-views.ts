@@ -28,7 +28,7 @@ export const chatMeta = (extra: Partial<ChatMeta> = {}): ChatMeta => ({
   ...extra,
 });
 
-export const markdownPart = (id: string, html: string): PartView => ({ kind: 'markdown', id, html });
+export const markdownPart = (id: string, ...blocks: string[]): PartView => ({ kind: 'markdown', id, blocks });
 
 export const startView = (lifecycle: StartView['lifecycle'], extra: Partial<StartView> = {}): StartView => ({
   lifecycle,
@@ -50,7 +50,7 @@ export const chatSnapshot = (extra: Partial<Extract<ChatOp, { op: 'snapshot' }>>
 
 /** The HTML of a markdown part (`undefined` for other kinds). */
 export const htmlOf = (part: PartView | undefined): string | undefined =>
-  part?.kind === 'markdown' || part?.kind === 'reasoning' ? part.html : undefined;
+  part?.kind === 'markdown' || part?.kind === 'reasoning' ? part.blocks.join('') : undefined;
 
 /**
  * A question of `kind` with every field a question may have (null, [] or

@@ -29,6 +29,10 @@
 //! - `groups.rs`    — agent process groups, recorded in the data dir so a
 //!   host killed with `kill -9` ends the leftovers at its next start.
 //! - `transport.rs` — child process (cwd, own process group, stderr tail) or TCP.
+//! - `test_support/` — (tests only) an [`AgentHost`] double reducing with
+//!   `ahp::reducers`, and the in-process replay of recorded ACP transcripts.
+//! - `transcript_tests.rs` — (tests only) every recorded transcript replayed
+//!   through the turn mapping, one table row each.
 //!
 //! Why our own NDJSON loop: the official `agent-client-protocol` crate (5.x)
 //! is used for its v1 schema types (tool calls, permission requests, plans,
@@ -54,7 +58,11 @@ mod prompt;
 mod rpc;
 mod session;
 mod startup;
+#[cfg(test)]
+mod test_support;
 mod tools;
+#[cfg(test)]
+mod transcript_tests;
 mod transport;
 mod turn;
 

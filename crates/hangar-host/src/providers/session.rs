@@ -262,10 +262,7 @@ impl SessionTask {
                 };
                 turn.confirmed(&action.tool_call_id, action.approved);
                 let choice = tools::pick_option(&p.options, action.approved, action.selected_option_id.as_deref());
-                let outcome = match choice {
-                    Some(id) => json!({ "outcome": { "outcome": "selected", "optionId": id } }),
-                    None => json!({ "outcome": { "outcome": "cancelled" } }),
-                };
+                let outcome = tools::permission_outcome(choice);
                 if let Some(live) = &self.live {
                     live.conn.respond(&p.request_id, Ok(outcome));
                 }
@@ -301,7 +298,7 @@ impl SessionTask {
     fn drop_requests(&mut self) {
         for (_, p) in self.permissions.drain() {
             if let Some(live) = &self.live {
-                live.conn.respond(&p.request_id, Ok(json!({ "outcome": { "outcome": "cancelled" } })));
+                live.conn.respond(&p.request_id, Ok(tools::permission_outcome(None)));
             }
         }
         self.elicitations.close(&*self.host, self.live.as_ref().map(|l| &l.conn), self.turn.as_ref());
@@ -457,7 +454,7 @@ impl SessionTask {
     }
 
     fn on_permission(&mut self, id: Value, params: Value) {
-        let cancelled = json!({ "outcome": { "outcome": "cancelled" } });
+        let cancelled = tools::permission_outcome(None);
         let Some(live) = &self.live else {
             return;
         };
@@ -472,8 +469,7 @@ impl SessionTask {
             live.conn.respond(&id, Ok(cancelled));
             return;
         };
-        let options = tools::confirmation_options(&request.options);
-        match turn.permission(&*self.host, request.tool_call, options) {
+        match turn.permission(&*self.host, &request) {
             Some(tool_call_id) => {
                 self.permissions.insert(tool_call_id, Permission { request_id: id, options: request.options });
             }
@@ -515,17 +511,7 @@ impl SessionTask {
             }
         }
         match result {
-            Ok(value) => {
-                let usage = prompt_usage(&value);
-                let ending = match stop.as_deref() {
-                    Some("cancelled") => Ending::Cancelled,
-                    Some("refusal") => {
-                        Ending::Error { kind: "refusal", message: "The agent refused to continue.".to_owned() }
-                    }
-                    _ => Ending::Complete,
-                };
-                turn.finish(&*self.host, ending, usage);
-            }
+            Ok(value) => turn.finish(&*self.host, Ending::of_prompt(&value), prompt_usage(&value)),
             Err(RpcFailure::Closed) => {
                 let reason = self.exit_reason().await;
                 self.stop_agent().await;

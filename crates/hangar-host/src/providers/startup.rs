@@ -248,7 +248,7 @@ async fn ask_starting(
 /// unknown.
 pub fn default_answer(scope: &fs::Scope, method: &str, params: &Value) -> Result<Value, (i64, String)> {
     match method {
-        "session/request_permission" => Ok(json!({ "outcome": { "outcome": "cancelled" } })),
+        "session/request_permission" => Ok(super::tools::permission_outcome(None)),
         "elicitation/create" => Ok(super::elicitation::cancelled()),
         "fs/read_text_file" => fs::read_text_file(scope, params),
         "fs/write_text_file" => fs::write_text_file(scope, params),

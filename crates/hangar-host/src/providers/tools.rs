@@ -1,8 +1,8 @@
 //! ACP tool-call pieces in AHP terms: content blocks and `diff`s as tool
 //! result content and file edits (the agent's exact old/new text, carried in
 //! `data:` URIs), locations as `file:` resources (`#L<line>`), permission
-//! options as `ConfirmationOption`s, and the option that answers a user's
-//! confirmation.
+//! options as `ConfirmationOption`s, and the option (and the answer to the
+//! agent) for a user's confirmation.
 
 use agent_client_protocol::v1::schema::{
     ContentBlock, PermissionOption, PermissionOptionKind, ToolCallContent, ToolCallLocation,
@@ -12,6 +12,7 @@ use ahp_types::state::{
     FileEditSide, ToolResultContent, ToolResultFileEditContent, ToolResultResourceContent, ToolResultTextContent,
 };
 use base64::Engine as _;
+use serde_json::{json, Value};
 
 use crate::resources::uri::path_to_file_uri;
 
@@ -159,6 +160,15 @@ pub fn pick_option(options: &[PermissionOption], approved: bool, selected: Optio
     }
     let order: &[&str] = if approved { &["allow_once", "allow_always"] } else { &["reject_once", "reject_always"] };
     order.iter().find_map(|k| options.iter().find(|o| option_kind_name(&o.kind) == *k)).map(|o| o.option_id.to_string())
+}
+
+/// The answer to a `session/request_permission`: the chosen option
+/// (`selected`), or `cancelled` when there is none.
+pub fn permission_outcome(choice: Option<String>) -> Value {
+    match choice {
+        Some(id) => json!({ "outcome": { "outcome": "selected", "optionId": id } }),
+        None => json!({ "outcome": { "outcome": "cancelled" } }),
+    }
 }
 
 #[cfg(test)]

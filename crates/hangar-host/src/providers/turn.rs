@@ -6,15 +6,17 @@
 //! named `plan` whose content (a markdown checklist) is replaced on every
 //! plan update and which completes with the turn, and usage goes to
 //! `chat/usage`, and an agent's elicitation is an input request part
-//! (`chat/inputRequested`; see `elicitation.rs`). Once the reducer has
-//! ended the turn (the client cancelled it) every later update is dropped.
+//! (`chat/inputRequested`; see `elicitation.rs`). Content a running tool
+//! call repeats unchanged, and usage repeated unchanged, are not sent
+//! again. Once the reducer has ended the turn (the client cancelled it)
+//! every later update is dropped.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use agent_client_protocol::v1::schema::{
-    ContentBlock, Plan, ToolCall, ToolCallContent, ToolCallLocation, ToolCallUpdate,
+    ContentBlock, Plan, RequestPermissionRequest, ToolCall, ToolCallContent, ToolCallLocation, ToolCallUpdate,
 };
 use ahp_types::actions::{
     ChatDeltaAction, ChatErrorAction, ChatInputCompletedAction, ChatInputRequestedAction, ChatReasoningAction,
@@ -23,9 +25,9 @@ use ahp_types::actions::{
 };
 use ahp_types::common::StringOrMarkdown;
 use ahp_types::state::{
-    ChatInputRequest, ChatInputResponseKind, ConfirmationOption, ErrorInfo, ErrorResponsePart, MarkdownResponsePart,
-    ReasoningResponsePart, ResponsePart, SystemNotificationResponsePart, ToolCallConfirmationReason, ToolCallResult,
-    ToolInput, ToolResultContent, ToolResultTextContent, UsageInfo,
+    ChatInputRequest, ChatInputResponseKind, ErrorInfo, ErrorResponsePart, MarkdownResponsePart, ReasoningResponsePart,
+    ResponsePart, SystemNotificationResponsePart, ToolCallConfirmationReason, ToolCallResult, ToolInput,
+    ToolResultContent, ToolResultTextContent, UsageInfo,
 };
 use ahp_types::StateAction;
 use serde_json::{json, Value};
@@ -96,6 +98,7 @@ fn enum_name<T: serde::Serialize>(v: &T) -> Option<String> {
 }
 
 /// How a turn ends.
+#[derive(Debug)]
 pub enum Ending {
     /// `chat/turnComplete`.
     Complete,
@@ -108,6 +111,19 @@ pub enum Ending {
         /// Message.
         message: String,
     },
+}
+
+impl Ending {
+    /// The ending a prompt's answer (`PromptResponse`) gives by its
+    /// `stopReason`: `cancelled` → cancelled, `refusal` → an error, any
+    /// other reason → complete.
+    pub fn of_prompt(result: &Value) -> Self {
+        match result.get("stopReason").and_then(Value::as_str) {
+            Some("cancelled") => Ending::Cancelled,
+            Some("refusal") => Ending::Error { kind: "refusal", message: "The agent refused to continue.".to_owned() },
+            _ => Ending::Complete,
+        }
+    }
 }
 
 /// The turn being mapped.
@@ -126,6 +142,8 @@ pub struct Turn {
     tools: HashMap<String, Tool>,
     order: Vec<String>,
     plan_tool: Option<String>,
+    /// The usage last reported.
+    usage: Option<UsageInfo>,
 }
 
 impl Turn {
@@ -143,6 +161,7 @@ impl Turn {
             tools: HashMap::new(),
             order: Vec::new(),
             plan_tool: None,
+            usage: None,
         }
     }
 
@@ -292,9 +311,16 @@ impl Turn {
         }
     }
 
-    /// Report usage.
-    pub fn usage(&self, host: &dyn AgentHost, usage: UsageInfo) {
-        self.emit(host, StateAction::ChatUsage(ChatUsageAction { turn_id: self.turn_id.clone(), usage, meta: None }));
+    /// Report usage (not again when it has not changed: agents repeat
+    /// `usage_update`s).
+    pub fn usage(&mut self, host: &dyn AgentHost, usage: UsageInfo) {
+        if self.usage.as_ref() == Some(&usage) {
+            return;
+        }
+        let action = ChatUsageAction { turn_id: self.turn_id.clone(), usage: usage.clone(), meta: None };
+        if self.emit(host, StateAction::ChatUsage(action)) {
+            self.usage = Some(usage);
+        }
     }
 
     fn start_tool(&mut self, host: &dyn AgentHost, id: &str, tool_name: &str, title: &str) {
@@ -378,13 +404,17 @@ impl Turn {
         if f.raw_output.is_some() {
             tool.raw_output = f.raw_output;
         }
-        let mut content_changed = f.content.as_ref().is_some_and(|c| !c.is_empty());
+        // Agents repeat a tool call's content (e.g. in the permission
+        // request): while it runs, only new content is sent again.
+        let carried = f.content.as_ref().is_some_and(|c| !c.is_empty());
+        let content_new = carried && f.content.as_ref() != Some(&tool.content);
         if let Some(content) = f.content.filter(|c| !c.is_empty()) {
             tool.content = content;
         }
+        let mut moved = false;
         if let Some(locations) = f.locations.filter(|l| !l.is_empty() && *l != tool.locations) {
             tool.locations = locations;
-            content_changed = true;
+            moved = true;
         }
         let phase = tool.phase;
         let title = tool.title.clone();
@@ -405,7 +435,7 @@ impl Turn {
                     StateAction::ChatToolCallReady(self.ready(id, Some(ToolCallConfirmationReason::NotNeeded))),
                 );
                 self.set_phase(id, Phase::Running);
-                if content_changed {
+                if carried || moved {
                     self.content_changed(host, id);
                 }
             }
@@ -422,7 +452,7 @@ impl Turn {
                         }),
                     );
                 }
-                Phase::Running if content_changed => self.content_changed(host, id),
+                Phase::Running if content_new || moved => self.content_changed(host, id),
                 _ => {}
             },
         }
@@ -482,17 +512,13 @@ impl Turn {
 
     /// A `session/request_permission`: the tool call (created if unseen)
     /// goes to pending-confirmation. `None` if it cannot (already closed).
-    pub fn permission(
-        &mut self,
-        host: &dyn AgentHost,
-        tool_call: ToolCallUpdate,
-        options: Vec<ConfirmationOption>,
-    ) -> Option<String> {
+    pub fn permission(&mut self, host: &dyn AgentHost, request: &RequestPermissionRequest) -> Option<String> {
         if self.ended {
             return None;
         }
-        let id = tool_call.tool_call_id.to_string();
-        let mut fields: Fields = tool_call.into();
+        let options = tools::confirmation_options(&request.options);
+        let id = request.tool_call.tool_call_id.to_string();
+        let mut fields: Fields = request.tool_call.clone().into();
         fields.status = None;
         let proposed = fields.content.clone().filter(|c| c.iter().any(|c| matches!(c, ToolCallContent::Diff(_))));
         self.upsert(host, &id, fields);
@@ -655,4 +681,60 @@ pub fn prompt_usage(result: &Value) -> Option<UsageInfo> {
         cache_read_tokens: u.get("cachedReadTokens").and_then(Value::as_i64),
         meta: u.get("totalTokens").map(|t| json!({ "totalTokens": t }).as_object().cloned().unwrap_or_default()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use ahp_types::state::{ResponsePart, ToolCallState, ToolResultContent};
+
+    use super::*;
+    use crate::providers::test_support::RecordingHost;
+
+    fn running_text(host: &RecordingHost) -> Option<Vec<String>> {
+        let chat = host.chat_state();
+        chat.active_turn?.response_parts.iter().find_map(|p| match p {
+            ResponsePart::ToolCall(t) => match &t.tool_call {
+                ToolCallState::Running(r) => Some(
+                    r.content
+                        .iter()
+                        .flatten()
+                        .filter_map(|c| match c {
+                            ToolResultContent::Text(t) => Some(t.text.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                ),
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+
+    fn text_content(text: &str) -> Value {
+        json!([{ "type": "content", "content": { "type": "text", "text": text } }])
+    }
+
+    #[test]
+    fn repeated_content_and_usage_are_not_sent_again() {
+        let host = RecordingHost::new();
+        let mut turn = host.start_turn("t", "go");
+        let update = json!({ "sessionUpdate": "tool_call", "toolCallId": "a", "title": "Run", "kind": "execute",
+            "status": "in_progress", "content": text_content("ls") });
+        let usage = json!({ "sessionUpdate": "usage_update", "used": 5, "size": 100 });
+        for _ in 0..2 {
+            turn.on_update(&host, &update);
+            turn.on_update(&host, &usage);
+        }
+        let kinds: Vec<String> = host
+            .emitted()
+            .iter()
+            .map(|e| serde_json::to_value(&e.action).unwrap()["type"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(
+            kinds,
+            ["chat/toolCallStart", "chat/toolCallReady", "chat/toolCallContentChanged", "chat/usage"],
+            "the second round changed nothing"
+        );
+        assert_eq!(running_text(&host), Some(vec!["ls".to_owned()]));
+    }
 }

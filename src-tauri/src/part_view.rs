@@ -117,6 +117,20 @@ fn result_text(content: &Option<Vec<ToolResultContent>>, error: &Option<Value>) 
     }
 }
 
+/// [`base`] for a tool-call state `s` that has an invocation message and
+/// an input.
+macro_rules! base {
+    ($status:expr, $s:expr) => {
+        base(
+            $status,
+            (&$s.tool_call_id, &$s.tool_name, &$s.display_name),
+            &$s.intention,
+            Some(&$s.invocation_message),
+            $s.tool_input.as_ref(),
+        )
+    };
+}
+
 /// A tool call's state as the card shows it.
 pub fn tool_call_view(state: &ToolCallState) -> ToolCallView {
     use ToolCallStatus as St;
@@ -139,68 +153,25 @@ pub fn tool_call_view(state: &ToolCallState) -> ToolCallView {
                 .flatten()
                 .map(|o| ConfirmOptionView { id: o.id.clone(), label: o.label.clone(), kind: wire_word(&o.kind) })
                 .collect(),
-            ..base(
-                St::PendingConfirmation,
-                (&s.tool_call_id, &s.tool_name, &s.display_name),
-                &s.intention,
-                Some(&s.invocation_message),
-                s.tool_input.as_ref(),
-            )
+            ..base!(St::PendingConfirmation, s)
         },
-        ToolCallState::Running(s) => ToolCallView {
-            result: result_text(&s.content, &None),
-            ..base(
-                St::Running,
-                (&s.tool_call_id, &s.tool_name, &s.display_name),
-                &s.intention,
-                Some(&s.invocation_message),
-                s.tool_input.as_ref(),
-            )
-        },
-        ToolCallState::AuthRequired(s) => ToolCallView {
-            result: result_text(&s.content, &None),
-            ..base(
-                St::AuthRequired,
-                (&s.tool_call_id, &s.tool_name, &s.display_name),
-                &s.intention,
-                Some(&s.invocation_message),
-                s.tool_input.as_ref(),
-            )
-        },
+        ToolCallState::Running(s) => ToolCallView { result: result_text(&s.content, &None), ..base!(St::Running, s) },
+        ToolCallState::AuthRequired(s) => {
+            ToolCallView { result: result_text(&s.content, &None), ..base!(St::AuthRequired, s) }
+        }
         ToolCallState::PendingResultConfirmation(s) => ToolCallView {
             success: Some(s.success),
             past_tense_message: Some(string_or_markdown(&s.past_tense_message)),
             result: result_text(&s.content, &s.error),
-            ..base(
-                St::PendingResultConfirmation,
-                (&s.tool_call_id, &s.tool_name, &s.display_name),
-                &s.intention,
-                Some(&s.invocation_message),
-                s.tool_input.as_ref(),
-            )
+            ..base!(St::PendingResultConfirmation, s)
         },
         ToolCallState::Completed(s) => ToolCallView {
             success: Some(s.success),
             past_tense_message: Some(string_or_markdown(&s.past_tense_message)),
             result: result_text(&s.content, &s.error),
-            ..base(
-                St::Completed,
-                (&s.tool_call_id, &s.tool_name, &s.display_name),
-                &s.intention,
-                Some(&s.invocation_message),
-                s.tool_input.as_ref(),
-            )
+            ..base!(St::Completed, s)
         },
-        ToolCallState::Cancelled(s) => ToolCallView {
-            reason: Some(wire_word(&s.reason)),
-            ..base(
-                St::Cancelled,
-                (&s.tool_call_id, &s.tool_name, &s.display_name),
-                &s.intention,
-                Some(&s.invocation_message),
-                s.tool_input.as_ref(),
-            )
-        },
+        ToolCallState::Cancelled(s) => ToolCallView { reason: Some(wire_word(&s.reason)), ..base!(St::Cancelled, s) },
         ToolCallState::Unknown(v) => {
             let field = |name: &str| v[name].as_str().unwrap_or_default();
             let ids = (field("toolCallId"), field("toolName"), field("displayName"));

@@ -61,10 +61,10 @@ pub enum QuestionView {
     MultiSelect(SelectQuestion),
 }
 
-/// A text question.
+/// What every question has.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-pub struct TextQuestion {
+pub struct QuestionCommon {
     /// Question id.
     pub id: String,
     /// Short title.
@@ -73,6 +73,15 @@ pub struct TextQuestion {
     pub message: String,
     /// Whether an answer is required.
     pub required: Option<bool>,
+}
+
+/// A text question.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TextQuestion {
+    /// Id, title, message, required.
+    #[serde(flatten)]
+    pub common: QuestionCommon,
     /// `email`, `uri`, … .
     pub format: Option<String>,
     /// Fewest characters.
@@ -87,14 +96,9 @@ pub struct TextQuestion {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct NumberQuestion {
-    /// Question id.
-    pub id: String,
-    /// Short title.
-    pub title: Option<String>,
-    /// The question.
-    pub message: String,
-    /// Whether an answer is required.
-    pub required: Option<bool>,
+    /// Id, title, message, required.
+    #[serde(flatten)]
+    pub common: QuestionCommon,
     /// Least value.
     pub min: Option<f64>,
     /// Greatest value.
@@ -107,14 +111,9 @@ pub struct NumberQuestion {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct BooleanQuestion {
-    /// Question id.
-    pub id: String,
-    /// Short title.
-    pub title: Option<String>,
-    /// The question.
-    pub message: String,
-    /// Whether an answer is required.
-    pub required: Option<bool>,
+    /// Id, title, message, required.
+    #[serde(flatten)]
+    pub common: QuestionCommon,
     /// Default answer.
     pub default_value: Option<bool>,
 }
@@ -123,14 +122,9 @@ pub struct BooleanQuestion {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SelectQuestion {
-    /// Question id.
-    pub id: String,
-    /// Short title.
-    pub title: Option<String>,
-    /// The question.
-    pub message: String,
-    /// Whether an answer is required.
-    pub required: Option<bool>,
+    /// Id, title, message, required.
+    #[serde(flatten)]
+    pub common: QuestionCommon,
     /// The options.
     pub options: Vec<InputOptionView>,
     /// Whether values outside the options are allowed.
@@ -228,24 +222,30 @@ fn options(options: &[ChatInputOption]) -> Vec<InputOptionView> {
         .collect()
 }
 
+/// The fields every `ahp-types` question has, as [`QuestionCommon`].
+macro_rules! common {
+    ($q:expr) => {
+        QuestionCommon {
+            id: $q.id.clone(),
+            title: $q.title.clone(),
+            message: $q.message.clone(),
+            required: $q.required,
+        }
+    };
+}
+
 /// A question as the form shows it; kinds of a newer protocol are left out
 /// (the form could not answer them).
 fn question_view(q: &ChatInputQuestion) -> Option<QuestionView> {
     let number = |q: &ahp_types::state::ChatInputNumberQuestion| NumberQuestion {
-        id: q.id.clone(),
-        title: q.title.clone(),
-        message: q.message.clone(),
-        required: q.required,
+        common: common!(q),
         min: q.min,
         max: q.max,
         default_value: q.default_value,
     };
     Some(match q {
         ChatInputQuestion::Text(q) => QuestionView::Text(TextQuestion {
-            id: q.id.clone(),
-            title: q.title.clone(),
-            message: q.message.clone(),
-            required: q.required,
+            common: common!(q),
             format: q.format.clone(),
             min: q.min,
             max: q.max,
@@ -253,28 +253,18 @@ fn question_view(q: &ChatInputQuestion) -> Option<QuestionView> {
         }),
         ChatInputQuestion::Number(q) => QuestionView::Number(number(q)),
         ChatInputQuestion::Integer(q) => QuestionView::Integer(number(q)),
-        ChatInputQuestion::Boolean(q) => QuestionView::Boolean(BooleanQuestion {
-            id: q.id.clone(),
-            title: q.title.clone(),
-            message: q.message.clone(),
-            required: q.required,
-            default_value: q.default_value,
-        }),
+        ChatInputQuestion::Boolean(q) => {
+            QuestionView::Boolean(BooleanQuestion { common: common!(q), default_value: q.default_value })
+        }
         ChatInputQuestion::SingleSelect(q) => QuestionView::SingleSelect(SelectQuestion {
-            id: q.id.clone(),
-            title: q.title.clone(),
-            message: q.message.clone(),
-            required: q.required,
+            common: common!(q),
             options: options(&q.options),
             allow_freeform_input: q.allow_freeform_input,
             min: None,
             max: None,
         }),
         ChatInputQuestion::MultiSelect(q) => QuestionView::MultiSelect(SelectQuestion {
-            id: q.id.clone(),
-            title: q.title.clone(),
-            message: q.message.clone(),
-            required: q.required,
+            common: common!(q),
             options: options(&q.options),
             allow_freeform_input: q.allow_freeform_input,
             min: q.min,

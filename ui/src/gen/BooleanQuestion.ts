@@ -5,6 +5,10 @@
  */
 export type BooleanQuestion = { 
 /**
+ * Default answer.
+ */
+defaultValue: boolean | null, 
+/**
  * Question id.
  */
 id: string, 
@@ -19,8 +23,4 @@ message: string,
 /**
  * Whether an answer is required.
  */
-required: boolean | null, 
-/**
- * Default answer.
- */
-defaultValue: boolean | null, };
+required: boolean | null, };

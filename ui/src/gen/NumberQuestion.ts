@@ -5,6 +5,18 @@
  */
 export type NumberQuestion = { 
 /**
+ * Least value.
+ */
+min: number | null, 
+/**
+ * Greatest value.
+ */
+max: number | null, 
+/**
+ * Default answer.
+ */
+defaultValue: number | null, 
+/**
  * Question id.
  */
 id: string, 
@@ -19,16 +31,4 @@ message: string,
 /**
  * Whether an answer is required.
  */
-required: boolean | null, 
-/**
- * Least value.
- */
-min: number | null, 
-/**
- * Greatest value.
- */
-max: number | null, 
-/**
- * Default answer.
- */
-defaultValue: number | null, };
+required: boolean | null, };

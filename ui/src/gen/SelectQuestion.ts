@@ -6,22 +6,6 @@ import type { InputOptionView } from "./InputOptionView";
  */
 export type SelectQuestion = { 
 /**
- * Question id.
- */
-id: string, 
-/**
- * Short title.
- */
-title: string | null, 
-/**
- * The question.
- */
-message: string, 
-/**
- * Whether an answer is required.
- */
-required: boolean | null, 
-/**
  * The options.
  */
 options: Array<InputOptionView>, 
@@ -36,4 +20,20 @@ min: number | null,
 /**
  * Most picks (multiple).
  */
-max: number | null, };
+max: number | null, 
+/**
+ * Question id.
+ */
+id: string, 
+/**
+ * Short title.
+ */
+title: string | null, 
+/**
+ * The question.
+ */
+message: string, 
+/**
+ * Whether an answer is required.
+ */
+required: boolean | null, };

@@ -5,22 +5,6 @@
  */
 export type TextQuestion = { 
 /**
- * Question id.
- */
-id: string, 
-/**
- * Short title.
- */
-title: string | null, 
-/**
- * The question.
- */
-message: string, 
-/**
- * Whether an answer is required.
- */
-required: boolean | null, 
-/**
  * `email`, `uri`, … .
  */
 format: string | null, 
@@ -35,4 +19,20 @@ max: number | null,
 /**
  * Default answer.
  */
-defaultValue: string | null, };
+defaultValue: string | null, 
+/**
+ * Question id.
+ */
+id: string, 
+/**
+ * Short title.
+ */
+title: string | null, 
+/**
+ * The question.
+ */
+message: string, 
+/**
+ * Whether an answer is required.
+ */
+required: boolean | null, };

@@ -1,16 +1,10 @@
-//! # hangar — the command line
-//!
-//! Map: `main.rs` parses arguments and dispatches; `serve.rs` runs the
-//! headless host (`hangar serve`, with `hangar_host::discovery` finding
-//! well-known ACP agents on `PATH` / in npm prefixes); `token_file.rs`
-//! creates and reads the token file.
-
-mod serve;
-mod token_file;
+//! `hangar`: parses the command line and dispatches to the library
+//! (crate map in `lib.rs`).
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use hangar_cli::serve;
 
 #[derive(Parser)]
 #[command(name = "hangar", version, about = "A home for coding agents: an AHP 1.0.0 host")]

@@ -1,19 +1,42 @@
-//! `hangar serve`: the headless host.
+//! `hangar serve`: the headless host — its arguments, the host
+//! configuration they make, and the listening host (which the binary serves
+//! until SIGTERM/SIGINT, and the end-to-end suites until they drop it).
 
+use std::future::Future;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, FromArgMatches};
 use hangar_host::agents::AgentSpec;
 use hangar_host::config::HostConfig;
 use hangar_host::host::Host;
 use hangar_host::hub::{MAX_REPLAY_CAPACITY, MIN_REPLAY_CAPACITY};
+use tokio::net::TcpListener;
 
 use crate::token_file;
 
+/// Why `hangar serve` could not start: the message the binary prints after `hangar: `.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ServeError(String);
+
+impl From<String> for ServeError {
+    fn from(message: String) -> Self {
+        Self(message)
+    }
+}
+
+impl From<&str> for ServeError {
+    fn from(message: &str) -> Self {
+        Self(message.to_owned())
+    }
+}
+
+/// `hangar serve`'s arguments.
 #[derive(Args)]
 pub struct ServeArgs {
     /// Address to listen on; port 0 picks a free port. Non-loopback
@@ -66,6 +89,17 @@ pub struct ServeArgs {
     replay_capacity: usize,
 }
 
+impl ServeArgs {
+    /// Parse `hangar serve`'s arguments (`args` without `hangar serve`) as the binary does.
+    pub fn try_parse(args: &[&str]) -> Result<Self, ServeError> {
+        let command = Self::augment_args(clap::Command::new("hangar serve"));
+        let argv = std::iter::once("hangar serve").chain(args.iter().copied());
+        let matches = command.try_get_matches_from(argv).map_err(|e| e.to_string())?;
+        Ok(Self::from_arg_matches(&matches).map_err(|e| e.to_string())?)
+    }
+}
+
+/// Run `hangar serve` until SIGTERM or SIGINT.
 pub fn run(args: ServeArgs) -> ExitCode {
     init_logging(&args.log);
     match serve(args) {
@@ -92,7 +126,26 @@ fn init_logging(level: &str) {
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
 }
 
-fn serve(args: ServeArgs) -> Result<(), String> {
+fn serve(args: ServeArgs) -> Result<(), ServeError> {
+    let config = host_config(args)?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
+    runtime.block_on(async move {
+        let listening = listen(config).await?;
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{}", listening.ready_line)
+            .and_then(|()| stdout.flush())
+            .map_err(|e| format!("writing the ready line: {e}"))?;
+        drop(stdout);
+        tracing::info!("hangar host ready on {}", listening.url);
+        listening.serve(shutdown_signal()).await;
+        Ok(())
+    })
+}
+
+/// The host configuration `args` make: the data directory (created,
+/// canonical), its token (the file created when missing), the agents (found
+/// on `PATH` and in npm prefixes unless `--no-discover`), limits and policies.
+pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
     let data_dir = match args.data_dir {
         Some(dir) => dir,
         None => dirs::data_dir().ok_or("no platform data directory; pass --data-dir")?.join("hangar"),
@@ -117,7 +170,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             args.listen
         );
     }
-    let mut config = HostConfig::new(data_dir.clone(), token);
+    let mut config = HostConfig::new(data_dir, token);
     config.listen = args.listen;
     config.agents = agents;
     config.allowed_origins = args.allow_origins;
@@ -131,31 +184,44 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     }
     config.grant_ask_timeout = Duration::from_secs_f64(args.grant_ask_timeout_secs.max(0.0));
     config.max_watches_per_connection = args.max_watches_per_connection;
+    Ok(config)
+}
 
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
-    runtime.block_on(async move {
-        let host = Host::open(config).map_err(|e| e.to_string())?;
-        let listener = tokio::net::TcpListener::bind(args.listen)
-            .await
-            .map_err(|e| format!("listening on {}: {e}", args.listen))?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        // Field order as documented: type, url, dataDir.
-        let ready = format!(
-            r#"{{"type":"ready","url":{},"dataDir":{}}}"#,
-            serde_json::Value::from(format!("ws://{addr}/")),
-            serde_json::Value::from(data_dir.display().to_string()),
-        );
-        let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "{ready}")
-            .and_then(|()| stdout.flush())
-            .map_err(|e| format!("writing the ready line: {e}"))?;
-        drop(stdout);
-        tracing::info!("hangar host ready on ws://{addr}/");
-        hangar_host::server::serve(host.clone(), listener, shutdown_signal()).await;
+/// A host opened on its data directory and listening: what `hangar serve`
+/// has when it prints its ready line.
+pub struct Listening {
+    host: Arc<Host>,
+    listener: TcpListener,
+    /// `ws://ADDRESS:PORT/`.
+    pub url: String,
+    /// The ready line, `{"type":"ready","url":…,"dataDir":…}`.
+    pub ready_line: String,
+}
+
+/// Open the host `config` describes and bind `config.listen` (port 0 picks a free port).
+pub async fn listen(config: HostConfig) -> Result<Listening, ServeError> {
+    let addr = config.listen;
+    let data_dir = config.data_dir.display().to_string();
+    let host = Host::open(config).map_err(|e| e.to_string())?;
+    let listener = TcpListener::bind(addr).await.map_err(|e| format!("listening on {addr}: {e}"))?;
+    let url = format!("ws://{}/", listener.local_addr().map_err(|e| e.to_string())?);
+    // Field order as documented: type, url, dataDir.
+    let ready_line = format!(
+        r#"{{"type":"ready","url":{},"dataDir":{}}}"#,
+        serde_json::Value::from(url.as_str()),
+        serde_json::Value::from(data_dir),
+    );
+    Ok(Listening { host, listener, url, ready_line })
+}
+
+impl Listening {
+    /// Serve until `shutdown` resolves, then stop the host (agents stopped,
+    /// state checkpointed and flushed).
+    pub async fn serve(self, shutdown: impl Future<Output = ()>) {
+        hangar_host::server::serve(self.host.clone(), self.listener, shutdown).await;
         tracing::info!("shutting down");
-        host.shutdown();
-        Ok(())
-    })
+        self.host.shutdown();
+    }
 }
 
 async fn shutdown_signal() {

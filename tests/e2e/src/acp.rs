@@ -16,7 +16,7 @@ use ahp_types::{ActionEnvelope, StateAction};
 use serde_json::Value;
 
 use crate::actions::{turn_started, user_message};
-use crate::{action_type, initialized, wait_for_action, HostProcess};
+use crate::{action_type, initialized, wait_for_action, Launch, TestHost};
 
 /// The fake agent binary (next to `hangar`).
 pub fn fake_agent_bin() -> PathBuf {
@@ -49,7 +49,7 @@ pub fn transcripts() -> PathBuf {
 /// client subscribed to the session and its chat.
 pub struct Rig {
     /// The host.
-    pub host: HostProcess,
+    pub host: TestHost,
     /// Client.
     pub client: Client,
     /// Session URI.
@@ -79,33 +79,33 @@ pub enum AgentCmd<'a> {
 }
 
 impl Rig {
-    /// Start everything; the host gets `env`.
-    pub async fn start(agent: AgentCmd<'_>, env: &[(&str, &str)]) -> Rig {
+    /// Start everything, the host as `launch` says.
+    pub async fn start(agent: AgentCmd<'_>, launch: Launch<'_>) -> Rig {
         let tmp = tempfile::tempdir().unwrap();
-        Self::start_with(tmp, agent, env, None).await
+        Self::start_with(tmp, agent, launch, None).await
     }
 
     /// Start on an existing data dir.
     pub async fn start_with(
         tmp: tempfile::TempDir,
         agent: AgentCmd<'_>,
-        env: &[(&str, &str)],
+        launch: Launch<'_>,
         data: Option<&Path>,
     ) -> Rig {
-        Self::start_at(tmp, "ws", agent, env, data).await
+        Self::start_at(tmp, "ws", agent, launch, data).await
     }
 
     /// Start with the workspace folder named `name` (e.g. with spaces).
-    pub async fn start_in_workspace(name: &str, agent: AgentCmd<'_>, env: &[(&str, &str)]) -> Rig {
+    pub async fn start_in_workspace(name: &str, agent: AgentCmd<'_>, launch: Launch<'_>) -> Rig {
         let tmp = tempfile::tempdir().unwrap();
-        Self::start_at(tmp, name, agent, env, None).await
+        Self::start_at(tmp, name, agent, launch, None).await
     }
 
     async fn start_at(
         tmp: tempfile::TempDir,
         name: &str,
         agent: AgentCmd<'_>,
-        env: &[(&str, &str)],
+        launch: Launch<'_>,
         data: Option<&Path>,
     ) -> Rig {
         let workspace = tmp.path().join(name);
@@ -119,7 +119,7 @@ impl Rig {
         let spec = format!("agent={command}");
         // The workspace lives in a temp dir, outside HOME: let sessions use it.
         let browse = tmp.path().display().to_string();
-        let host = HostProcess::try_start_in(&data_dir, &["--agent", &spec, "--browse-root", &browse], env).unwrap();
+        let host = TestHost::try_start_in(launch, &data_dir, &["--agent", &spec, "--browse-root", &browse]).unwrap();
         // A deep subscription buffer: a streaming turn must not lag the
         // client's broadcast ring (the default 256 drops envelopes).
         let transport = ahp_ws::WebSocketTransport::connect(&host.authed_url()).await.unwrap();
@@ -296,7 +296,7 @@ fn agent_command(agent: &AgentCmd<'_>, dir: &Path) -> String {
 }
 
 /// Snapshot of a chat on a fresh connection.
-pub async fn chat_state(host: &HostProcess, chat: &str) -> ChatState {
+pub async fn chat_state(host: &TestHost, chat: &str) -> ChatState {
     let (c, _) = initialized(host, &format!("snap-{}", rand_suffix())).await;
     let (res, _) = c.subscribe(chat.to_owned()).await.unwrap();
     let state = match res.snapshot.unwrap().state {
@@ -308,7 +308,7 @@ pub async fn chat_state(host: &HostProcess, chat: &str) -> ChatState {
 }
 
 /// Snapshot of a session on a fresh connection.
-pub async fn session_state(host: &HostProcess, session: &str) -> SessionState {
+pub async fn session_state(host: &TestHost, session: &str) -> SessionState {
     let (c, _) = initialized(host, &format!("snap-{}", rand_suffix())).await;
     let (res, _) = c.subscribe(session.to_owned()).await.unwrap();
     let state = match res.snapshot.unwrap().state {

@@ -1,8 +1,11 @@
 //! # hangar-e2e — support for the end-to-end suites
 //!
 //! Map:
-//! - [`HostProcess`] — the real `hangar serve` binary on a real socket, in a
-//!   temporary (or given) data directory; `kill -9`, SIGTERM, restart.
+//! - [`TestHost`] (`host.rs`) — a host on a real socket in a temporary (or
+//!   given) data directory, started as [`Launch`] says: the real `hangar
+//!   serve` binary (`process.rs`: ready line, stdout, stderr, signals,
+//!   `kill -9`, restart) or the same `hangar_cli::serve` code inside the test
+//!   process (`in_process.rs`).
 //! - [`RawClient`]   — a bare `tokio-tungstenite` connection for malformed
 //!   input and handshake checks.
 //! - [`connect`] / [`initialized`] — the official `ahp::Client` over
@@ -10,14 +13,12 @@
 //! - [`actions`]     — builders for the actions tests dispatch.
 //! - [`wait_for_action`] — await a matching envelope on a subscription.
 //!
-//! Tests in `tests/` use these; the binary comes from the same target
+//! The suites (one test binary: `tests/all.rs`, a module per suite under
+//! `tests/suite/`) use these; the binary comes from the same target
 //! directory (build it first: `cargo build -p hangar-cli`), or `HANGAR_BIN`.
 
 #![allow(clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::Duration;
 
 use ahp::{Client, ClientConfig, SessionSubscription, SubscriptionEvent};
@@ -31,184 +32,24 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub mod acp;
 pub mod actions;
+mod host;
+mod in_process;
+mod process;
+
+pub use host::{Launch, TestHost};
+pub use process::{hangar_bin, ExitedHost};
 
 /// How long any single wait in a test may take before it fails.
 pub const WAIT: Duration = Duration::from_secs(20);
 
-/// The `hangar` binary under test.
-pub fn hangar_bin() -> PathBuf {
-    if let Some(bin) = std::env::var_os("HANGAR_BIN") {
-        return PathBuf::from(bin);
-    }
-    let exe = std::env::current_exe().unwrap();
-    // Tests run from target/<profile>/deps/, bench binaries from target/<profile>/.
-    let dir = exe.parent().unwrap();
-    let candidates = [dir.join("hangar"), dir.parent().unwrap().join("hangar")];
-    let found = candidates.iter().find(|p| p.exists());
-    found.cloned().unwrap_or_else(|| {
-        panic!("{} is missing: run `cargo build -p hangar-cli` first (or set HANGAR_BIN)", candidates[1].display())
-    })
-}
-
-/// A running `hangar serve`.
-pub struct HostProcess {
-    child: Option<Child>,
-    /// `ws://127.0.0.1:PORT/` from the ready line.
-    pub url: String,
-    /// The data directory.
-    pub data_dir: PathBuf,
-    /// The token from `DATA_DIR/token`.
-    pub token: String,
-    /// The ready line exactly as printed.
-    pub ready_line: String,
-    /// Collects whatever follows the ready line on stdout (the contract: nothing).
-    stdout_rest: Option<std::thread::JoinHandle<Vec<String>>>,
-    /// Everything written to stderr so far.
-    stderr: std::sync::Arc<std::sync::Mutex<String>>,
-    stderr_reader: Option<std::thread::JoinHandle<()>>,
-    _tmp: Option<tempfile::TempDir>,
-}
-
-/// What a host left behind once it exited.
-pub struct ExitedHost {
-    /// Its exit status.
-    pub status: ExitStatus,
-    /// Lines it printed to stdout after the ready line.
-    pub extra_stdout: Vec<String>,
-    /// Everything it printed to stderr.
-    pub stderr: String,
-}
-
-impl HostProcess {
-    /// Start in a fresh temporary data directory with `extra` arguments.
-    pub fn start(extra: &[&str]) -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut host = Self::start_in(tmp.path(), extra);
-        host._tmp = Some(tmp);
-        host
-    }
-
-    /// Start on `data_dir` (kept after the host stops).
-    pub fn start_in(data_dir: &Path, extra: &[&str]) -> Self {
-        Self::try_start_in(data_dir, extra, &[]).unwrap_or_else(|e| panic!("hangar serve did not start: {e}"))
-    }
-
-    /// Start with extra environment variables; `Err` carries stderr if it
-    /// exits before printing the ready line.
-    pub fn try_start_in(data_dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Result<Self, String> {
-        let mut cmd = Command::new(hangar_bin());
-        cmd.arg("serve").arg("--listen").arg("127.0.0.1:0").arg("--data-dir").arg(data_dir).args(extra);
-        // Tests register their agents explicitly, unless they test discovery
-        // (with an `--npm-prefix` of their own).
-        if !extra.contains(&"--npm-prefix") {
-            cmd.arg("--no-discover");
-        }
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        #[allow(clippy::zombie_processes)] // waited for in kill9/sigterm/drop
-        let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let stdout_rest = std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut line = String::new();
-            let _ = reader.read_line(&mut line);
-            let _ = tx.send(line);
-            // Anything more on stdout breaks the contract; keep it for the tests.
-            reader.lines().map_while(Result::ok).collect()
-        });
-        let stderr = child.stderr.take().unwrap();
-        let stderr_text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-        let all = stderr_text.clone();
-        let stderr_reader = std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if std::env::var_os("HANGAR_TEST_LOG").is_some() {
-                    eprintln!("[host] {line}");
-                }
-                let mut all = all.lock().unwrap();
-                all.push_str(&line);
-                all.push('\n');
-            }
-        });
-        let line = rx.recv_timeout(Duration::from_secs(60)).map_err(|_| "no ready line within 60 s".to_owned())?;
-        if line.trim().is_empty() {
-            let _ = child.wait();
-            let _ = stderr_reader.join();
-            let stderr = stderr_text.lock().unwrap().clone();
-            return Err(stderr);
-        }
-        let ready: Value = serde_json::from_str(line.trim()).map_err(|e| format!("bad ready line {line:?}: {e}"))?;
-        let url = ready["url"].as_str().unwrap().to_owned();
-        let token = std::fs::read_to_string(data_dir.join("token")).unwrap().trim().to_owned();
-        Ok(Self {
-            child: Some(child),
-            url,
-            data_dir: data_dir.to_owned(),
-            token,
-            ready_line: line.trim_end().to_owned(),
-            stdout_rest: Some(stdout_rest),
-            stderr: stderr_text,
-            stderr_reader: Some(stderr_reader),
-            _tmp: None,
-        })
-    }
-
-    /// The URL with the token.
-    pub fn authed_url(&self) -> String {
-        format!("{}?tkn={}", self.url, self.token)
-    }
-
-    /// Process id.
-    pub fn pid(&self) -> u32 {
-        self.child.as_ref().unwrap().id()
-    }
-
-    /// `kill -9`: no chance to flush anything.
-    pub fn kill9(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            child.kill().unwrap();
-            child.wait().unwrap();
-        }
-    }
-
-    /// SIGTERM, then wait for the exit status.
-    pub fn sigterm(&mut self) -> ExitStatus {
-        self.stop_with("TERM").status
-    }
-
-    /// Send `signal` (`TERM`, `INT`), wait for the exit, and collect what the
-    /// host printed.
-    pub fn stop_with(&mut self, signal: &str) -> ExitedHost {
-        let mut child = self.child.take().unwrap();
-        let sent = Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status().unwrap();
-        assert!(sent.success());
-        let status = child.wait().unwrap();
-        let extra_stdout = self.stdout_rest.take().map(|t| t.join().unwrap()).unwrap_or_default();
-        if let Some(reader) = self.stderr_reader.take() {
-            reader.join().unwrap();
-        }
-        ExitedHost { status, extra_stdout, stderr: self.stderr.lock().unwrap().clone() }
-    }
-}
-
-impl Drop for HostProcess {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
 /// Connect the official client (not yet initialized).
-pub async fn connect(host: &HostProcess) -> Client {
+pub async fn connect(host: &TestHost) -> Client {
     let transport = ahp_ws::WebSocketTransport::connect(&host.authed_url()).await.unwrap();
     Client::connect(transport, ClientConfig::default()).await.unwrap()
 }
 
 /// Connect and `initialize` as `client_id`, subscribed to the root channel.
-pub async fn initialized(host: &HostProcess, client_id: &str) -> (Client, InitializeResult) {
+pub async fn initialized(host: &TestHost, client_id: &str) -> (Client, InitializeResult) {
     let client = connect(host).await;
     let init =
         client.initialize(client_id.to_owned(), vec!["1.0.0".into()], vec![ROOT_RESOURCE_URI.into()]).await.unwrap();
@@ -248,7 +89,7 @@ impl RawClient {
     }
 
     /// Connect and initialize as `client_id`.
-    pub async fn initialized(host: &HostProcess, client_id: &str) -> Self {
+    pub async fn initialized(host: &TestHost, client_id: &str) -> Self {
         let mut raw = Self::connect(&host.authed_url()).await.unwrap();
         let reply = raw
             .request(

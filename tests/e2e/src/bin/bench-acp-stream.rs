@@ -16,7 +16,7 @@
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use hangar_e2e::acp::{AgentCmd, Rig};
-use hangar_e2e::action_type;
+use hangar_e2e::{action_type, Launch};
 use serde_json::{json, Value};
 
 fn unix_ms() -> f64 {
@@ -46,7 +46,7 @@ async fn run(count: u64) {
     let report = tempfile::NamedTempFile::new().unwrap();
     let report_path = report.path().display().to_string();
     let script = json!({ "turns": [[{ "flood": { "count": count, "text": "x" } }]] });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[("FAKE_ACP_REPORT", &report_path)]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::Process(&[("FAKE_ACP_REPORT", &report_path)])).await;
     assert_eq!(rig.created, "session/ready");
     let started = Instant::now();
     let turn = rig.send("go").await;

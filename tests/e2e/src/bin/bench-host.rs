@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use hangar_e2e::HostProcess;
+use hangar_e2e::{Launch, TestHost};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, Mutex};
@@ -167,7 +167,7 @@ fn title_dispatch(session: &str, i: usize) -> String {
 
 /// The host: one session, `subs` subscribers, a publisher dispatching.
 async fn bench_host(actions: usize, window: usize, subs: usize) -> Figures {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::Process(&[]), &[]);
     let url = host.authed_url();
     let session = "ahp-session:/bench";
     let mut publisher = ws(&url).await;
@@ -273,7 +273,7 @@ async fn bench_baseline(actions: usize, window: usize, subs: usize) -> Figures {
 async fn bench_restart(sessions: usize, per_session: usize) {
     let dir = tempfile::tempdir().unwrap();
     {
-        let host = HostProcess::start_in(dir.path(), &[]);
+        let host = TestHost::start_in(Launch::Process(&[]), dir.path(), &[]);
         let mut c = ws(&host.authed_url()).await;
         init(&mut c, "filler").await;
         for s in 0..sessions {
@@ -297,7 +297,7 @@ async fn bench_restart(sessions: usize, per_session: usize) {
         host.kill9();
     }
     let spawned = Instant::now();
-    let host = HostProcess::start_in(dir.path(), &[]);
+    let host = TestHost::start_in(Launch::Process(&[]), dir.path(), &[]);
     let ready = Instant::now();
     let mut c = ws(&host.authed_url()).await;
     init(&mut c, "reader").await;

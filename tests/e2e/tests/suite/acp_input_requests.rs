@@ -10,6 +10,7 @@ use ahp_types::state::{ChatInputResponseKind, ResponsePart, SessionInputRequest,
 use ahp_types::StateAction;
 use hangar_e2e::acp::{markdown, processes_with, AgentCmd, Rig};
 use hangar_e2e::{action_type, wait_for_action};
+use hangar_e2e::{Launch, TestHost};
 use serde_json::{json, Value};
 
 /// A form with one property of every kind (names sort in display order).
@@ -69,7 +70,8 @@ fn activity(status: u32) -> u32 {
 
 #[tokio::test]
 async fn every_question_kind_is_answered_with_typed_content() {
-    let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [asking(every_kind_schema())] })), &[]).await;
+    let mut rig =
+        Rig::start(AgentCmd::Script(json!({ "turns": [asking(every_kind_schema())] })), Launch::InProcess).await;
     let turn = rig.send("ask me").await;
     let request = rig.wait_input_request().await;
     let kinds: Vec<String> = serde_json::to_value(request.questions.as_ref().unwrap())
@@ -138,7 +140,7 @@ async fn decline_skip_and_url_mode() {
         { "elicit": { "message": "Sign in", "url": "https://example.com/login" }, "then": { "*": [{ "chunk": "url: $ANSWER" }] } }
     ]);
     let script = json!({ "turns": [asking(schema.clone()), asking(schema), url] });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
 
     let turn = rig.send("one").await;
     let request = rig.wait_input_request().await;
@@ -173,7 +175,7 @@ async fn cancelling_the_turn_cancels_the_pending_elicitation() {
     // The agent ignores session/cancel so it waits for the elicitation's
     // answer; the next turn reports what that answer was.
     let script = json!({ "ignoreCancel": true, "turns": [asking(schema), [{ "chunk": "last answer: $ANSWER" }]] });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let turn = rig.send("one").await;
     let request = rig.wait_input_request().await;
     wait_for_action(&mut rig.session_sub, |e| action_type(e) == "session/inputNeededSet").await;
@@ -197,7 +199,7 @@ async fn drafts_reach_a_second_client_and_count_on_accept() {
     let schema = json!({ "type": "object", "required": ["name"], "properties": {
         "name": { "type": "string" }, "size": { "type": "string", "enum": ["s", "m"], "default": "s" }
     } });
-    let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [asking(schema)] })), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [asking(schema)] })), Launch::InProcess).await;
     let (other, _) = hangar_e2e::initialized(&rig.host, "second-client").await;
     let (_, mut other_chat) = other.subscribe(rig.chat.clone()).await.unwrap();
     let turn = rig.send("ask").await;
@@ -231,7 +233,7 @@ async fn bad_answers_are_rejected_with_a_reason() {
     let schema = json!({ "type": "object", "required": ["count"], "properties": {
         "count": { "type": "integer" }, "note": { "type": "string" }
     } });
-    let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [asking(schema)] })), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [asking(schema)] })), Launch::InProcess).await;
     let turn = rig.send("ask").await;
     let request = rig.wait_input_request().await;
     let cases = [
@@ -264,7 +266,7 @@ async fn bad_answers_are_rejected_with_a_reason() {
 #[tokio::test]
 async fn the_answered_request_survives_kill_9() {
     let schema = json!({ "type": "object", "properties": { "ok": { "type": "boolean" } } });
-    let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [asking(schema)] })), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [asking(schema)] })), Launch::Process(&[])).await;
     let turn = rig.send("ask").await;
     let request = rig.wait_input_request().await;
     rig.complete_input(
@@ -276,7 +278,7 @@ async fn the_answered_request_survives_kill_9() {
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     let data = rig.host.data_dir.clone();
     rig.host.kill9();
-    let host = hangar_e2e::HostProcess::start_in(&data, &[]);
+    let host = TestHost::start_in(Launch::Process(&[]), &data, &[]);
     let state = hangar_e2e::acp::chat_state(&host, &rig.chat).await;
     let t = state.turns.iter().find(|t| t.id == turn).unwrap();
     let part = input_part(&t.response_parts);
@@ -293,7 +295,7 @@ async fn the_agent_exiting_while_asked_closes_the_request() {
     std::fs::write(&script_path, json!({ "turns": [asking(schema)] }).to_string()).unwrap();
     let cmd = format!("{} --script {}", hangar_e2e::acp::fake_agent_bin().display(), script_path.display());
     let needle = script_path.display().to_string();
-    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd), &[], None).await;
+    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd), Launch::InProcess, None).await;
     let turn = rig.send("ask").await;
     let request = rig.wait_input_request().await;
     wait_for_action(&mut rig.session_sub, |e| action_type(e) == "session/inputNeededSet").await;
@@ -328,7 +330,7 @@ async fn an_elicitation_while_the_agent_starts_is_cancelled_at_once() {
         "turns": [[{ "chunk": "ok" }]]
     });
     let started = std::time::Instant::now();
-    let mut rig = Rig::start(AgentCmd::Script(script), &[("HANGAR_ACP_START_TIMEOUT", "10")]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::Process(&[("HANGAR_ACP_START_TIMEOUT", "10")])).await;
     assert_eq!(rig.created, "session/ready");
     assert!(started.elapsed() < std::time::Duration::from_secs(8), "did not wait for the start timeout");
     let turn = rig.send("hi").await;

@@ -9,6 +9,7 @@
 use ahp_types::state::{MessageAttachment, MessageEmbeddedResourceAttachment};
 use hangar_e2e::acp::{markdown, AgentCmd, Rig};
 use hangar_e2e::actions::user_message;
+use hangar_e2e::Launch;
 use serde_json::{json, Value};
 
 fn embedded(label: &str, content_type: &str, data: &str) -> MessageAttachment {
@@ -28,7 +29,7 @@ fn embedded(label: &str, content_type: &str, data: &str) -> MessageAttachment {
 /// prompt blocks the agent got.
 async fn prompt_received(capabilities: Value) -> (Vec<Value>, String) {
     let script = json!({ "capabilities": capabilities, "turns": [[{ "echoPrompt": true }]] });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     assert_eq!(rig.created, "session/ready");
     let items: Value = rig
         .client
@@ -108,7 +109,7 @@ async fn an_attached_file_the_host_never_serves_is_not_read() {
         "capabilities": { "promptCapabilities": { "embeddedContext": true } },
         "turns": [[{ "echoPrompt": true }]]
     });
-    let mut rig = Rig::start_with(tmp, AgentCmd::Script(script), &[], Some(&data)).await;
+    let mut rig = Rig::start_with(tmp, AgentCmd::Script(script), Launch::InProcess, Some(&data)).await;
     assert_eq!(rig.created, "session/ready");
     let token_path = data.canonicalize().unwrap().join("token");
     let token = std::fs::read_to_string(&token_path).unwrap();

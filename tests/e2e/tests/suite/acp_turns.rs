@@ -7,6 +7,7 @@
 use ahp_types::state::{PendingMessageKind, ResponsePart, SessionLifecycle, ToolCallState, ToolResultContent};
 use hangar_e2e::acp::{error_message, markdown, processes_with, tool_calls, tool_status, AgentCmd, Rig};
 use hangar_e2e::{action_type, wait_for_action};
+use hangar_e2e::{Launch, TestHost};
 use serde_json::{json, Value};
 
 fn data_uri_text(uri: &str) -> String {
@@ -39,7 +40,7 @@ fn data_uri_text(uri: &str) -> String {
 
 #[tokio::test]
 async fn codex_transcript_approve_with_uuid_permission_id() {
-    let mut rig = Rig::start(AgentCmd::Transcript("codex.jsonl"), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Transcript("codex.jsonl"), Launch::InProcess).await;
     assert_eq!(rig.created, "session/ready");
     let turn = rig.send("In hello.txt, replace the word world with ACP.").await;
     let ready = rig.wait_confirmation().await;
@@ -73,7 +74,7 @@ async fn codex_transcript_approve_with_uuid_permission_id() {
 
 #[tokio::test]
 async fn qwen_transcript_tool_call_first_seen_in_permission_and_fs_served() {
-    let mut rig = Rig::start(AgentCmd::Transcript("qwen.jsonl"), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Transcript("qwen.jsonl"), Launch::InProcess).await;
     let turn = rig.send("In hello.txt, replace the word world with ACP.").await;
     let ready = rig.wait_confirmation().await;
     let tc = ready["toolCallId"].as_str().unwrap().to_owned();
@@ -95,7 +96,7 @@ async fn qwen_transcript_tool_call_first_seen_in_permission_and_fs_served() {
 
 #[tokio::test]
 async fn claude_transcript_reject_keeps_the_turn_going() {
-    let mut rig = Rig::start(AgentCmd::Transcript("claude.reject.jsonl"), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Transcript("claude.reject.jsonl"), Launch::InProcess).await;
     let turn = rig.send("edit").await;
     let ready = rig.wait_confirmation().await;
     let tc = ready["toolCallId"].as_str().unwrap().to_owned();
@@ -108,7 +109,7 @@ async fn claude_transcript_reject_keeps_the_turn_going() {
 
 #[tokio::test]
 async fn codex_transcript_reject_ends_cancelled() {
-    let mut rig = Rig::start(AgentCmd::Transcript("codex.reject.jsonl"), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Transcript("codex.reject.jsonl"), Launch::InProcess).await;
     let turn = rig.send("edit").await;
     let ready = rig.wait_confirmation().await;
     rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), false, Some("abort")).await;
@@ -119,7 +120,7 @@ async fn codex_transcript_reject_ends_cancelled() {
 
 #[tokio::test]
 async fn client_cancel_during_permission_then_next_turn_works() {
-    let mut rig = Rig::start(AgentCmd::Transcript("claude.cancel.jsonl"), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Transcript("claude.cancel.jsonl"), Launch::InProcess).await;
     let turn = rig.send("edit").await;
     let ready = rig.wait_confirmation().await;
     rig.dispatch(hangar_e2e::actions::turn_cancelled(&turn)).await;
@@ -140,7 +141,7 @@ async fn client_cancel_during_permission_then_next_turn_works() {
 
 #[tokio::test]
 async fn copilot_update_before_new_response_and_title() {
-    let mut rig = Rig::start(AgentCmd::Transcript("copilot.jsonl"), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Transcript("copilot.jsonl"), Launch::InProcess).await;
     assert_eq!(rig.created, "session/ready");
     let turn = rig.send("edit").await;
     let ready = rig.wait_confirmation().await;
@@ -154,7 +155,7 @@ async fn copilot_update_before_new_response_and_title() {
 
 #[tokio::test]
 async fn plan_is_a_running_tool_call_completed_with_the_turn() {
-    let mut rig = Rig::start(AgentCmd::Transcript("codex.plan.jsonl"), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Transcript("codex.plan.jsonl"), Launch::InProcess).await;
     let turn = rig.send("edit").await;
     let ready = rig.wait_confirmation().await;
     rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), true, None).await;
@@ -178,7 +179,7 @@ async fn a_plan_update_replaces_the_checklist() {
         { "update": { "sessionUpdate": "plan", "entries": [entry("Read the file", "completed"), entry("Edit it", "in_progress"), entry("Test", "pending")] } },
         { "chunk": "done" }
     ]] });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let turn = rig.send("plan it").await;
     let first = rig.wait_type("chat/toolCallContentChanged").await;
     let first = serde_json::to_value(&first.action).unwrap();
@@ -218,7 +219,7 @@ async fn chunks_thoughts_unknown_updates_usage_and_title() {
         { "update": { "sessionUpdate": "tool_call_update", "toolCallId": "late", "status": "completed", "title": "Ran", "content": [{ "type": "mystery" }, { "type": "content", "content": { "type": "text", "text": "out" } }] } },
         { "end": "end_turn", "usage": { "inputTokens": 10, "outputTokens": 5, "totalTokens": 15 } }
     ]));
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let turn = rig.send("hi").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     let t = rig.turn(&turn).await;
@@ -243,7 +244,7 @@ async fn tool_call_kind_input_and_locations_are_shown() {
         { "end": "end_turn" }
     ]));
     // A workspace name that must be percent-encoded in a `file:` URI.
-    let mut rig = Rig::start_in_workspace("My Projects #1", AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start_in_workspace("My Projects #1", AgentCmd::Script(script), Launch::InProcess).await;
     let turn = rig.send("read it").await;
     // While running, the moved locations are shown at once.
     let changed = rig.wait_type("chat/toolCallContentChanged").await;
@@ -281,7 +282,7 @@ async fn open_tool_calls_are_closed_when_the_prompt_returns() {
         { "update": { "sessionUpdate": "tool_call", "toolCallId": "b", "title": "Running", "kind": "execute", "status": "in_progress" } },
         { "end": "end_turn" }
     ]));
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let turn = rig.send("go").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     let t = rig.turn(&turn).await;
@@ -297,7 +298,7 @@ async fn refusal_and_failed_prompt_become_errors() {
         [{ "chunk": "no" }, { "end": "refusal" }],
         [{ "chunk": "trying" }, { "fail": { "code": -32603, "message": "upstream model overloaded" } }]
     ] });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let turn = rig.send("x").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/error");
     assert!(error_message(&rig.turn(&turn).await).unwrap().contains("refused"));
@@ -347,7 +348,7 @@ async fn crash_mid_turn_is_an_error_and_the_next_turn_starts_a_fresh_agent() {
             crash = crash.display()
         ),
     );
-    let mut rig = Rig::start(agent, &[]).await;
+    let mut rig = Rig::start(agent, Launch::InProcess).await;
     let turn = rig.send("first").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/error");
     let t = rig.turn(&turn).await;
@@ -379,7 +380,7 @@ async fn crash_reason_written_after_the_exit_is_still_reported() {
             crash = crash.display()
         ),
     );
-    let mut rig = Rig::start(agent, &[]).await;
+    let mut rig = Rig::start(agent, Launch::InProcess).await;
     let turn = rig.send("first").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/error");
     let msg = error_message(&rig.turn(&turn).await).unwrap();
@@ -390,7 +391,8 @@ async fn crash_reason_written_after_the_exit_is_still_reported() {
 #[tokio::test]
 async fn hung_agent_is_stopped_and_reported() {
     let script = json!({ "turns": [[{ "chunk": "start" }, { "hang": true }]] });
-    let mut rig = Rig::start(AgentCmd::Script(script.clone()), &[("HANGAR_ACP_IDLE_TIMEOUT", "1.5")]).await;
+    let mut rig =
+        Rig::start(AgentCmd::Script(script.clone()), Launch::Process(&[("HANGAR_ACP_IDLE_TIMEOUT", "1.5")])).await;
     let turn = rig.send("x").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/error");
     assert!(error_message(&rig.turn(&turn).await).unwrap().contains("stopped responding"));
@@ -404,19 +406,19 @@ async fn hung_agent_is_stopped_and_reported() {
 #[tokio::test]
 async fn agent_that_cannot_start_fails_creation_with_its_reason() {
     let script = json!({ "failStart": "error: no API key configured" });
-    let rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     assert_eq!(rig.created, "session/creationFailed");
     let s = rig.session_state().await;
     assert_eq!(s.lifecycle, SessionLifecycle::Failed);
     assert!(s.creation_error.unwrap().message.contains("no API key configured"));
-    let missing = Rig::start(AgentCmd::Command("/nonexistent/agent --acp".into()), &[]).await;
+    let missing = Rig::start(AgentCmd::Command("/nonexistent/agent --acp".into()), Launch::InProcess).await;
     assert_eq!(missing.created, "session/creationFailed");
 }
 
 #[tokio::test]
 async fn queued_message_starts_after_the_turn() {
     let script = json!({ "turns": [[{ "sleep": 600 }, { "echo": true }]] });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let first = rig.send("first").await;
     rig.pending(PendingMessageKind::Queued, "q1", "second").await;
     assert_eq!(rig.wait_end(&first).await, "chat/turnComplete");
@@ -431,7 +433,7 @@ async fn queued_message_starts_after_the_turn() {
 #[tokio::test]
 async fn steering_is_sent_as_the_next_prompt_of_the_same_turn() {
     let script = json!({ "turns": [[{ "chunk": "part one" }, { "sleep": 800 }], [{ "echo": true }]] });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let turn = rig.send("first").await;
     rig.wait(|e| action_type(e) == "chat/responsePart").await;
     rig.pending(PendingMessageKind::Steering, "s1", "focus on tests").await;
@@ -449,7 +451,7 @@ async fn fs_outside_the_workspace_is_refused() {
         { "request": { "method": "fs/write_text_file", "params": { "path": "$CWD/../escape.txt", "content": "x" } }, "then": { "error": [{ "chunk": " refused" }], "*": [{ "chunk": " LEAKED" }] } },
         { "request": { "method": "fs/read_text_file", "params": { "path": "$CWD/hello.txt", "line": 1, "limit": 1 } }, "then": { "ok": [{ "chunk": " read ok" }], "*": [{ "chunk": " READ FAILED" }] } }
     ]));
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let turn = rig.send("x").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     assert_eq!(markdown(&rig.turn(&turn).await), "refused refused read ok");
@@ -476,7 +478,7 @@ async fn configure_model(rig: &Rig, model: &str) {
 #[tokio::test]
 async fn models_are_published_and_selected_per_message() {
     let script = two_models_echo();
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let (c, init) = hangar_e2e::initialized(&rig.host, "models").await;
     let root = init.snapshots.into_iter().next().unwrap();
     let root = serde_json::to_value(&root.state).unwrap();
@@ -496,7 +498,7 @@ async fn models_are_published_and_selected_per_message() {
 #[tokio::test]
 async fn the_session_config_model_applies_to_later_turns() {
     let script = two_models_echo();
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     assert!(rig.session_state().await.config.is_some(), "sessions carry a config");
     configure_model(&rig, "m2").await;
     wait_for_action(&mut rig.session_sub, |e| action_type(e) == "session/configChanged").await;
@@ -511,7 +513,7 @@ async fn a_config_model_change_reaches_an_idle_agent_at_once() {
     let log_dir = tempfile::tempdir().unwrap();
     let log = log_dir.path().join("models.log");
     let log_env = log.display().to_string();
-    let mut rig = Rig::start(AgentCmd::Script(script), &[("FAKE_ACP_LOG", &log_env)]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::Process(&[("FAKE_ACP_LOG", &log_env)])).await;
     assert_eq!(rig.created, "session/ready");
     configure_model(&rig, "m2").await;
     // No turn runs: the agent is told anyway.
@@ -540,7 +542,7 @@ async fn restart_loads_the_acp_session_and_shutdown_ends_the_agent() {
     std::fs::write(&script_path, script.to_string()).unwrap();
     let cmd = format!("{} --script {}", hangar_e2e::acp::fake_agent_bin().display(), script_path.display());
     let needle = script_path.display().to_string();
-    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd.clone()), &[], Some(&data)).await;
+    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd.clone()), Launch::Process(&[]), Some(&data)).await;
     let first = rig.send("one").await;
     assert_eq!(rig.wait_end(&first).await, "chat/turnComplete");
     assert_eq!(processes_with(&needle).len(), 1, "one agent process");
@@ -553,7 +555,7 @@ async fn restart_loads_the_acp_session_and_shutdown_ends_the_agent() {
     assert!(processes_with(&needle).is_empty(), "agent left running after shutdown");
 
     let spec = format!("agent={cmd}");
-    let host = hangar_e2e::HostProcess::start_in(&data, &["--agent", &spec]);
+    let host = TestHost::start_in(Launch::Process(&[]), &data, &["--agent", &spec]);
     let (client, _) = hangar_e2e::initialized(&host, "after-restart").await;
     let (_, mut chat_sub) = client.subscribe(chat.clone()).await.unwrap();
     client.dispatch(chat.clone(), hangar_e2e::actions::turn_started("after", "two")).await.unwrap();
@@ -598,7 +600,7 @@ async fn an_agent_registered_by_tcp_address_runs_turns() {
         let _ = tokio::join!(up, down);
         let _ = agent.wait().await;
     });
-    let mut rig = Rig::start(AgentCmd::Command(format!("tcp://127.0.0.1:{port}")), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Command(format!("tcp://127.0.0.1:{port}")), Launch::InProcess).await;
     assert_eq!(rig.created, "session/ready");
     let turn = rig.send("hello").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");

@@ -1,7 +1,7 @@
 //! `reconnect`: exactly the missed envelopes from the replay ring, snapshots
 //! when the gap is older than the ring, and gone channels in `missing`.
 
-use hangar_e2e::{HostProcess, RawClient};
+use hangar_e2e::{Launch, RawClient, TestHost};
 use serde_json::{json, Value};
 
 const ROOT: &str = "ahp-root://";
@@ -33,7 +33,7 @@ async fn collect_until(raw: &mut RawClient, until: impl Fn(&Value) -> bool) -> V
 
 #[tokio::test]
 async fn reconnect_replays_exactly_what_was_missed_and_lists_gone_channels() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let keep = "ahp-session:/rc-keep";
     let doomed = "ahp-session:/rc-doomed";
 
@@ -87,7 +87,7 @@ async fn reconnect_replays_exactly_what_was_missed_and_lists_gone_channels() {
 #[tokio::test]
 async fn a_gap_older_than_the_ring_gets_snapshots_and_unknown_clients_an_error() {
     // The smallest ring allowed: AHP hosts keep at least 1,000 envelopes.
-    let host = HostProcess::start(&["--replay-capacity", "1000"]);
+    let host = TestHost::start(Launch::InProcess, &["--replay-capacity", "1000"]);
     let session = "ahp-session:/rc-old";
     let mut a = RawClient::initialized(&host, "old-a").await;
     create(&mut a, 2, session).await;
@@ -130,9 +130,9 @@ async fn a_gap_older_than_the_ring_gets_snapshots_and_unknown_clients_an_error()
 fn a_replay_buffer_below_1000_envelopes_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     for bad in ["999", "4", "0", "-1", "many"] {
-        let refused = HostProcess::try_start_in(dir.path(), &[&format!("--replay-capacity={bad}")], &[]);
+        let refused = TestHost::try_start_in(Launch::Process(&[]), dir.path(), &[&format!("--replay-capacity={bad}")]);
         let stderr = refused.err().unwrap_or_else(|| panic!("started with --replay-capacity {bad}"));
         assert!(stderr.contains("--replay-capacity"), "{stderr}");
     }
-    drop(HostProcess::start_in(dir.path(), &["--replay-capacity", "1000"]));
+    drop(TestHost::start_in(Launch::Process(&[]), dir.path(), &["--replay-capacity", "1000"]));
 }

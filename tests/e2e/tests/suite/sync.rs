@@ -6,7 +6,7 @@ use ahp_types::commands::CreateSessionParams;
 use ahp_types::state::SnapshotState;
 use ahp_types::StateAction;
 use hangar_e2e::actions::{is_archived, is_read, queue, title, turn_cancelled, turn_started};
-use hangar_e2e::{action_type, initialized, wait_for_action, HostProcess, RawClient};
+use hangar_e2e::{action_type, initialized, wait_for_action, Launch, RawClient, TestHost};
 use serde_json::{json, Value};
 
 const ROOT: &str = "ahp-root://";
@@ -33,7 +33,7 @@ fn default_chat(snapshot: &SnapshotState) -> String {
 
 #[tokio::test]
 async fn two_clients_stay_in_sync_and_snapshots_equal_reduced_state() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let (a, _) = initialized(&host, "client-a").await;
     let (b, _) = initialized(&host, "client-b").await;
     let mut b_root = b.attach_subscription(ROOT).await;
@@ -147,7 +147,7 @@ async fn drain(sub: &mut ahp::SessionSubscription) -> Vec<ahp_types::ActionEnvel
 
 #[tokio::test]
 async fn rejected_actions_are_echoed_to_the_sender_only_and_change_nothing() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let (a, _) = initialized(&host, "owner").await;
     let session = "ahp-session:/reject-1";
     create_session(&a, session).await;
@@ -197,7 +197,7 @@ async fn rejected_actions_are_echoed_to_the_sender_only_and_change_nothing() {
 
 #[tokio::test]
 async fn a_message_queued_while_idle_starts_a_turn_at_once() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let (a, _) = initialized(&host, "queuer").await;
     let session = "ahp-session:/queue-1";
     create_session(&a, session).await;
@@ -237,7 +237,7 @@ async fn actions_until_marker(raw: &mut RawClient, marker: &str) -> Vec<Value> {
 
 #[tokio::test]
 async fn after_unsubscribe_no_more_envelopes_arrive_for_that_channel() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let (writer, _) = initialized(&host, "writer").await;
     let (session, marker) = ("ahp-session:/unsub-1", "ahp-session:/unsub-marker");
     create_session(&writer, session).await;

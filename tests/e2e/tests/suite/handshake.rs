@@ -2,7 +2,7 @@
 //! with the protocol's error, while the connection (or at least the host)
 //! keeps serving.
 
-use hangar_e2e::{HostProcess, RawClient};
+use hangar_e2e::{Launch, RawClient, TestHost};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -15,7 +15,7 @@ fn error_code(reply: &Value) -> i64 {
 
 /// Some traffic touching every part of the host: sessions, chats,
 /// subscriptions, a rejection, listing.
-async fn some_traffic(host: &HostProcess) {
+async fn some_traffic(host: &TestHost) {
     let mut raw = RawClient::initialized(host, "traffic").await;
     let r = raw.request(json!(2), "createSession", json!({"channel": "ahp-session:/t"})).await;
     assert_eq!(r["result"], Value::Null, "{r}");
@@ -42,7 +42,7 @@ async fn some_traffic(host: &HostProcess) {
 
 #[tokio::test]
 async fn ready_line_is_the_only_stdout_and_has_the_documented_shape() {
-    let mut host = HostProcess::start(&[]);
+    let mut host = TestHost::start(Launch::Process(&[]), &[]);
     assert!(host.ready_line.starts_with(r#"{"type":"ready","url":"ws://127.0.0.1:"#), "{}", host.ready_line);
     let ready: Value = serde_json::from_str(&host.ready_line).unwrap();
     let data_dir = std::fs::canonicalize(&host.data_dir).unwrap();
@@ -60,7 +60,7 @@ async fn ready_line_is_the_only_stdout_and_has_the_documented_shape() {
 
 #[tokio::test]
 async fn ping_works_before_initialize_and_other_methods_do_not() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let mut raw = RawClient::connect(&host.authed_url()).await.unwrap();
     let pong = raw.request(json!(1), "ping", json!({"channel": ROOT})).await;
     assert_eq!(pong["result"], Value::Null);
@@ -72,7 +72,7 @@ async fn ping_works_before_initialize_and_other_methods_do_not() {
 
 #[tokio::test]
 async fn version_negotiation() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let mut raw = RawClient::connect(&host.authed_url()).await.unwrap();
     let none_fit = raw
         .request(json!(1), "initialize", json!({"channel": ROOT, "protocolVersions": ["9.0.0"], "clientId": "c"}))
@@ -100,7 +100,7 @@ async fn version_negotiation() {
 
 #[tokio::test]
 async fn upgrade_needs_the_token_an_allowed_origin_and_a_loopback_host() {
-    let host = HostProcess::start(&["--allow-origin", "http://localhost:5173"]);
+    let host = TestHost::start(Launch::InProcess, &["--allow-origin", "http://localhost:5173"]);
     let status_of = |err: tokio_tungstenite::tungstenite::Error| match err {
         tokio_tungstenite::tungstenite::Error::Http(resp) => resp.status().as_u16(),
         other => panic!("expected an HTTP refusal, got {other}"),
@@ -132,7 +132,7 @@ async fn upgrade_needs_the_token_an_allowed_origin_and_a_loopback_host() {
 
 #[tokio::test]
 async fn malformed_input_gets_errors_and_the_connection_stays_usable() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let mut raw = RawClient::initialized(&host, "bad-input").await;
 
     raw.send_text("this is not json").await;
@@ -164,7 +164,7 @@ async fn malformed_input_gets_errors_and_the_connection_stays_usable() {
 
 #[tokio::test]
 async fn oversize_and_deeply_nested_messages_close_only_that_connection() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let mut bystander = RawClient::initialized(&host, "bystander").await;
 
     let mut big = RawClient::initialized(&host, "big").await;
@@ -188,8 +188,8 @@ async fn oversize_and_deeply_nested_messages_close_only_that_connection() {
 
 #[test]
 fn a_second_host_on_the_same_data_dir_refuses_to_start() {
-    let first = HostProcess::start(&[]);
-    let err = match HostProcess::try_start_in(&first.data_dir, &[], &[]) {
+    let first = TestHost::start(Launch::Process(&[]), &[]);
+    let err = match TestHost::try_start_in(Launch::Process(&[]), &first.data_dir, &[]) {
         Ok(_) => panic!("a second host started on the same data dir"),
         Err(stderr) => stderr,
     };
@@ -198,7 +198,7 @@ fn a_second_host_on_the_same_data_dir_refuses_to_start() {
 
 #[test]
 fn sigterm_exits_cleanly() {
-    let mut host = HostProcess::start(&[]);
+    let mut host = TestHost::start(Launch::Process(&[]), &[]);
     let status = host.sigterm();
     assert!(status.success(), "{status:?}");
 }
@@ -206,11 +206,11 @@ fn sigterm_exits_cleanly() {
 #[tokio::test]
 async fn sigint_exits_cleanly_and_keeps_what_was_done() {
     let dir = tempfile::tempdir().unwrap();
-    let mut host = HostProcess::start_in(dir.path(), &[]);
+    let mut host = TestHost::start_in(Launch::Process(&[]), dir.path(), &[]);
     some_traffic(&host).await;
     let exited = host.stop_with("INT");
     assert!(exited.status.success(), "{:?}", exited.status);
-    let host = HostProcess::start_in(dir.path(), &[]);
+    let host = TestHost::start_in(Launch::Process(&[]), dir.path(), &[]);
     let mut raw = RawClient::initialized(&host, "after").await;
     let listed = raw.request(json!(2), "listSessions", json!({"channel": ROOT})).await;
     assert_eq!(listed["result"]["items"][0]["title"], "traffic", "{listed}");
@@ -219,7 +219,8 @@ async fn sigint_exits_cleanly_and_keeps_what_was_done() {
 #[tokio::test]
 async fn the_token_never_reaches_stderr_even_at_trace_level() {
     let dir = tempfile::tempdir().unwrap();
-    let mut host = HostProcess::try_start_in(dir.path(), &["--log", "trace"], &[("RUST_LOG", "trace")]).unwrap();
+    let mut host =
+        TestHost::try_start_in(Launch::Process(&[("RUST_LOG", "trace")]), dir.path(), &["--log", "trace"]).unwrap();
     // On the URL …
     some_traffic(&host).await;
     // … in a header …

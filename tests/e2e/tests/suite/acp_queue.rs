@@ -12,6 +12,7 @@ use ahp_types::StateAction;
 use hangar_e2e::acp::{markdown, processes_with, AgentCmd, Rig};
 use hangar_e2e::action_type;
 use hangar_e2e::actions::turn_cancelled;
+use hangar_e2e::Launch;
 use serde_json::{json, Value};
 
 /// Wait for the next `chat/turnStarted`; returns (turn id, queued message id).
@@ -29,7 +30,7 @@ async fn a_queued_message_waits_for_the_cancelled_prompt_to_return() {
         "onCancel": [{ "sleep": 700 }, { "chunk": "LATE" }],
         "turns": [[{ "chunk": "old" }, { "sleep": 30000 }], [{ "echo": true }]]
     });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let first = rig.send("first").await;
     rig.wait(|e| action_type(e) == "chat/responsePart").await;
     rig.pending(PendingMessageKind::Queued, "q1", "second").await;
@@ -54,7 +55,7 @@ async fn reordered_and_removed_queued_messages() {
         "toolCall": { "toolCallId": "gate", "title": "Gate" },
         "options": [{ "optionId": "go", "name": "Go", "kind": "allow_once" }] } } });
     let script = json!({ "turns": [[gate, { "echo": true }], [{ "echo": true }]] });
-    let mut rig = Rig::start(AgentCmd::Script(script), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
     let first = rig.send("first").await;
     let ready = rig.wait_confirmation().await;
     rig.pending(PendingMessageKind::Queued, "q1", "one").await;
@@ -95,7 +96,7 @@ async fn an_agent_that_ignores_cancel_is_stopped_and_the_next_turn_gets_a_fresh_
         json!({ "ignoreCancel": true, "turns": [[{ "chunk": "busy" }, { "sleep": 60000 }, { "chunk": "TOO LATE" }]] });
     std::fs::write(&script_path, script.to_string()).unwrap();
     let cmd = format!("{} --script {}", hangar_e2e::acp::fake_agent_bin().display(), script_path.display());
-    let mut rig = Rig::start(AgentCmd::Command(cmd), &[("HANGAR_ACP_CANCEL_TIMEOUT", "1")]).await;
+    let mut rig = Rig::start(AgentCmd::Command(cmd), Launch::Process(&[("HANGAR_ACP_CANCEL_TIMEOUT", "1")])).await;
     let needle = script_path.display().to_string();
     let first = rig.send("first").await;
     rig.wait(|e| action_type(e) == "chat/responsePart").await;

@@ -3,7 +3,7 @@
 //! off mid-way comes back as an error with what it had; long chats come back
 //! as a tail plus a cursor, paged with `fetchTurns`.
 
-use hangar_e2e::{HostProcess, RawClient};
+use hangar_e2e::{Launch, RawClient, TestHost};
 use serde_json::{json, Value};
 
 const ROOT: &str = "ahp-root://";
@@ -57,7 +57,7 @@ async fn completed_turns(raw: &mut RawClient, chat: &str, prefix: &str, n: usize
 #[tokio::test]
 async fn kill_9_then_restart_loses_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let mut host = HostProcess::start_in(dir.path(), &[]);
+    let mut host = TestHost::start_in(Launch::Process(&[]), dir.path(), &[]);
     let mut raw = RawClient::initialized(&host, "durable").await;
     let chat1 = new_session(&mut raw, 2, "ahp-session:/d1").await;
     let _chat2 = new_session(&mut raw, 3, "ahp-session:/d2").await;
@@ -90,7 +90,7 @@ async fn kill_9_then_restart_loses_nothing() {
         raw.request(json!(8), "subscribe", json!({"channel": chat1})).await["result"]["snapshot"]["state"].clone();
     host.kill9();
 
-    let host = HostProcess::start_in(dir.path(), &[]);
+    let host = TestHost::start_in(Launch::Process(&[]), dir.path(), &[]);
     let mut raw = RawClient::connect(&host.authed_url()).await.unwrap();
     let init = raw
         .request(json!(1), "initialize", json!({"channel": ROOT, "protocolVersions": ["1.0.0"], "clientId": "after"}))
@@ -144,7 +144,7 @@ async fn kill_9_then_restart_loses_nothing() {
 #[tokio::test]
 async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
     let dir = tempfile::tempdir().unwrap();
-    let mut host = HostProcess::start_in(dir.path(), &[]);
+    let mut host = TestHost::start_in(Launch::Process(&[]), dir.path(), &[]);
     let mut raw = RawClient::initialized(&host, "pager").await;
     let chat = new_session(&mut raw, 2, "ahp-session:/long").await;
     raw.request(json!(3), "subscribe", json!({"channel": chat})).await;
@@ -159,7 +159,7 @@ async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
     let status = host.sigterm();
     assert!(status.success());
 
-    let host = HostProcess::start_in(dir.path(), &[]);
+    let host = TestHost::start_in(Launch::Process(&[]), dir.path(), &[]);
     let mut raw = RawClient::initialized(&host, "pager-2").await;
     let snap =
         raw.request(json!(2), "subscribe", json!({"channel": chat})).await["result"]["snapshot"]["state"].clone();
@@ -217,7 +217,7 @@ async fn active_clients(raw: &mut RawClient, id: i64, session: &str) -> Vec<Stri
 #[tokio::test]
 async fn active_clients_restored_after_kill_9_are_removed_unless_they_come_back() {
     let dir = tempfile::tempdir().unwrap();
-    let mut host = HostProcess::start_in(dir.path(), &[]);
+    let mut host = TestHost::start_in(Launch::Process(&[]), dir.path(), &[]);
     let mut gone = RawClient::initialized(&host, "gone").await;
     let r = gone
         .request(
@@ -239,7 +239,7 @@ async fn active_clients_restored_after_kill_9_are_removed_unless_they_come_back(
     host.kill9();
 
     // Both come back from the store; only "back" reconnects within the grace period.
-    let host = HostProcess::start_in(dir.path(), &["--active-client-grace-secs", "5"]);
+    let host = TestHost::start_in(Launch::Process(&[]), dir.path(), &["--active-client-grace-secs", "5"]);
     let _back = RawClient::initialized(&host, "back").await;
     let mut watcher = RawClient::initialized(&host, "watcher").await;
     let listed = active_clients(&mut watcher, 2, "ahp-session:/owned").await;

@@ -1,11 +1,14 @@
 //! The file-system surface over a real socket with the official client:
 //! every operation, every error code, escape attempts refused while the
 //! connection keeps working, grants, watches and `@` completions.
+//! Host processes: each gets a `HOME` of its own (the defaults of browse
+//! roots, grant policy and protected folders derive from it), and watches
+//! are counted on the host process's inotify descriptors.
 
 use ahp::{Client, ClientError, ResourceRequestHandlers, SubscriptionEvent};
 use ahp_types::commands::{ResourceRequestParams, ResourceRequestResult};
 use ahp_types::JsonRpcError;
-use hangar_e2e::{HostProcess, RawClient, WAIT};
+use hangar_e2e::{Launch, RawClient, TestHost, WAIT};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -16,7 +19,7 @@ struct Fixture {
     _home: tempfile::TempDir,
     home: std::path::PathBuf,
     proj: std::path::PathBuf,
-    host: HostProcess,
+    host: TestHost,
     client: Client,
     chat: String,
 }
@@ -51,7 +54,7 @@ async fn setup_with(extra: impl FnOnce(&Path) -> Vec<String>) -> Fixture {
     let data = home.join(".hangar-data");
     let extra = extra(&home);
     let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
-    let host = HostProcess::try_start_in(&data, &extra, &[("HOME", home.to_str().unwrap())]).unwrap();
+    let host = TestHost::try_start_in(Launch::Process(&[("HOME", home.to_str().unwrap())]), &data, &extra).unwrap();
     let (client, init) = hangar_e2e::initialized(&host, "files").await;
     assert_eq!(init.completion_trigger_characters, Some(vec!["@".to_owned()]));
     assert_eq!(init.default_directory, Some(uri(&home)));
@@ -324,7 +327,7 @@ async fn a_relative_home_grants_nothing_by_default() {
     let relative = format!("{up}{}", home.strip_prefix("/").unwrap().display());
     assert_eq!(cwd.join(&relative).canonicalize().unwrap(), home, "{relative} names the temporary home");
     let data = tempfile::tempdir().unwrap();
-    let host = HostProcess::try_start_in(data.path(), &[], &[("HOME", relative.as_str())]).unwrap();
+    let host = TestHost::try_start_in(Launch::Process(&[("HOME", relative.as_str())]), data.path(), &[]).unwrap();
     let (c, _init) = hangar_e2e::initialized(&host, "files").await;
     let asked = call(&c, "resourceRequest", json!({"uri": uri(&home.join("proj")), "read": true})).await;
     assert_eq!(code(asked), -32009);
@@ -410,7 +413,7 @@ async fn grant_policy_ask_asks_a_connected_client() {
 
 /// inotify watches the host process holds now (its resource watches' notify
 /// watchers): a side-effect-free look at whether a watch was released.
-fn inotify_watches(host: &HostProcess) -> usize {
+fn inotify_watches(host: &TestHost) -> usize {
     let Ok(fds) = std::fs::read_dir(format!("/proc/{}/fdinfo", host.pid())) else {
         return 0;
     };
@@ -419,7 +422,7 @@ fn inotify_watches(host: &HostProcess) -> usize {
 }
 
 /// Wait until the host holds exactly `n` inotify watches.
-async fn wait_for_inotify_watches(host: &HostProcess, n: usize) {
+async fn wait_for_inotify_watches(host: &TestHost, n: usize) {
     let waited = tokio::time::timeout(WAIT, async {
         while inotify_watches(host) != n {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;

@@ -2,7 +2,7 @@
 //! `root/sessionAdded`), duplicates, dispose, paged `listSessions`, summary
 //! notifications, and active clients removed after their grace period.
 
-use hangar_e2e::{HostProcess, RawClient};
+use hangar_e2e::{Launch, RawClient, TestHost};
 use serde_json::{json, Value};
 
 const ROOT: &str = "ahp-root://";
@@ -19,7 +19,7 @@ async fn until(raw: &mut RawClient, pred: impl Fn(&Value) -> bool) -> Value {
 
 #[tokio::test]
 async fn create_list_page_and_dispose() {
-    let host = HostProcess::start(&[]);
+    let host = TestHost::start(Launch::InProcess, &[]);
     let mut watcher = RawClient::initialized(&host, "watcher").await;
     watcher.request(json!(2), "subscribe", json!({"channel": ROOT})).await;
     let mut raw = RawClient::initialized(&host, "maker").await;
@@ -99,7 +99,7 @@ async fn create_list_page_and_dispose() {
 
 #[tokio::test]
 async fn an_active_client_that_leaves_is_removed_after_the_grace_period() {
-    let host = HostProcess::start(&["--active-client-grace-secs", "0.3"]);
+    let host = TestHost::start(Launch::InProcess, &["--active-client-grace-secs", "0.3"]);
     let mut watcher = RawClient::initialized(&host, "watcher").await;
     let mut leaver = RawClient::initialized(&host, "leaver").await;
     let r = leaver

@@ -15,6 +15,7 @@ use std::process::{Child, Command, Stdio};
 
 use ahp_types::state::PendingMessageKind;
 use hangar_e2e::acp::{markdown, processes_with, AgentCmd, Rig};
+use hangar_e2e::Launch;
 use serde_json::Value;
 
 const PROMPT: &str = "In hello.txt, replace the word world with ACP.";
@@ -68,7 +69,8 @@ async fn rig(agent: &str, mock: &Mock) -> (Rig, tempfile::TempDir) {
     let cmd = format!("{} {agent}", interop_dir().join("agents/run-agent.sh").display());
     let port = mock.port.to_string();
     let home_s = home.path().display().to_string();
-    let rig = Rig::start(AgentCmd::Command(cmd), &[("MOCK_PORT", &port), ("AGENT_HOME", &home_s)]).await;
+    let rig =
+        Rig::start(AgentCmd::Command(cmd), Launch::Process(&[("MOCK_PORT", &port), ("AGENT_HOME", &home_s)])).await;
     assert_eq!(rig.created, "session/ready", "{agent} did not start: {:?}", rig.session_state().await.creation_error);
     (rig, home)
 }

@@ -7,7 +7,7 @@
 
 use ahp_types::state::{ResponsePart, Turn};
 use hangar_e2e::acp::{chat_state, fake_agent_bin, markdown, processes_with, session_state, AgentCmd, Rig};
-use hangar_e2e::{action_type, initialized, wait_for_action, HostProcess};
+use hangar_e2e::{action_type, initialized, wait_for_action, Launch, TestHost};
 use serde_json::{json, Value};
 
 /// What a restart left: the turn after it and the one before it, and the
@@ -27,7 +27,7 @@ async fn turn_restart_turn(script: Value, kill9: bool) -> Restarted {
     let script_path = tmp.path().join("script.json");
     std::fs::write(&script_path, script.to_string()).unwrap();
     let cmd = format!("{} --script {}", fake_agent_bin().display(), script_path.display());
-    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd.clone()), &[], Some(&data)).await;
+    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd.clone()), Launch::Process(&[]), Some(&data)).await;
     let first = rig.send("one").await;
     assert_eq!(rig.wait_end(&first).await, "chat/turnComplete");
     let sid_before = rig.session_state().await.meta.unwrap()["hangar.acp"]["sessionId"].as_str().unwrap().to_owned();
@@ -39,7 +39,7 @@ async fn turn_restart_turn(script: Value, kill9: bool) -> Restarted {
     }
 
     let spec = format!("agent={cmd}");
-    let host = HostProcess::start_in(&data, &["--agent", &spec]);
+    let host = TestHost::start_in(Launch::Process(&[]), &data, &["--agent", &spec]);
     let (client, _) = initialized(&host, "after-restart").await;
     let (_, mut chat_sub) = client.subscribe(chat.clone()).await.unwrap();
     client.dispatch(chat.clone(), hangar_e2e::actions::turn_started("after", "two")).await.unwrap();
@@ -118,7 +118,7 @@ async fn gone(needle: &str) -> bool {
 async fn the_agent_runs_in_the_working_directory_and_dispose_ends_its_whole_group() {
     let tmp = tempfile::tempdir().unwrap();
     let (cmd, tag, script) = agent_with_grandchild(tmp.path());
-    let mut rig = Rig::start(AgentCmd::Command(cmd), &[]).await;
+    let mut rig = Rig::start(AgentCmd::Command(cmd), Launch::InProcess).await;
     let turn = rig.send("hi").await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     let agents = processes_with(&script);
@@ -137,7 +137,7 @@ async fn agents_left_by_a_killed_host_are_ended_at_the_next_start() {
     let data = tmp.path().join("data");
     let agent_dir = tempfile::tempdir().unwrap();
     let (cmd, tag, _) = agent_with_grandchild(agent_dir.path());
-    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd.clone()), &[], Some(&data)).await;
+    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd.clone()), Launch::Process(&[]), Some(&data)).await;
     assert_eq!(rig.created, "session/ready");
     assert_eq!(processes_with(&tag).len(), 1);
     let records = std::fs::read_dir(data.join("agent-groups")).unwrap().count();
@@ -146,6 +146,6 @@ async fn agents_left_by_a_killed_host_are_ended_at_the_next_start() {
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     assert_eq!(processes_with(&tag).len(), 1, "kill -9 leaves the grandchild running");
     let spec = format!("agent={cmd}");
-    let _host = HostProcess::start_in(&data, &["--agent", &spec]);
+    let _host = TestHost::start_in(Launch::Process(&[]), &data, &["--agent", &spec]);
     assert!(gone(&tag).await, "the restarted host ended the leftover group");
 }

@@ -1,9 +1,10 @@
 //! Well-known ACP agents installed in an npm prefix (or on PATH) show up in
-//! `RootState.agents` without `--agent`, and run sessions.
+//! `RootState.agents` without `--agent`, and run sessions. A host process:
+//! it gets a `PATH` of its own.
 
 use ahp_types::state::SnapshotState;
 use hangar_e2e::acp::fake_agent_bin;
-use hangar_e2e::{action_type, initialized, wait_for_action, HostProcess};
+use hangar_e2e::{action_type, initialized, wait_for_action, Launch, TestHost};
 
 #[tokio::test]
 async fn an_installed_codex_acp_is_listed_and_runs_sessions() {
@@ -18,8 +19,12 @@ async fn an_installed_codex_acp_is_listed_and_runs_sessions() {
     std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let data = tempfile::tempdir().unwrap();
     let prefix_arg = prefix.path().to_str().unwrap();
-    let host =
-        HostProcess::try_start_in(data.path(), &["--npm-prefix", prefix_arg], &[("PATH", "/usr/bin:/bin")]).unwrap();
+    let host = TestHost::try_start_in(
+        Launch::Process(&[("PATH", "/usr/bin:/bin")]),
+        data.path(),
+        &["--npm-prefix", prefix_arg],
+    )
+    .unwrap();
     let (client, init) = initialized(&host, "discoverer").await;
     let root = init.snapshots.iter().find(|s| s.resource == "ahp-root://").unwrap();
     let SnapshotState::Root(root) = &root.state else { panic!("root snapshot") };

@@ -1,0 +1,18 @@
+//! One module per suite. A suite starts its hosts with the `Launch` that
+//! fits each test: `Launch::InProcess` unless the test needs a process
+//! (ready line, stdout, stderr, exit status, signals, `kill -9` and
+//! restarts, or an environment of its own).
+
+mod acp_input_requests;
+mod acp_interop;
+mod acp_prompts;
+mod acp_queue;
+mod acp_restart;
+mod acp_turns;
+mod discovery;
+mod durability;
+mod handshake;
+mod reconnect;
+mod resources;
+mod sessions;
+mod sync;

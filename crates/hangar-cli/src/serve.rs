@@ -131,13 +131,14 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
     runtime.block_on(async move {
         let listening = listen(config).await?;
+        let shutdown = shutdown_signal()?;
         let mut stdout = std::io::stdout().lock();
         writeln!(stdout, "{}", listening.ready_line)
             .and_then(|()| stdout.flush())
             .map_err(|e| format!("writing the ready line: {e}"))?;
         drop(stdout);
         tracing::info!("hangar host ready on {}", listening.url);
-        listening.serve(shutdown_signal()).await;
+        listening.serve(shutdown).await;
         Ok(())
     })
 }
@@ -224,14 +225,18 @@ impl Listening {
     }
 }
 
-async fn shutdown_signal() {
+/// SIGTERM or SIGINT, caught from the moment this returns: called before the
+/// ready line, so a signal sent as soon as it is read ends the host cleanly
+/// instead of killing it (the handlers of a future are only installed when
+/// it is first polled, which was after the ready line).
+fn shutdown_signal() -> Result<impl Future<Output = ()>, ServeError> {
     use tokio::signal::unix::{signal, SignalKind};
-    let Ok(mut term) = signal(SignalKind::terminate()) else {
-        let _ = tokio::signal::ctrl_c().await;
-        return;
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
+    let listen = |kind| signal(kind).map_err(|e| format!("listening for signals: {e}"));
+    let (mut term, mut int) = (listen(SignalKind::terminate())?, listen(SignalKind::interrupt())?);
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+    })
 }

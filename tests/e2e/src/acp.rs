@@ -356,6 +356,20 @@ pub fn error_message(turn: &Turn) -> Option<String> {
     })
 }
 
+/// Wait (up to [`crate::WAIT`]) until no process matches `needle` (see
+/// [`processes_with`]); whether none is left. Processes take their time to
+/// end on a busy machine: poll, never sleep and look once.
+pub async fn gone(needle: &str) -> bool {
+    let deadline = tokio::time::Instant::now() + crate::WAIT;
+    while !processes_with(needle).is_empty() {
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    true
+}
+
 /// Processes whose command line contains `needle`.
 pub fn processes_with(needle: &str) -> Vec<u32> {
     let mut out = Vec::new();

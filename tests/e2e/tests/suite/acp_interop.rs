@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
 use ahp_types::state::PendingMessageKind;
-use hangar_e2e::acp::{markdown, processes_with, AgentCmd, Rig};
+use hangar_e2e::acp::{gone, markdown, processes_with, AgentCmd, Rig};
 use hangar_e2e::Launch;
 use serde_json::Value;
 
@@ -153,15 +153,15 @@ async fn all(agent: &str) {
     approve(agent, &mock).await;
     reject(agent, &mock).await;
     cancel(agent, &mock).await;
-    // Every agent process group ended with its host.
-    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
-    let needle = match agent {
-        "codex" => "codex-acp",
-        "claude" => "claude-agent",
-        _ => "qwen-code",
+    // Every agent process group ended with its host. The packages' paths in
+    // this checkout: not another checkout's interop run on the same machine.
+    let package = match agent {
+        "codex" => "@zed-industries/codex-acp",
+        "claude" => "@zed-industries/claude-agent-acp",
+        _ => "@qwen-code/qwen-code",
     };
-    let left = processes_with(needle);
-    assert!(left.is_empty(), "{agent} processes left: {left:?}");
+    let needle = interop_dir().join("agents/node_modules").join(package).display().to_string();
+    assert!(gone(&needle).await, "{agent} processes left: {:?}", processes_with(&needle));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

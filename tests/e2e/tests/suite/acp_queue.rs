@@ -70,6 +70,9 @@ async fn reordered_and_removed_queued_messages() {
         id: "q1".into(),
     }))
     .await;
+    // Dispatches are notifications: the snapshot (on another connection)
+    // shows them once the host has echoed the last one back.
+    rig.wait_type("chat/pendingMessageRemoved").await;
     let queue: Vec<String> =
         rig.chat_state().await.queued_messages.unwrap_or_default().into_iter().map(|m| m.id).collect();
     assert_eq!(queue, vec!["q2", "q3"]);

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use ahp_types::state::{ResponsePart, Turn};
-use hangar_e2e::acp::{chat_state, fake_agent_bin, markdown, processes_with, session_state, AgentCmd, Rig};
+use hangar_e2e::acp::{chat_state, fake_agent_bin, gone, markdown, processes_with, session_state, AgentCmd, Rig};
 use hangar_e2e::{action_type, initialized, wait_for_action, Launch, TestHost};
 use serde_json::{json, Value};
 
@@ -101,17 +101,6 @@ fn agent_with_grandchild(dir: &std::path::Path) -> (String, String, String) {
     std::fs::write(&wrapper, body).unwrap();
     std::process::Command::new("chmod").arg("+x").arg(&wrapper).status().unwrap();
     (wrapper.display().to_string(), tag, script.display().to_string())
-}
-
-/// Poll (generously) until no process matches `needle`.
-async fn gone(needle: &str) -> bool {
-    for _ in 0..200 {
-        if processes_with(needle).is_empty() {
-            return true;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    false
 }
 
 #[tokio::test]

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use ahp_types::state::{PendingMessageKind, ResponsePart, SessionLifecycle, ToolCallState, ToolResultContent};
-use hangar_e2e::acp::{error_message, markdown, processes_with, tool_calls, tool_status, AgentCmd, Rig};
+use hangar_e2e::acp::{error_message, gone, markdown, processes_with, tool_calls, tool_status, AgentCmd, Rig};
 use hangar_e2e::{action_type, wait_for_action};
 use hangar_e2e::{Launch, TestHost};
 use serde_json::{json, Value};
@@ -551,8 +551,7 @@ async fn restart_loads_the_acp_session_and_shutdown_ends_the_agent() {
     let (session, chat) = (rig.session.clone(), rig.chat.clone());
     let status = rig.host.sigterm();
     assert!(status.success());
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    assert!(processes_with(&needle).is_empty(), "agent left running after shutdown");
+    assert!(gone(&needle).await, "agent left running after shutdown");
 
     let spec = format!("agent={cmd}");
     let host = TestHost::start_in(Launch::Process(&[]), &data, &["--agent", &spec]);
@@ -572,8 +571,7 @@ async fn restart_loads_the_acp_session_and_shutdown_ends_the_agent() {
     assert_eq!(meta["hangar.acp"]["sessionId"], sid.as_str());
     // Dispose ends the agent.
     let _: Value = client.request("disposeSession", json!({ "channel": session })).await.unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
-    assert!(processes_with(&needle).is_empty(), "agent left running after dispose");
+    assert!(gone(&needle).await, "agent left running after dispose");
 }
 
 /// An agent serving ACP over TCP (like `copilot --acp --port N`), registered

@@ -150,7 +150,7 @@ fn from_transcript(path: &str) -> Result<Value, String> {
         let dir = line.get("dir").and_then(Value::as_str).unwrap_or_default();
         let msg = line.get("msg").cloned().unwrap_or(Value::Null);
         let method = msg.get("method").and_then(Value::as_str).map(str::to_owned);
-        let id = msg.get("id").map(|i| i.to_string());
+        let id = msg.get("id").map(ToString::to_string);
         if dir == "c2a" {
             if let (Some(m), Some(id)) = (&method, &id) {
                 pending_method.insert(id.clone(), m.clone());

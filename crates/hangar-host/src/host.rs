@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::thread::JoinHandle;
 
 use ahp_types::actions::{RootAgentsChangedAction, SessionActiveClientRemovedAction};
@@ -83,7 +83,7 @@ pub struct Host {
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Host {
@@ -108,7 +108,7 @@ impl Host {
         let (writer, thread) = store::spawn_writer(conn, move |batch: Vec<Publication>| fanout.publish(batch))
             .map_err(io("starting the store writer"))?;
         let root = RootState {
-            agents: config.agents.iter().map(|a| a.info()).collect(),
+            agents: config.agents.iter().map(crate::agents::AgentSpec::info).collect(),
             active_sessions: Some(0),
             terminals: None,
             config: None,

@@ -119,7 +119,7 @@ impl Elicitations {
         let answers =
             final_answers(host, chat, &action.request_id).or_else(|| action.answers.clone()).unwrap_or_default();
         if let Some(conn) = conn {
-            conn.respond(&elicitation.rpc_id, Ok(response(&elicitation, &action.response, &answers)));
+            conn.respond(&elicitation.rpc_id, Ok(response(&elicitation, action.response, &answers)));
         }
     }
 
@@ -374,7 +374,7 @@ fn content_value(
 /// final answers (the reducer merged the completion's into the drafts).
 pub fn response(
     elicitation: &Elicitation,
-    kind: &ChatInputResponseKind,
+    kind: ChatInputResponseKind,
     answers: &HashMap<String, ChatInputAnswer>,
 ) -> Value {
     let action = match kind {
@@ -483,7 +483,7 @@ mod tests {
         assert!(schema.is_none() && r.questions.is_none());
         assert_eq!(r.url.as_deref(), Some("https://example.com/auth"));
         let e = Elicitation { rpc_id: json!(1), schema };
-        assert_eq!(response(&e, &ChatInputResponseKind::Accept, &HashMap::new()), json!({ "action": "accept" }));
+        assert_eq!(response(&e, ChatInputResponseKind::Accept, &HashMap::new()), json!({ "action": "accept" }));
     }
 
     fn submitted(v: Value) -> ChatInputAnswer {
@@ -506,15 +506,15 @@ mod tests {
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v))
         .collect();
-        let r = response(&e, &ChatInputResponseKind::Accept, &answers);
+        let r = response(&e, ChatInputResponseKind::Accept, &answers);
         assert_eq!(
             r,
             json!({ "action": "accept", "content": {
                 "name": "me@x", "count": 4, "ratio": 0.5, "ok": false, "color": "r", "tags": ["x", "z"]
             } })
         );
-        assert_eq!(response(&e, &ChatInputResponseKind::Decline, &answers), json!({ "action": "decline" }));
-        assert_eq!(response(&e, &ChatInputResponseKind::Cancel, &answers), json!({ "action": "cancel" }));
+        assert_eq!(response(&e, ChatInputResponseKind::Decline, &answers), json!({ "action": "decline" }));
+        assert_eq!(response(&e, ChatInputResponseKind::Cancel, &answers), json!({ "action": "cancel" }));
         let skipped: HashMap<String, ChatInputAnswer> = e
             .schema
             .as_ref()
@@ -523,6 +523,6 @@ mod tests {
             .keys()
             .map(|k| (k.clone(), ChatInputAnswer::Skipped(Default::default())))
             .collect();
-        assert_eq!(response(&e, &ChatInputResponseKind::Accept, &skipped), cancelled());
+        assert_eq!(response(&e, ChatInputResponseKind::Accept, &skipped), cancelled());
     }
 }

@@ -182,7 +182,7 @@ mod tests {
         std::fs::write(dir.join(pgid.to_string()), record(&format!("{started}0"))).unwrap();
         std::fs::write(dir.join("not-a-pid"), "x").unwrap();
         let dropped = leftover_groups(&dir);
-        let count = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(99);
+        let count = std::fs::read_dir(&dir).map(Iterator::count).unwrap_or(99);
         let untouched = child.try_wait().unwrap().is_none();
 
         // The leader that was recorded: its group is returned for ending.

@@ -188,7 +188,7 @@ impl AcpLayer {
         let setup = Setup {
             session: session.to_owned(),
             agent,
-            working_directories: state.working_directories.clone().unwrap_or_default(),
+            working_directories: state.working_directories.unwrap_or_default(),
             acp_session,
         };
         Some(self.spawn(host, setup))

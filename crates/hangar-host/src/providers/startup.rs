@@ -126,7 +126,7 @@ impl Starter<'_> {
                 let detail = if exited == Some(true) || reason.contains("exited") {
                     live.exit_reason().await
                 } else {
-                    live.process.as_ref().map(|p| p.stderr_tail()).unwrap_or_default()
+                    live.process.as_ref().map(super::transport::AgentProcess::stderr_tail).unwrap_or_default()
                 };
                 live.stop(self.registry, self.session).await;
                 Err(if detail.is_empty() { reason } else { format!("{reason}. {detail}") })

@@ -120,7 +120,7 @@ pub fn location_content(locations: &[ToolCallLocation], cwd: &std::path::Path) -
         .collect()
 }
 
-fn option_kind_name(kind: &PermissionOptionKind) -> String {
+fn option_kind_name(kind: PermissionOptionKind) -> String {
     serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
@@ -131,7 +131,7 @@ pub fn confirmation_options(options: &[PermissionOption]) -> Vec<ConfirmationOpt
     options
         .iter()
         .map(|o| {
-            let kind = option_kind_name(&o.kind);
+            let kind = option_kind_name(o.kind);
             ConfirmationOption {
                 id: o.option_id.to_string(),
                 label: o.name.clone(),
@@ -152,14 +152,14 @@ pub fn confirmation_options(options: &[PermissionOption]) -> Vec<ConfirmationOpt
 pub fn pick_option(options: &[PermissionOption], approved: bool, selected: Option<&str>) -> Option<String> {
     if let Some(sel) = selected {
         if let Some(o) = options.iter().find(|o| o.option_id.to_string() == sel) {
-            let is_allow = option_kind_name(&o.kind).starts_with("allow");
+            let is_allow = option_kind_name(o.kind).starts_with("allow");
             if is_allow == approved {
                 return Some(sel.to_owned());
             }
         }
     }
     let order: &[&str] = if approved { &["allow_once", "allow_always"] } else { &["reject_once", "reject_always"] };
-    order.iter().find_map(|k| options.iter().find(|o| option_kind_name(&o.kind) == *k)).map(|o| o.option_id.to_string())
+    order.iter().find_map(|k| options.iter().find(|o| option_kind_name(o.kind) == *k)).map(|o| o.option_id.to_string())
 }
 
 /// The answer to a `session/request_permission`: the chosen option

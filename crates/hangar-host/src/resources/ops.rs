@@ -223,7 +223,7 @@ impl Ops {
                 return Err(RpcError::conflict("resourceWrite: etag does not match (ifMatch)"));
             }
         }
-        let len = existing.as_ref().map_or(0, |md| md.len());
+        let len = existing.as_ref().map_or(0, fs::Metadata::len);
         if position > len {
             return Err(RpcError::invalid_params("position", "beyond the end of the file"));
         }

@@ -267,7 +267,7 @@ mod tests {
             Arc::new(GrantStore::in_memory()?),
             &dir.path().join("data"),
             &[dir.path().join("ws/.ssh")],
-            RequestPolicy::GrantUnder(vec![ws.clone()]),
+            RequestPolicy::GrantUnder(vec![ws]),
         );
         Ok((dir, policy))
     }

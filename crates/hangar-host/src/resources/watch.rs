@@ -252,7 +252,7 @@ pub fn start(
         includes: params.includes.clone(),
     };
     let thread_stop = stop.clone();
-    let channel = params.channel.clone();
+    let channel = params.channel;
     std::thread::Builder::new()
         .name("hangar-resource-watch".into())
         .spawn(move || deliver(rx, filter, policy, channel, thread_stop, on_change))

@@ -175,8 +175,7 @@ impl Fx {
     /// Everything published since the last call, in order.
     fn published(&mut self) -> Vec<Published> {
         self.engine.writer().flush();
-        let batches: Vec<Vec<Publication>> = self.publications.try_iter().collect();
-        batches.into_iter().flatten().filter_map(published).collect()
+        self.publications.try_iter().flatten().filter_map(published).collect()
     }
 
     fn chat_state(&self) -> &ChatState {

@@ -238,7 +238,7 @@ fn summaries_follow_the_session_and_its_chats() {
             .iter()
             .flat_map(|p| p.body["changes"].as_object())
             .flat_map(|c| c.keys())
-            .map(|k| k.as_str())
+            .map(String::as_str)
             .collect();
         changed.sort_unstable();
         changed.dedup();

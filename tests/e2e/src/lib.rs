@@ -17,7 +17,12 @@
 //! `tests/suite/`) use these; the binary comes from the same target
 //! directory (build it first: `cargo build -p hangar-cli`), or `HANGAR_BIN`.
 
-#![allow(clippy::unwrap_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test support: a helper that cannot go on fails the test that called it"
+)]
 
 use std::time::Duration;
 

@@ -15,7 +15,11 @@
 //! how fast queues fill (and the host cuts off subscribers that fall 65,536
 //! frames behind).
 
-#![allow(clippy::unwrap_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a benchmark run: a step that fails ends the run with its message"
+)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -4,8 +4,6 @@
 //! and the agent receives typed content (echoed back through `$ANSWER`).
 //! Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
-#![allow(clippy::unwrap_used)]
-
 use ahp_types::state::{ChatInputResponseKind, ResponsePart, SessionInputRequest, SessionStatus};
 use ahp_types::StateAction;
 use hangar_e2e::acp::{markdown, processes_with, AgentCmd, Rig};

@@ -7,8 +7,6 @@
 //! message when `node_modules` is missing, unless `HANGAR_REQUIRE_INTEROP`
 //! is set (then it fails).
 
-#![allow(clippy::unwrap_used)]
-
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

@@ -4,8 +4,6 @@
 //! attachments, for an agent with `embeddedContext` and `image` support and
 //! for one with neither. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
-#![allow(clippy::unwrap_used)]
-
 use ahp_types::state::{MessageAttachment, MessageEmbeddedResourceAttachment};
 use hangar_e2e::acp::{markdown, AgentCmd, Rig};
 use hangar_e2e::actions::user_message;

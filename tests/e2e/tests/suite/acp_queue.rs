@@ -4,8 +4,6 @@
 //! and an agent that ignores a cancel is stopped. Needs `cargo build -p
 //! hangar-cli -p hangar-fake-agent`.
 
-#![allow(clippy::unwrap_used)]
-
 use ahp_types::actions::{ChatPendingMessageRemovedAction, ChatQueuedMessagesReorderedAction};
 use ahp_types::state::PendingMessageKind;
 use ahp_types::StateAction;

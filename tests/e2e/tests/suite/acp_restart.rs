@@ -3,8 +3,6 @@
 //! that the agent's memory was reset; the turns completed before the restart
 //! stay whole. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
-#![allow(clippy::unwrap_used)]
-
 use ahp_types::state::{ResponsePart, Turn};
 use hangar_e2e::acp::{chat_state, fake_agent_bin, gone, markdown, processes_with, session_state, AgentCmd, Rig};
 use hangar_e2e::{action_type, initialized, wait_for_action, Launch, TestHost};

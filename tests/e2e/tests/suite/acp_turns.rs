@@ -2,8 +2,6 @@
 //! replayed real-agent transcripts and scripts for every mapping rule and
 //! quirk. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
-#![allow(clippy::unwrap_used)]
-
 use ahp_types::state::{PendingMessageKind, ResponsePart, SessionLifecycle, ToolCallState, ToolResultContent};
 use hangar_e2e::acp::{error_message, gone, markdown, processes_with, tool_calls, tool_status, AgentCmd, Rig};
 use hangar_e2e::{action_type, wait_for_action};

@@ -1,6 +1,7 @@
 //! Runs the UI tests (`ui/tests/ui/run.mjs`; `streaming.mjs` for what keeps
 //! streaming frames short; `paging.mjs` for the place kept when older turns
-//! are prepended; `mentions.mjs` for an `@` mention's attachment): the built
+//! are prepended; `mentions.mjs` for an `@` mention's attachment;
+//! `new-session.mjs` for the new-session dialog and its folder picker): the built
 //! UI in headless
 //! Chromium against `hangar-desktop-bridge` (built by cargo for this test)
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
@@ -36,6 +37,11 @@ fn paging_in_older_turns_keeps_the_reader_in_place() {
 #[test]
 fn a_picked_mention_is_attached_to_the_message() {
     run_ui_script("mentions.mjs");
+}
+
+#[test]
+fn the_new_session_dialog_fills_in_when_the_host_answers_and_hides_dot_folders() {
+    run_ui_script("new-session.mjs");
 }
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its

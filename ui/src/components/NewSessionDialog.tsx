@@ -1,14 +1,13 @@
 // New session: pick a host, an agent and a folder (folder picker backed by
-// resourceList on that host).
-import { useEffect, useState } from 'preact/hooks';
-import { call } from '../ipc';
+// resourceList on that host). The dialog may open before the host has
+// answered: it says the host is connecting and fills in as the host's state
+// arrives (hosts, agents, then the default folder's listing).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { FolderListing } from '../gen/FolderListing';
+import { call, errorText } from '../ipc';
 import type { AppState } from '../state/app-store';
-
-interface Listing {
-  uri: string;
-  parent: string | null;
-  entries: { name: string; dir: boolean; uri: string }[];
-}
+import { dialogHost, hostWaiting } from '../state/new-session';
+import { FolderPicker } from './FolderPicker';
 
 export function NewSessionDialog({
   app,
@@ -19,99 +18,102 @@ export function NewSessionDialog({
   onClose: () => void;
   onCreated: (host: string, uri: string) => void;
 }) {
-  const hosts = app.hosts.filter((h) => h.connected);
-  const [host, setHost] = useState(hosts[0]?.id ?? '');
-  const agents = app.hosts.find((h) => h.id === host)?.agents ?? [];
-  const [agent, setAgent] = useState(agents[0]?.provider ?? '');
-  const [listing, setListing] = useState<Listing | null>(null);
+  const [pickedHost, setPickedHost] = useState('');
+  const [pickedAgent, setPickedAgent] = useState('');
+  const target = dialogHost(app, pickedHost, pickedAgent);
+  const host = target.id;
+  const waiting = hostWaiting(target);
+  const [listing, setListing] = useState<FolderListing | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // Only the newest folder.list answer is shown (answers can cross).
+  const asked = useRef(0);
 
   const open = (uri?: string) => {
+    const n = ++asked.current;
     setError('');
-    call('folder.list', { host, uri }).then(setListing, (e) => setError(String(e.message ?? e)));
+    call('folder.list', { host, uri }).then(
+      (l) => n === asked.current && setListing(l),
+      (e) => n === asked.current && setError(errorText(e)),
+    );
   };
+  // The host's default folder, once the host can list it (again after a switch).
   useEffect(() => {
-    if (host) open();
-  }, [host]);
-  useEffect(() => {
-    if (!agents.some((a) => a.provider === agent)) setAgent(agents[0]?.provider ?? '');
-  }, [host, agents.length]);
+    asked.current++;
+    setListing(null);
+    if (host && target.ready) open();
+  }, [host, target.ready]);
 
   const create = async () => {
     if (!listing) return;
     setBusy(true);
     try {
-      const r = await call('session.create', { host, agent: agent || null, folder: listing.uri });
+      const r = await call('session.create', { host, agent: target.agent || null, folder: listing.uri });
       onCreated(host, r.session);
-    } catch (e: any) {
-      setError(String(e.message ?? e));
+    } catch (e) {
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
   };
 
-  const path = listing ? decodeURIComponent(listing.uri.replace(/^file:\/\//, '')) : '';
   return (
     <div class="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div class="modal" role="dialog" aria-label="New session" data-testid="new-session-dialog">
         <h2>New session</h2>
+        {waiting && (
+          <p class="muted small" role="status" data-testid="host-waiting">
+            {waiting}
+          </p>
+        )}
         <div class="form-row">
           <label>
             Host
-            <select value={host} onChange={(e) => setHost((e.target as HTMLSelectElement).value)}>
-              {hosts.map((h) => (
-                <option value={h.id}>{h.label}</option>
+            <select
+              value={host}
+              data-testid="host-select"
+              disabled={target.choices.length === 0}
+              onChange={(e) => setPickedHost((e.target as HTMLSelectElement).value)}
+            >
+              {target.choices.length === 0 && <option value="">(connecting…)</option>}
+              {target.choices.map((h) => (
+                <option value={h.id}>{h.connected ? h.label : `${h.label} (connecting…)`}</option>
               ))}
             </select>
           </label>
           <label>
             Agent
             <select
-              value={agent}
+              value={target.agent}
               data-testid="agent-select"
-              onChange={(e) => setAgent((e.target as HTMLSelectElement).value)}
+              disabled={!target.ready}
+              onChange={(e) => setPickedAgent((e.target as HTMLSelectElement).value)}
             >
-              {agents.length === 0 && <option value="">(no agents on this host)</option>}
-              {agents.map((a) => (
+              {!target.ready && <option value="">(waiting for the host)</option>}
+              {target.ready && target.agents.length === 0 && <option value="">(no agents on this host)</option>}
+              {target.agents.map((a) => (
                 <option value={a.provider}>{a.displayName || a.provider}</option>
               ))}
             </select>
           </label>
         </div>
-        <div class="picker" data-testid="folder-picker">
-          <div class="picker-path">
-            <button
-              disabled={!listing?.parent}
-              onClick={() => listing?.parent && open(listing.parent)}
-              title="Up one folder"
-              data-testid="folder-up"
-            >
-              ↑
-            </button>
-            <code data-testid="folder-path">{path}</code>
-          </div>
-          <ul class="picker-list">
-            {listing?.entries
-              .filter((e) => e.dir)
-              .map((e) => (
-                <li key={e.uri}>
-                  <button class="folder" data-testid="folder-entry" onClick={() => open(e.uri)}>
-                    📁 {e.name}
-                  </button>
-                </li>
-              ))}
-            {listing && !listing.entries.some((e) => e.dir) && <li class="muted small">No folders here</li>}
-          </ul>
-        </div>
+        <FolderPicker listing={listing} waiting={!target.ready} onOpen={open} />
         {error && (
           <p class="error" role="alert">
             {error}
           </p>
         )}
         <div class="modal-actions">
-          <button onClick={onClose}>Cancel</button>
-          <button class="primary" data-testid="create-session" disabled={!listing || busy} onClick={create}>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            class="primary"
+            data-testid="create-session"
+            disabled={!listing || busy}
+            onClick={create}
+          >
             Start session in this folder
           </button>
         </div>

@@ -1,5 +1,5 @@
 // Shared by the small UI test files (streaming.mjs, paging.mjs,
-// mentions.mjs): start the real core (hangar-desktop-bridge) in a temp HOME
+// mentions.mjs, new-session.mjs): start the real core (hangar-desktop-bridge) in a temp HOME
 // with the given agents, open headless Chromium on it, and clean both up;
 // `writeTurns` (also used by bench.mjs) fills a session. Env: BRIDGE_BIN,
 // FAKE_AGENT_BIN, CHROMIUM; UI_DIR serves another build of the UI (to see a
@@ -24,8 +24,11 @@ export function tempHome(prefix) {
   return home;
 }
 
-/** Start the bridge and Chromium; `agents` are `ID=COMMAND` strings. */
-export async function start(home, agents = []) {
+/**
+ * Start the bridge and Chromium; `agents` are `ID=COMMAND` strings; `init`
+ * (optional) runs in the page before the UI's own scripts.
+ */
+export async function start(home, agents = [], { init } = {}) {
   const ui = process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : [];
   const bridge = spawn(
     bridgeBin,
@@ -61,6 +64,7 @@ export async function start(home, agents = []) {
       '--disable-quic',
     ],
   });
+  if (init) await ctx.addInitScript(init);
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -142,8 +146,11 @@ export function writeTurns(page, session, n, filler) {
   );
 }
 
-/** Run `checks(page, check)`; prints one line per check and exits non-zero if any failed. */
-export async function run(name, home, agents, checks) {
+/**
+ * Run `checks(page, check, home)`; prints one line per check and exits
+ * non-zero if any failed. `options` go to `start`.
+ */
+export async function run(name, home, agents, checks, options = {}) {
   let failed = 0;
   const check = (ok, what, detail) => {
     console.log(`${ok ? 'ok' : 'FAIL'} - ${what} (${detail})`);
@@ -151,7 +158,7 @@ export async function run(name, home, agents, checks) {
   };
   let env;
   try {
-    env = await start(home, agents);
+    env = await start(home, agents, options);
     await checks(env.page, check, home);
     check(env.errors.length === 0, 'no page errors', env.errors.join('; ') || 'none');
   } catch (e) {

@@ -1,0 +1,45 @@
+// Icons the app ships as inline SVG (stroked in the text colour), so they
+// do not depend on an emoji font: WebKitGTK on a Debian without one drew
+// the folder picker's emoji as empty boxes.
+import type { ComponentChildren } from 'preact';
+
+function Icon({ children, label }: { children: ComponentChildren; label?: string }) {
+  return (
+    <svg
+      class="icon"
+      viewBox="0 0 24 24"
+      width="16"
+      height="16"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="2"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      role={label ? 'img' : undefined}
+      aria-label={label}
+      aria-hidden={label ? undefined : 'true'}
+      focusable="false"
+    >
+      {children}
+    </svg>
+  );
+}
+
+/** A closed folder. */
+export function FolderIcon() {
+  return (
+    <Icon>
+      <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5H9l2 2.5h8.5A1.5 1.5 0 0 1 21 9v9.5a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 18.5z" />
+    </Icon>
+  );
+}
+
+/** Up to the parent folder: an arrow up. */
+export function UpIcon() {
+  return (
+    <Icon>
+      <path d="M12 19V5" />
+      <path d="M5 12l7-7 7 7" />
+    </Icon>
+  );
+}

@@ -430,7 +430,7 @@ mod tests {
         let last = wire(p.older(&c).unwrap());
         assert_eq!(last["turns"].as_array().unwrap().len(), 20);
         assert_eq!(last["more"], false);
-        let mut more = turns.clone();
+        let mut more = turns;
         more.push(turn("t120"));
         let ops = wire(p.update(&chat(json!({"turns": more}))));
         assert_eq!(ops[0]["op"], "turnDone");

@@ -24,7 +24,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ahp::hosts::{HostId, HostSubscriptionEvent, HostSubscriptionStream};
 use ahp::transport::{BoxedTransport, Transport, TransportMessage};
@@ -40,7 +40,7 @@ pub struct SeqTap {
 
 impl SeqTap {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<HostId, VecDeque<i64>>> {
-        self.seqs.lock().unwrap_or_else(|p| p.into_inner())
+        self.seqs.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// An `action` with `seq` arrived on `host`'s connection.

@@ -68,7 +68,7 @@ pub fn host_view(host: &HostHandle) -> HostView {
         connected: host.state.is_connected(),
         default_directory: host.default_directory.clone(),
         agents: agents.collect(),
-        error: host.last_error.as_ref().map(|e| e.to_string()),
+        error: host.last_error.as_ref().map(ToString::to_string),
     }
 }
 

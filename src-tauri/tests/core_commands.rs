@@ -9,7 +9,7 @@
 //! the mirror equals a fresh subscription's snapshot; and a reconnect, after
 //! which the open chat is re-snapshotted.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::panic, reason = "test code: a failed unwrap or panic is a failed test")]
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

@@ -7,8 +7,6 @@
 //! `ui/dist` (`cd ui && npm run build`) and `node`. Skipped when those are
 //! missing unless `HANGAR_REQUIRE_WINDOW=1` (CI sets it).
 
-#![allow(clippy::unwrap_used)]
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

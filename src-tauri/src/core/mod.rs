@@ -25,7 +25,7 @@ mod resync;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use ahp::hosts::{HostConfig, HostEvent, HostId, MultiHostClient};
 use ahp::multi_host_state_mirror::{HostedResourceKey, MultiHostStateMirror};
@@ -146,7 +146,7 @@ impl CoreState {
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn send_all(sinks: &mut HashMap<u64, Sink>, event: &StreamEvent) {

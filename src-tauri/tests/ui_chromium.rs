@@ -10,11 +10,11 @@
 //! The scripts run one at a time (each starts a bridge and a Chromium; two
 //! at once on a 2-core machine starve each other).
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "test code: a failed unwrap is a failed test")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 /// Held while a UI script runs: the test harness runs tests in parallel.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -67,7 +67,7 @@ fn run_ui_script(script: &str) {
         return;
     }
     // A script that failed (panicked) poisons the lock; the next still runs.
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
     let mut cmd = Command::new("node");
     cmd.arg(root.join("ui/tests/ui").join(script))
         .env("BRIDGE_BIN", &bridge)

@@ -372,7 +372,6 @@ impl AgentHost for Host {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use std::time::Duration;
 

@@ -365,7 +365,6 @@ fn remove_sub(by_channel: &mut HashMap<String, HashSet<ConnId>>, channel: &str, 
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

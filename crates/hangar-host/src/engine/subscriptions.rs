@@ -24,7 +24,6 @@ impl Engine {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use std::sync::mpsc;
     use std::sync::Arc;

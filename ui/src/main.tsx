@@ -51,12 +51,12 @@ function App() {
         {inboxOpen ? (
           <Inbox app={app} onOpen={open} />
         ) : row ? (
-          <ChatPane key={selected!} row={row} agent={agent} onClosed={() => setSelected(null)} onOpen={open} />
+          <ChatPane key={selected ?? ''} row={row} agent={agent} onClosed={() => setSelected(null)} onOpen={open} />
         ) : (
           <div class="empty">
             <h1>Hangar</h1>
             <p class="muted">Pick a session on the left or start a new one.</p>
-            <button class="primary" onClick={() => setCreating(true)}>
+            <button type="button" class="primary" onClick={() => setCreating(true)}>
               New session
             </button>
           </div>
@@ -76,4 +76,5 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app');
+if (root) render(<App />, root);

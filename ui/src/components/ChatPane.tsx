@@ -230,14 +230,17 @@ export function ChatPane({
           {folderName(row.folder)} · {row.provider}
         </span>
         <span class="spacer" />
-        <button onClick={() => setRenaming(true)}>Rename</button>
+        <button type="button" onClick={() => setRenaming(true)}>
+          Rename
+        </button>
         <button
+          type="button"
           data-testid="archive"
           onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}
         >
           {row.archived ? 'Unarchive' : 'Archive'}
         </button>
-        <button class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>
+        <button type="button" class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>
           Dispose
         </button>
       </header>

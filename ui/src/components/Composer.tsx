@@ -154,6 +154,7 @@ export function Composer({
             <li key={q.id} data-testid="queued-message">
               <span class="q-text">{q.text}</span>
               <button
+                type="button"
                 title="Move up"
                 disabled={i === 0}
                 onClick={() => run(call('chat.reorderQueued', { host, chat, order: moveInOrder(order, q.id, -1) }))}
@@ -161,6 +162,7 @@ export function Composer({
                 ↑
               </button>
               <button
+                type="button"
                 title="Move down"
                 disabled={i === queued.length - 1}
                 onClick={() => run(call('chat.reorderQueued', { host, chat, order: moveInOrder(order, q.id, 1) }))}
@@ -168,6 +170,7 @@ export function Composer({
                 ↓
               </button>
               <button
+                type="button"
                 title="Remove"
                 onClick={() => run(call('chat.removeQueued', { host, chat, id: q.id, kind: 'queued' }))}
               >
@@ -181,7 +184,9 @@ export function Composer({
         <ul class="mentions" role="listbox" data-testid="mentions">
           {items.map((it) => (
             <li>
-              <button onClick={() => pick(it)}>{it.insertText}</button>
+              <button type="button" onClick={() => pick(it)}>
+                {it.insertText}
+              </button>
             </li>
           ))}
         </ul>
@@ -218,18 +223,23 @@ export function Composer({
         )}
         {running ? (
           <>
-            <button data-testid="steer" onClick={() => submit('steering')}>
+            <button type="button" data-testid="steer" onClick={() => submit('steering')}>
               Steer
             </button>
-            <button class="primary" data-testid="queue-button" onClick={() => submit('queued')}>
+            <button type="button" class="primary" data-testid="queue-button" onClick={() => submit('queued')}>
               Queue
             </button>
-            <button class="danger" data-testid="cancel-turn" onClick={() => run(call('chat.cancel', { host, chat }))}>
+            <button
+              type="button"
+              class="danger"
+              data-testid="cancel-turn"
+              onClick={() => run(call('chat.cancel', { host, chat }))}
+            >
               Cancel turn
             </button>
           </>
         ) : (
-          <button class="primary" data-testid="send" disabled={failed} onClick={() => submit('send')}>
+          <button type="button" class="primary" data-testid="send" disabled={failed} onClick={() => submit('send')}>
             Send
           </button>
         )}

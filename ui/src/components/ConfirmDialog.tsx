@@ -37,10 +37,10 @@ export function ConfirmDialog({
         <h2>{title}</h2>
         <p>{message}</p>
         <div class="modal-actions">
-          <button ref={cancel} onClick={onCancel} data-testid="confirm-dialog-cancel">
+          <button type="button" ref={cancel} onClick={onCancel} data-testid="confirm-dialog-cancel">
             Cancel
           </button>
-          <button class="danger" onClick={onConfirm} data-testid="confirm-dialog-ok">
+          <button type="button" class="danger" onClick={onConfirm} data-testid="confirm-dialog-ok">
             {confirmLabel}
           </button>
         </div>

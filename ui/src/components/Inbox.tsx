@@ -12,7 +12,7 @@ export function Inbox({ app, onOpen }: { app: AppState; onOpen: (host: string, s
           const row = app.sessions[`${i.host} ${i.session}`];
           return (
             <li key={`${i.host}${i.chat}${i.toolCallId}`} data-testid="inbox-item">
-              <button onClick={() => onOpen(i.host, i.session)}>
+              <button type="button" onClick={() => onOpen(i.host, i.session)}>
                 <strong>{i.title}</strong>
                 <span class="small muted">
                   {row?.title || i.chatTitle || 'Untitled session'} · {row?.hostLabel ?? i.host}

@@ -16,11 +16,16 @@ export function Sidebar(props: {
     <nav class="sidebar" aria-label="Sessions">
       <div class="sidebar-head">
         <span class="brand">Hangar</span>
-        <button class="primary" data-testid="new-session" onClick={props.onNew}>
+        <button type="button" class="primary" data-testid="new-session" onClick={props.onNew}>
           New session
         </button>
       </div>
-      <button class={`inbox-button ${props.inboxOpen ? 'on' : ''}`} data-testid="inbox-button" onClick={props.onInbox}>
+      <button
+        type="button"
+        class={`inbox-button ${props.inboxOpen ? 'on' : ''}`}
+        data-testid="inbox-button"
+        onClick={props.onInbox}
+      >
         Approvals <span class={`count ${props.app.inbox.length ? 'hot' : ''}`}>{props.app.inbox.length}</span>
       </button>
       <div class="groups">
@@ -38,6 +43,7 @@ export function Sidebar(props: {
                 return (
                   <li key={k}>
                     <button
+                      type="button"
                       class={`session-row ${props.selected === k ? 'selected' : ''}`}
                       data-testid="session-row"
                       data-status={r.status}

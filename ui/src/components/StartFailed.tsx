@@ -59,10 +59,10 @@ export function StartFailed({
       )}
       {error && <p class="error small">{error}</p>}
       <div class="start-actions">
-        <button class="primary" data-testid="start-again" disabled={busy} onClick={() => act(true)}>
+        <button type="button" class="primary" data-testid="start-again" disabled={busy} onClick={() => act(true)}>
           Start again
         </button>
-        <button class="danger" data-testid="dispose-failed" disabled={busy} onClick={() => act(false)}>
+        <button type="button" class="danger" data-testid="dispose-failed" disabled={busy} onClick={() => act(false)}>
           Dispose
         </button>
       </div>

@@ -69,6 +69,7 @@ export function ToolCall({
         <div class="confirm-card" data-testid="confirmation">
           {options.map((o, i) => (
             <button
+              type="button"
               class={o.kind === 'approve' ? 'primary' : o.kind === 'deny' ? 'danger' : ''}
               data-testid={`confirm-${o.kind}`}
               onClick={() => onConfirm(tc, o)}

@@ -5,6 +5,7 @@ import { type PartView, retryPartIndex, type ToolCallView, type TurnView, usageT
 import type { OptionView } from '../state/composer';
 import type { Answers, AnswerView, InputRequestPart } from '../state/input-form';
 import { InputRequestForm } from './InputRequestForm';
+import { PaperclipIcon } from './icons';
 import { Markdown } from './Markdown';
 import { ToolCall } from './ToolCall';
 
@@ -52,7 +53,7 @@ function Part({
             <strong>{part.error.errorType || 'Error'}</strong>: {part.error.message}
           </span>
           {retry && (
-            <button data-testid="retry" onClick={() => actions.retry(turnId)}>
+            <button type="button" data-testid="retry" onClick={() => actions.retry(turnId)}>
               Retry
             </button>
           )}
@@ -63,7 +64,7 @@ function Part({
     case 'contentRef':
       return (
         <p class="small">
-          📎 <code>{part.uri}</code>
+          <PaperclipIcon /> <code>{part.uri}</code>
         </p>
       );
     default:
@@ -94,9 +95,9 @@ export const Turn = memo(function Turn({
         {turn.message.text}
         {(turn.message.attachments?.length ?? 0) > 0 && (
           <div class="msg-attachments small muted">
-            {turn.message.attachments!.map((a) => (
+            {(turn.message.attachments ?? []).map((a) => (
               <span data-testid="message-attachment" title={a.uri ?? ''}>
-                📎 {a.label || a.uri}
+                <PaperclipIcon /> {a.label || a.uri}
               </span>
             ))}
           </div>

@@ -26,7 +26,7 @@ export function applyCompletion(
   const m = mentionAt(text, caret);
   const start = m ? m.start : (item.rangeStart ?? caret);
   const end = m ? caret : (item.rangeEnd ?? caret);
-  const insert = item.insertText.endsWith(' ') ? item.insertText : item.insertText + ' ';
+  const insert = item.insertText.endsWith(' ') ? item.insertText : `${item.insertText} `;
   return { text: text.slice(0, start) + insert + text.slice(end), caret: start + insert.length };
 }
 

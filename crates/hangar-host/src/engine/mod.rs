@@ -23,7 +23,7 @@
 //! short, synchronous state transition.
 
 mod channels;
-mod client_actions;
+pub(crate) mod client_actions;
 pub mod clock;
 mod effects;
 mod input_requests;

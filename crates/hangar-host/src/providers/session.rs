@@ -260,9 +260,7 @@ impl SessionTask {
                 let Some(p) = self.permissions.remove(&action.tool_call_id) else {
                     return;
                 };
-                turn.confirmed(&action.tool_call_id, action.approved);
-                let choice = tools::pick_option(&p.options, action.approved, action.selected_option_id.as_deref());
-                let outcome = tools::permission_outcome(choice);
+                let outcome = turn.answer_permission(&action, &p.options);
                 if let Some(live) = &self.live {
                     live.conn.respond(&p.request_id, Ok(outcome));
                 }

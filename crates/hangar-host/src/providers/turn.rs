@@ -16,12 +16,14 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use agent_client_protocol::v1::schema::{
-    ContentBlock, Plan, RequestPermissionRequest, ToolCall, ToolCallContent, ToolCallLocation, ToolCallUpdate,
+    ContentBlock, PermissionOption, Plan, RequestPermissionRequest, ToolCall, ToolCallContent, ToolCallLocation,
+    ToolCallUpdate,
 };
 use ahp_types::actions::{
     ChatDeltaAction, ChatErrorAction, ChatInputCompletedAction, ChatInputRequestedAction, ChatReasoningAction,
-    ChatResponsePartAction, ChatToolCallCompleteAction, ChatToolCallContentChangedAction, ChatToolCallDeltaAction,
-    ChatToolCallReadyAction, ChatToolCallStartAction, ChatTurnCancelledAction, ChatTurnCompleteAction, ChatUsageAction,
+    ChatResponsePartAction, ChatToolCallCompleteAction, ChatToolCallConfirmedAction, ChatToolCallContentChangedAction,
+    ChatToolCallDeltaAction, ChatToolCallReadyAction, ChatToolCallStartAction, ChatTurnCancelledAction,
+    ChatTurnCompleteAction, ChatUsageAction,
 };
 use ahp_types::common::StringOrMarkdown;
 use ahp_types::state::{
@@ -540,10 +542,15 @@ impl Turn {
         }
     }
 
-    /// The user answered a confirmation: the reducer moved the call to
-    /// running (approved) or cancelled (denied).
-    pub fn confirmed(&mut self, id: &str, approved: bool) {
-        self.set_phase(id, if approved { Phase::Running } else { Phase::Closed });
+    /// The user answered the confirmation of one of this turn's permission
+    /// requests (the engine applied `action`: the reducer moved the call to
+    /// running, approved, or cancelled, denied). Returns the answer for the
+    /// agent (`RequestPermissionResponse`): the option `action` selected, or
+    /// the first of its kind among the request's `options`.
+    pub fn answer_permission(&mut self, action: &ChatToolCallConfirmedAction, options: &[PermissionOption]) -> Value {
+        let phase = if action.approved { Phase::Running } else { Phase::Closed };
+        self.set_phase(&action.tool_call_id, phase);
+        tools::permission_outcome(tools::pick_option(options, action.approved, action.selected_option_id.as_deref()))
     }
 
     /// A permission request went unanswered (the turn moves on).

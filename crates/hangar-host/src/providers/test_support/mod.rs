@@ -2,7 +2,8 @@
 //!
 //! - [`RecordingHost`] — an [`AgentHost`] double: one session and its chat,
 //!   every action reduced with the official `ahp::reducers` (the engine's
-//!   rule: an action the reducer does not apply is refused), every server
+//!   rule: an action the reducer does not apply is refused), a client's
+//!   action first checked as the engine checks it, every server
 //!   action recorded with whether it applied and whether it changed the
 //!   state (the reducers report some no-ops, e.g. completing a cancelled
 //!   tool call, as applied).
@@ -22,11 +23,14 @@ use serde_json::json;
 
 use super::turn::Turn;
 use super::AgentHost;
+use crate::engine::client_actions::{check_client_action, Subject};
 
 /// The session URI of a [`RecordingHost`].
 pub const SESSION: &str = "copilot:/replay";
 /// Its chat.
 pub const CHAT: &str = "ahp-chat:/replay";
+/// The client that dispatches actions.
+const CLIENT: &str = "replay-client";
 
 /// An [`AgentHost`] holding one ready session with one chat.
 pub struct RecordingHost {
@@ -72,6 +76,17 @@ impl Inner {
             _ => serde_json::to_value(&self.chat),
         };
         state.unwrap()
+    }
+
+    /// The engine's preconditions on a client's `action` on `channel`.
+    fn check(&self, channel: &str, action: &StateAction) -> Result<(), String> {
+        let chat = (channel == CHAT).then_some(&self.chat);
+        let on = Subject {
+            chat,
+            session: (channel == SESSION).then_some(&self.session),
+            chat_session: chat.map(|_| &self.session),
+        };
+        check_client_action(CLIENT, &on, action)
     }
 
     fn emit(&mut self, channel: &str, action: StateAction) -> bool {
@@ -121,14 +136,22 @@ impl RecordingHost {
             queued_message_id: None,
             meta: None,
         });
-        assert!(self.dispatch(CHAT, started), "chat/turnStarted applies");
+        if let Err(reason) = self.dispatch(CHAT, started) {
+            panic!("chat/turnStarted refused: {reason}");
+        }
         Turn::new(CHAT.to_owned(), turn_id.to_owned(), PathBuf::from("/workspace"))
     }
 
-    /// A client's action on `channel`, reduced as the engine reduces a
-    /// dispatched one (not recorded). `true` when applied.
-    pub fn dispatch(&self, channel: &str, action: StateAction) -> bool {
-        self.lock().reduce(channel, &action)
+    /// A client's action on `channel`, checked and reduced as the engine
+    /// checks and reduces a dispatched one (not recorded). `Err` carries
+    /// why it was refused.
+    pub fn dispatch(&self, channel: &str, action: StateAction) -> Result<(), String> {
+        let mut inner = self.lock();
+        inner.check(channel, &action)?;
+        match inner.reduce(channel, &action) {
+            true => Ok(()),
+            false => Err("the reducer did not apply it".to_owned()),
+        }
     }
 
     /// The chat as the reducers left it.

@@ -22,12 +22,15 @@ use std::path::Path;
 
 use agent_client_protocol::v1::schema::{PermissionOption, RequestPermissionRequest};
 use ahp_types::actions::{ChatToolCallConfirmedAction, ChatTurnCancelledAction};
-use ahp_types::state::{ConfirmationOption, ConfirmationOptionKind, ResponsePart, ToolCallState};
+use ahp_types::state::{
+    ConfirmationOption, ConfirmationOptionKind, ResponsePart, ToolCallCancellationReason, ToolCallConfirmationReason,
+    ToolCallState,
+};
 use ahp_types::StateAction;
 use serde_json::Value;
 
 use super::{RecordingHost, CHAT};
-use crate::providers::tools::{permission_outcome, pick_option};
+use crate::providers::tools::permission_outcome;
 use crate::providers::turn::{prompt_usage, Ending, Turn};
 
 /// The turn id the replayed client uses.
@@ -133,25 +136,25 @@ impl Replay {
         };
         let selected = result.pointer("/outcome/optionId").and_then(Value::as_str);
         if let (None, Some(selected), Some(tool_call_id)) = (&p.host, selected, &p.tool_call_id) {
-            // As an AHP client: the option shown with that id.
+            // As an AHP client: the option shown with that id, sent the
+            // way a client sends it (and the engine checks it).
             let approved = p.shown.iter().any(|o| o.id == selected && o.kind == ConfirmationOptionKind::Approve);
-            let confirmed = StateAction::ChatToolCallConfirmed(ChatToolCallConfirmedAction {
+            let confirmed = ChatToolCallConfirmedAction {
                 turn_id: TURN.to_owned(),
                 tool_call_id: tool_call_id.clone(),
                 meta: None,
                 approved,
-                confirmed: None,
-                reason: None,
+                confirmed: approved.then_some(ToolCallConfirmationReason::UserAction),
+                reason: (!approved).then_some(ToolCallCancellationReason::Denied),
                 edited_tool_input: None,
                 user_suggestion: None,
                 reason_message: None,
                 selected_option_id: Some(selected.to_owned()),
-            });
+            };
             // The session task's part once the engine applied it.
             if let Some(turn) = self.turn.as_mut().filter(|t| !t.ended) {
-                if self.host.dispatch(CHAT, confirmed) {
-                    turn.confirmed(tool_call_id, approved);
-                    p.host = Some(permission_outcome(pick_option(&p.options, approved, Some(selected))));
+                if self.host.dispatch(CHAT, StateAction::ChatToolCallConfirmed(confirmed.clone())).is_ok() {
+                    p.host = Some(turn.answer_permission(&confirmed, &p.options));
                 }
             }
         }
@@ -185,7 +188,7 @@ impl Replay {
             duration: 0,
             meta: None,
         });
-        if self.host.dispatch(CHAT, cancelled) {
+        if self.host.dispatch(CHAT, cancelled).is_ok() {
             if let Some(turn) = self.turn.as_mut() {
                 turn.ended = true;
             }

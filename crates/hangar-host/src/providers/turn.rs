@@ -7,9 +7,9 @@
 //! plan update and which completes with the turn, and usage goes to
 //! `chat/usage`, and an agent's elicitation is an input request part
 //! (`chat/inputRequested`; see `elicitation.rs`). Content a running tool
-//! call repeats unchanged, and usage repeated unchanged, are not sent
-//! again. Once the reducer has ended the turn (the client cancelled it)
-//! every later update is dropped.
+//! call repeats while the client already shows it, and usage repeated
+//! unchanged, are not sent again. Once the reducer has ended the turn (the
+//! client cancelled it) every later update is dropped.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -52,6 +52,9 @@ struct Tool {
     raw_output: Option<Value>,
     content: Vec<ToolCallContent>,
     locations: Vec<ToolCallLocation>,
+    /// The content a client was last sent (`chat/toolCallContentChanged`)
+    /// and still shows; `None` when it shows none.
+    sent: Option<Vec<ToolResultContent>>,
 }
 
 /// Tool call fields from a `tool_call`, `tool_call_update` or permission.
@@ -348,6 +351,7 @@ impl Turn {
                 raw_output: None,
                 content: Vec::new(),
                 locations: Vec::new(),
+                sent: None,
             },
         );
         self.order.push(id.to_owned());
@@ -407,16 +411,15 @@ impl Turn {
             tool.raw_output = f.raw_output;
         }
         // Agents repeat a tool call's content (e.g. in the permission
-        // request): while it runs, only new content is sent again.
+        // request): while it runs, content (and locations) the client does
+        // not show yet are sent; see `content_changed`.
         let carried = f.content.as_ref().is_some_and(|c| !c.is_empty());
-        let content_new = carried && f.content.as_ref() != Some(&tool.content);
         if let Some(content) = f.content.filter(|c| !c.is_empty()) {
             tool.content = content;
         }
-        let mut moved = false;
-        if let Some(locations) = f.locations.filter(|l| !l.is_empty() && *l != tool.locations) {
+        let located = f.locations.as_ref().is_some_and(|l| !l.is_empty());
+        if let Some(locations) = f.locations.filter(|l| !l.is_empty()) {
             tool.locations = locations;
-            moved = true;
         }
         let phase = tool.phase;
         let title = tool.title.clone();
@@ -437,7 +440,7 @@ impl Turn {
                     StateAction::ChatToolCallReady(self.ready(id, Some(ToolCallConfirmationReason::NotNeeded))),
                 );
                 self.set_phase(id, Phase::Running);
-                if carried || moved {
+                if carried || located {
                     self.content_changed(host, id);
                 }
             }
@@ -454,26 +457,33 @@ impl Turn {
                         }),
                     );
                 }
-                Phase::Running if content_new || moved => self.content_changed(host, id),
+                Phase::Running if carried || located => self.content_changed(host, id),
                 _ => {}
             },
         }
     }
 
-    fn content_changed(&self, host: &dyn AgentHost, id: &str) {
+    /// Send a running tool call's content, unless the client already
+    /// shows exactly that.
+    fn content_changed(&mut self, host: &dyn AgentHost, id: &str) {
         let Some(tool) = self.tools.get(id) else {
             return;
         };
         let content = self.visible_content(tool);
-        self.emit(
-            host,
-            StateAction::ChatToolCallContentChanged(ChatToolCallContentChangedAction {
-                turn_id: self.turn_id.clone(),
-                tool_call_id: id.to_owned(),
-                meta: None,
-                content,
-            }),
-        );
+        if tool.sent.as_ref() == Some(&content) {
+            return;
+        }
+        let action = ChatToolCallContentChangedAction {
+            turn_id: self.turn_id.clone(),
+            tool_call_id: id.to_owned(),
+            meta: None,
+            content: content.clone(),
+        };
+        if self.emit(host, StateAction::ChatToolCallContentChanged(action)) {
+            if let Some(tool) = self.tools.get_mut(id) {
+                tool.sent = Some(content);
+            }
+        }
     }
 
     /// What a client sees of a tool call: its content, then the places it
@@ -544,12 +554,15 @@ impl Turn {
 
     /// The user answered the confirmation of one of this turn's permission
     /// requests (the engine applied `action`: the reducer moved the call to
-    /// running, approved, or cancelled, denied). Returns the answer for the
-    /// agent (`RequestPermissionResponse`): the option `action` selected, or
-    /// the first of its kind among the request's `options`.
+    /// running with no content, approved, or cancelled, denied). Returns the
+    /// answer for the agent (`RequestPermissionResponse`): the option
+    /// `action` selected, or the first of its kind among the request's
+    /// `options`.
     pub fn answer_permission(&mut self, action: &ChatToolCallConfirmedAction, options: &[PermissionOption]) -> Value {
-        let phase = if action.approved { Phase::Running } else { Phase::Closed };
-        self.set_phase(&action.tool_call_id, phase);
+        if let Some(tool) = self.tools.get_mut(&action.tool_call_id) {
+            tool.phase = if action.approved { Phase::Running } else { Phase::Closed };
+            tool.sent = None;
+        }
         tools::permission_outcome(tools::pick_option(options, action.approved, action.selected_option_id.as_deref()))
     }
 
@@ -695,7 +708,7 @@ mod tests {
     use ahp_types::state::{ResponsePart, ToolCallState, ToolResultContent};
 
     use super::*;
-    use crate::providers::test_support::RecordingHost;
+    use crate::providers::test_support::{RecordingHost, CHAT};
 
     fn running_text(host: &RecordingHost) -> Option<Vec<String>> {
         let chat = host.chat_state();
@@ -742,6 +755,41 @@ mod tests {
             ["chat/toolCallStart", "chat/toolCallReady", "chat/toolCallContentChanged", "chat/usage"],
             "the second round changed nothing"
         );
+        assert_eq!(running_text(&host), Some(vec!["ls".to_owned()]));
+    }
+
+    #[test]
+    fn content_repeated_after_a_confirmation_is_sent() {
+        let host = RecordingHost::new();
+        let mut turn = host.start_turn("t", "go");
+        let call = json!({ "sessionUpdate": "tool_call", "toolCallId": "a", "title": "Run", "kind": "execute",
+            "status": "pending", "content": text_content("ls") });
+        turn.on_update(&host, &call);
+        let request: RequestPermissionRequest = serde_json::from_value(json!({ "sessionId": "s",
+            "toolCall": { "toolCallId": "a", "content": text_content("ls") },
+            "options": [{ "optionId": "yes", "name": "Allow", "kind": "allow_once" }] }))
+        .unwrap();
+        assert_eq!(turn.permission(&host, &request).as_deref(), Some("a"));
+        let confirmed = ChatToolCallConfirmedAction {
+            turn_id: "t".to_owned(),
+            tool_call_id: "a".to_owned(),
+            meta: None,
+            approved: true,
+            confirmed: Some(ToolCallConfirmationReason::UserAction),
+            reason: None,
+            edited_tool_input: None,
+            user_suggestion: None,
+            reason_message: None,
+            selected_option_id: Some("yes".to_owned()),
+        };
+        host.dispatch(CHAT, StateAction::ChatToolCallConfirmed(confirmed.clone())).unwrap();
+        let answer = turn.answer_permission(&confirmed, &request.options);
+        assert_eq!(answer["outcome"]["optionId"], "yes");
+        assert_eq!(running_text(&host), Some(vec![]), "the reducer's confirmation shows no content");
+        // The agent runs the call with the content it had before.
+        let running = json!({ "sessionUpdate": "tool_call_update", "toolCallId": "a", "status": "in_progress",
+            "content": text_content("ls") });
+        turn.on_update(&host, &running);
         assert_eq!(running_text(&host), Some(vec!["ls".to_owned()]));
     }
 }

@@ -32,6 +32,7 @@ cargo test -q -p hangar-desktop --lib export_bindings; git diff --exit-code --st
 
 echo "== tests (on a virtual X display: the real-window test opens the app's window)"
 export HANGAR_REQUIRE_WINDOW=1
+export HANGAR_REQUIRE_SHARED_FIXTURES=1  # ../shared/fixtures: the transcript table replays and drift-checks it
 xvfb-run -a -s "-screen 0 1280x800x24" cargo test --workspace --no-fail-fast -- --test-threads=2
 
 echo "== node: mock model server self-test"

@@ -1,12 +1,14 @@
 //! Every recorded ACP transcript (`tests/e2e/fixtures/acp-transcripts/`,
 //! and `../shared/fixtures/acp-transcripts/` beside the checkout when it is
-//! there) replayed in-process through the turn mapping
-//! (`test_support/replay.rs`) into a chat reduced with `ahp::reducers`,
+//! there, required with `HANGAR_REQUIRE_SHARED_FIXTURES` set) replayed
+//! in-process through the turn mapping (`test_support/replay.rs`) into a
+//! chat reduced with `ahp::reducers`,
 //! one table row per transcript with the chat it must leave: how the turn
 //! ended, its markdown, its tool calls (id, tool name, final title and
 //! state), the confirmation shown and the host's answer to the agent (which
 //! must be what the recorded client answered), the plan and the usage.
-//! A transcript without a row fails, so a new recording gets one.
+//! A transcript without a row fails, so a new recording gets one, and a
+//! shared transcript that differs from the repository's copy fails.
 
 use std::path::{Path, PathBuf};
 
@@ -405,11 +407,16 @@ fn row(file: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.file == file)
 }
 
-/// The transcript folders: the repository's, and the shared one when present.
+/// The transcript folders: the repository's, and the shared one when
+/// present (required when `HANGAR_REQUIRE_SHARED_FIXTURES` is set, as
+/// `scripts/test.sh` does).
 fn folders() -> Vec<PathBuf> {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let repo = here.join("../../tests/e2e/fixtures/acp-transcripts");
     let shared = here.join("../../../shared/fixtures/acp-transcripts");
+    if !shared.is_dir() && std::env::var_os("HANGAR_REQUIRE_SHARED_FIXTURES").is_some() {
+        panic!("HANGAR_REQUIRE_SHARED_FIXTURES is set but {} is missing", shared.display());
+    }
     std::iter::once(repo).chain(shared.is_dir().then_some(shared)).collect()
 }
 
@@ -559,6 +566,24 @@ fn every_transcript_has_one_row() {
     let repo = &folders()[0];
     let stale: Vec<&str> = ROWS.iter().map(|r| r.file).filter(|f| !repo.join(f).is_file()).collect();
     assert!(stale.is_empty(), "rows without a transcript in {}: {stale:?}", repo.display());
+}
+
+/// A transcript updated in one place only: every shared transcript the
+/// repository also holds is byte for byte the repository's copy.
+#[test]
+fn shared_transcripts_are_the_repositorys() {
+    let folders = folders();
+    let (repo, shared) = (&folders[0], &folders[1..]);
+    let drifted: Vec<String> = shared
+        .iter()
+        .flat_map(|folder| transcripts(folder))
+        .filter(|path| {
+            let mine = repo.join(name(path));
+            mine.is_file() && std::fs::read(&mine).unwrap() != std::fs::read(path).unwrap()
+        })
+        .map(|path| path.display().to_string())
+        .collect();
+    assert!(drifted.is_empty(), "shared transcripts that differ from {}: {drifted:#?}", repo.display());
 }
 
 #[test]

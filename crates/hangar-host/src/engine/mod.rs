@@ -14,7 +14,7 @@
 //! - `input_requests.rs` — input requests: the session's `inputNeeded`
 //!   mirror and the preconditions of a client's answers.
 //! - `queue.rs`     — starting queued messages when a chat goes idle or its
-//!   session becomes ready.
+//!   session becomes ready (or failed to start: they end with its error).
 //! - `effects.rs`   — what the engine asks the outside world to do (agents).
 //! - `clock.rs`     — timestamps and ids.
 //! - `tests/`       — table tests of the rules above, one file per module.
@@ -259,7 +259,7 @@ impl Engine {
             self.sync_session_summary(&session);
         } else if self.sessions.contains_key(channel) {
             self.record_session_effect(channel, action);
-            if matches!(action, StateAction::SessionReady(_)) {
+            if matches!(action, StateAction::SessionReady(_) | StateAction::SessionCreationFailed(_)) {
                 self.start_queued_of_session(channel);
             }
             self.sync_session_summary(channel);

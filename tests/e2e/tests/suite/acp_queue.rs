@@ -1,13 +1,15 @@
 //! Queued messages and cancels against the fake agent: a cancelled prompt
 //! that is still running holds the next turn back (its late chunks never
 //! reach the new turn), the queue's order and removals decide what starts,
-//! and an agent that ignores a cancel is stopped. Needs `cargo build -p
+//! an agent that ignores a cancel is stopped, and a message queued on a
+//! session whose agent could not start ends as a turn with the start error.
+//! Needs `cargo build -p
 //! hangar-cli -p hangar-fake-agent`.
 
 use ahp_types::actions::{ChatPendingMessageRemovedAction, ChatQueuedMessagesReorderedAction};
 use ahp_types::state::PendingMessageKind;
 use ahp_types::StateAction;
-use hangar_e2e::acp::{markdown, processes_with, AgentCmd, Rig};
+use hangar_e2e::acp::{error_message, markdown, processes_with, AgentCmd, Rig};
 use hangar_e2e::action_type;
 use hangar_e2e::actions::turn_cancelled;
 use hangar_e2e::Launch;
@@ -115,4 +117,19 @@ async fn an_agent_that_ignores_cancel_is_stopped_and_the_next_turn_gets_a_fresh_
     assert_eq!(markdown(&rig.turn(&first).await), "busy");
     rig.dispatch(turn_cancelled(&second)).await;
     let _: Value = rig.client.request("disposeSession", json!({ "channel": rig.session })).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_message_queued_on_a_session_whose_agent_did_not_start_ends_with_the_start_error() {
+    let script = json!({ "failStart": "error: no API key configured" });
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
+    assert_eq!(rig.created, "session/creationFailed");
+    rig.pending(PendingMessageKind::Queued, "q1", "hello").await;
+    let (turn, queued) = next_started(&mut rig).await;
+    assert_eq!(queued.as_deref(), Some("q1"));
+    assert_eq!(rig.wait_end(&turn).await, "chat/error");
+    let turn = rig.turn(&turn).await;
+    assert_eq!(turn.message.text, "hello", "the message stays in the history");
+    assert!(error_message(&turn).is_some_and(|m| m.contains("no API key configured")), "{turn:?}");
+    assert!(rig.chat_state().await.queued_messages.unwrap_or_default().is_empty());
 }

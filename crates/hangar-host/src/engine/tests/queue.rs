@@ -1,7 +1,10 @@
 //! Queued and steering messages: a queued message starts as a turn as soon
 //! as the chat is idle (and its session ready), first in the queue's order;
 //! removed ones never start; a steering message stays with the running turn.
+//! When the agent fails to start, queued messages become turns that end
+//! with its start error.
 
+use ahp_types::state::{ResponsePart, TurnState};
 use serde_json::{json, Value};
 
 use super::*;
@@ -19,6 +22,8 @@ struct Row {
     queued: &'static [&'static str],
     /// The steering message id left.
     steering: Option<&'static str>,
+    /// The texts of the turns that ended with the agent's start error.
+    failed: &'static [&'static str],
     /// Side effects of the acts.
     effects: &'static [&'static str],
 }
@@ -28,6 +33,17 @@ fn running_with_two_queued(f: &mut Fx) {
     running(f);
     f.server(On::Chat, queued("q1", "one"));
     f.server(On::Chat, queued("q2", "two"));
+}
+
+/// The agent did not start.
+fn creation_failed() -> Value {
+    json!({ "type": "session/creationFailed", "error": { "errorType": "agentStartFailed", "message": START_ERROR } })
+}
+
+const START_ERROR: &str = "spawn nope: not found";
+
+fn start_failed(f: &mut Fx) {
+    f.server(On::Session, creation_failed());
 }
 
 fn queued(id: &str, text: &str) -> Value {
@@ -47,6 +63,7 @@ fn rows() -> Vec<Row> {
             started: Some(("q1", "one")),
             queued: &[],
             steering: None,
+            failed: &[],
             effects: &["TurnStarted"],
         },
         Row {
@@ -57,6 +74,7 @@ fn rows() -> Vec<Row> {
             started: None,
             queued: &["q1"],
             steering: None,
+            failed: &[],
             effects: &[],
         },
         Row {
@@ -67,6 +85,7 @@ fn rows() -> Vec<Row> {
             started: None,
             queued: &["q1"],
             steering: None,
+            failed: &[],
             effects: &[],
         },
         Row {
@@ -77,7 +96,34 @@ fn rows() -> Vec<Row> {
             started: Some(("q1", "one")),
             queued: &[],
             steering: None,
+            failed: &[],
             effects: &["TurnStarted"],
+        },
+        Row {
+            name: "messages queued while the agent starts end with its start error when it fails to",
+            start: Creating,
+            setup: idle,
+            acts: vec![
+                (Client, Chat, queued("q1", "one")),
+                (Client, Chat, queued("q2", "two")),
+                (Server, Session, creation_failed()),
+            ],
+            started: None,
+            queued: &[],
+            steering: None,
+            failed: &["one", "two"],
+            effects: &[],
+        },
+        Row {
+            name: "a message queued after the agent failed to start ends with its start error",
+            start: Creating,
+            setup: start_failed,
+            acts: vec![(Client, Chat, queued("q1", "one"))],
+            started: None,
+            queued: &[],
+            steering: None,
+            failed: &["one"],
+            effects: &[],
         },
         Row {
             name: "the first queued message starts when the turn completes",
@@ -87,6 +133,7 @@ fn rows() -> Vec<Row> {
             started: Some(("q1", "one")),
             queued: &["q2"],
             steering: None,
+            failed: &[],
             effects: &["TurnStarted"],
         },
         Row {
@@ -97,6 +144,7 @@ fn rows() -> Vec<Row> {
             started: Some(("q1", "one")),
             queued: &["q2"],
             steering: None,
+            failed: &[],
             effects: &["TurnCancelled", "TurnStarted"],
         },
         Row {
@@ -107,6 +155,7 @@ fn rows() -> Vec<Row> {
             started: Some(("q1", "one")),
             queued: &["q2"],
             steering: None,
+            failed: &[],
             effects: &["TurnStarted"],
         },
         Row {
@@ -120,6 +169,7 @@ fn rows() -> Vec<Row> {
             started: Some(("q2", "two")),
             queued: &["q1"],
             steering: None,
+            failed: &[],
             effects: &["TurnStarted"],
         },
         Row {
@@ -133,6 +183,7 @@ fn rows() -> Vec<Row> {
             started: Some(("q2", "two")),
             queued: &[],
             steering: None,
+            failed: &[],
             effects: &["TurnStarted"],
         },
         Row {
@@ -143,6 +194,7 @@ fn rows() -> Vec<Row> {
             started: Some(("q1", "uno")),
             queued: &["q2"],
             steering: None,
+            failed: &[],
             effects: &["TurnStarted"],
         },
         Row {
@@ -153,6 +205,7 @@ fn rows() -> Vec<Row> {
             started: None,
             queued: &[],
             steering: None,
+            failed: &[],
             effects: &[],
         },
         Row {
@@ -163,6 +216,7 @@ fn rows() -> Vec<Row> {
             started: None,
             queued: &["q1", "q2"],
             steering: Some("s1"),
+            failed: &[],
             effects: &["SteeringSet"],
         },
     ]
@@ -197,11 +251,24 @@ fn queued_messages_start_in_order_when_the_chat_is_idle() {
             }
             None => {
                 assert_eq!(from_queue, None, "{name}: no queued message started");
-                assert!(started_by.is_none(), "{name}: no turn started");
+                let starts = published.iter().filter(|p| p.kind == "chat/turnStarted").count();
+                assert_eq!(starts, row.failed.len(), "{name}: no turn started but those that failed");
             }
         }
         let queued: Vec<&str> = chat.queued_messages.iter().flatten().map(|m| m.id.as_str()).collect();
         assert_eq!(queued, row.queued, "{name}: the queue left");
         assert_eq!(chat.steering_message.as_ref().map(|m| m.id.as_str()), row.steering, "{name}: steering");
+        let failed: Vec<&str> = chat
+            .turns
+            .iter()
+            .filter(|t| t.state == TurnState::Error)
+            .filter(|t| {
+                t.response_parts.iter().any(|p| {
+                    matches!(p, ResponsePart::Error(e) if e.error.error_type == "agentStartFailed" && e.error.message == START_ERROR)
+                })
+            })
+            .map(|t| t.message.text.as_str())
+            .collect();
+        assert_eq!(failed, row.failed, "{name}: turns ended with the start error");
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 
 use ahp_types::actions::{RootAgentsChangedAction, SessionActiveClientRemovedAction};
@@ -14,6 +14,7 @@ use ahp_types::StateAction;
 use crate::config::HostConfig;
 use crate::engine::{ChannelRef, Engine, SideEffect};
 use crate::hub::{ConnId, Hub, Publication};
+use crate::locks::lock;
 use crate::outgoing::OutgoingRequests;
 use crate::protocol::versions::ProtocolGeneration;
 use crate::providers::{agent_layer, AgentHost, AgentLayer};
@@ -80,10 +81,6 @@ pub struct Host {
     next_conn: AtomicU64,
     writer_thread: Mutex<Option<JoinHandle<()>>>,
     _lock: File,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Host {

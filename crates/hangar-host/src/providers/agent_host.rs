@@ -3,7 +3,7 @@
 //! from the current state atomically, find a chat's session, and the paths
 //! that are never served. [`crate::host::Host`] implements it; tests use a
 //! double that reduces the actions with `ahp::reducers`
-//! (`providers/test_support.rs`), so the ACP mapping runs without a host,
+//! (`providers/test_support/mod.rs`), so the ACP mapping runs without a host,
 //! a store or an agent process.
 
 use std::path::PathBuf;

@@ -111,6 +111,7 @@ pub fn write_text_file(scope: &Scope, params: &Value) -> Result<Value, FsError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::home::FakeHome;
 
     #[test]
     fn confines_to_roots() {
@@ -142,13 +143,9 @@ mod tests {
 
     #[test]
     fn never_served_paths_inside_a_root_are_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let home = dir.path().canonicalize().unwrap();
-        let ssh = home.join(".ssh");
-        std::fs::create_dir(&ssh).unwrap();
-        std::fs::write(ssh.join("id_ed25519"), "PRIVATE KEY").unwrap();
+        let FakeHome { home, ssh, .. } = &FakeHome::new().unwrap();
         std::fs::write(home.join("notes.txt"), "fine").unwrap();
-        let scope = Scope::new(&[crate::resources::uri::path_to_file_uri(&home)], std::slice::from_ref(&ssh));
+        let scope = Scope::new(&[crate::resources::uri::path_to_file_uri(home)], std::slice::from_ref(ssh));
         let read = |p: PathBuf| read_text_file(&scope, &json!({ "path": p.to_str().unwrap() }));
         assert_eq!(read(home.join("notes.txt")).unwrap()["content"], "fine");
         assert_eq!(read(ssh.join("id_ed25519")).unwrap_err().0, -32002);

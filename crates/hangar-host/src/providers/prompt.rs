@@ -159,17 +159,14 @@ fn embedded(e: &MessageEmbeddedResourceAttachment, support: PromptSupport) -> Va
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::home::FakeHome;
     use crate::resources::uri::path_to_file_uri;
 
     #[test]
     fn attached_files_are_read_only_where_the_scope_admits() {
-        let dir = tempfile::tempdir().unwrap();
-        let home = dir.path().canonicalize().unwrap();
-        let ssh = home.join(".ssh");
-        std::fs::create_dir(&ssh).unwrap();
-        std::fs::write(ssh.join("id_ed25519"), "PRIVATE KEY").unwrap();
+        let FakeHome { home, ssh, .. } = &FakeHome::new().unwrap();
         std::fs::write(home.join("notes.md"), "# notes").unwrap();
-        let scope = Scope::new(&[path_to_file_uri(&home)], std::slice::from_ref(&ssh));
+        let scope = Scope::new(&[path_to_file_uri(home)], std::slice::from_ref(ssh));
         assert_eq!(readable_file(&path_to_file_uri(&home.join("notes.md")), &scope).as_deref(), Some("# notes"));
         assert_eq!(readable_file(&path_to_file_uri(&ssh.join("id_ed25519")), &scope), None);
         assert_eq!(readable_file("file:///etc/hostname", &scope), None);

@@ -28,7 +28,6 @@ const SESSION: &str = "ahp-session:/table";
 const ME: &str = "client-me";
 /// The turn rows start.
 const TURN: &str = "turn-1";
-/// When that turn started.
 /// When that turn started (after the session's creation, so it is the
 /// newest time the summary knows).
 const STARTED_AT: &str = "2099-01-01T00:00:00.000Z";

@@ -25,7 +25,7 @@ fn ui_in_headless_chromium() {
 }
 
 #[test]
-fn streaming_renders_once_per_frame_and_highlights_when_done() {
+fn streaming_renders_in_frames_not_per_op_and_highlights_when_done() {
     run_ui_script("streaming.mjs");
 }
 

@@ -3,7 +3,8 @@
 //   1. idle RSS of the core process with 50 sessions;
 //   2. a session with 10,000 turns: time from click to first painted turn,
 //      JS heap, DOM size, core RSS;
-//   3. streaming at ~200 deltas/s: frame times while the answer grows.
+//   3. streaming at ~200 deltas/s: frame times while the answer grows, and
+//      how many times the streaming part was re-rendered in each frame.
 // Usage: node ui/tests/ui/bench.mjs (after cargo build -p hangar-desktop -p hangar-fake-agent
 // and npm run build). Env as run.mjs; TURNS (default 10000), SESSIONS (50),
 // STREAM_RUNS (1: streaming runs, each in a fresh session), UI_DIR (the
@@ -215,9 +216,16 @@ for (let run = 0; run < STREAM_RUNS; run++) {
         let last = performance.now();
         let started = 0;
         let mutations = 0;
-        const obs = new MutationObserver(() => {
+        // Replacements of the streaming part's DOM (one per render), per frame.
+        let frame = 0;
+        let firstFrame = 0;
+        const perFrame = new Map();
+        const obs = new MutationObserver((records) => {
           mutations++;
           if (!started) started = performance.now();
+          const md = document.querySelector('.turn.active .md.assistant');
+          for (const r of records)
+            if (md && r.target === md && r.type === 'childList') perFrame.set(frame, (perFrame.get(frame) ?? 0) + 1);
         });
         obs.observe(document.querySelector('[data-testid=transcript]'), {
           subtree: true,
@@ -225,12 +233,20 @@ for (let run = 0; run < STREAM_RUNS; run++) {
           characterData: true,
         });
         const tick = (t) => {
+          frame++;
           if (started) gaps.push(t - last);
           last = t;
+          if (!firstFrame && document.querySelector('.turn.active .md.assistant')) firstFrame = frame;
           const done = started && !document.querySelector('.turn.active') && document.querySelector('.md.assistant');
           if (done) {
             obs.disconnect();
-            resolve({ gaps, ms: performance.now() - started, mutations });
+            // Frames while it streamed, by how many replacements each saw.
+            const dist = {};
+            for (let i = firstFrame; i < frame; i++) {
+              const n = perFrame.get(i) ?? 0;
+              dist[n] = (dist[n] ?? 0) + 1;
+            }
+            resolve({ gaps, ms: performance.now() - started, mutations, dist });
           } else requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
@@ -249,6 +265,16 @@ for (let run = 0; run < STREAM_RUNS; run++) {
     `stream: ${DELTAS} deltas in ${(f.ms / 1000).toFixed(2)} s (${(DELTAS / (f.ms / 1000)).toFixed(0)} deltas/s), final answer ${text} chars;` +
       ` frames ${f.gaps.length}: p50 ${fmt(q(0.5))}, p95 ${fmt(q(0.95))}, p99 ${fmt(q(0.99))}, max ${fmt(sorted[sorted.length - 1])}, >50 ms: ${f.gaps.filter((g) => g > 50).length};` +
       ` page main thread busy ${cpu.TaskDuration.toFixed(0)} ms (script ${cpu.ScriptDuration.toFixed(0)}, style ${cpu.RecalcStyleDuration.toFixed(0)}, layout ${cpu.LayoutDuration.toFixed(0)})`,
+  );
+  // The property streaming.mjs used to assert (one render per frame), as a
+  // figure: it depends on the machine's load.
+  const counts = Object.keys(f.dist).map(Number);
+  console.log(
+    `stream: replacements of the streaming part per frame: max ${Math.max(0, ...counts)}; frames by count ` +
+      counts
+        .sort((a, b) => a - b)
+        .map((n) => `${n}: ${f.dist[n]}`)
+        .join(', '),
   );
 }
 console.log(`after streaming: core RSS ${rssMiB()} MiB`);

@@ -62,15 +62,20 @@ pub(crate) fn start(args: &[String]) -> Result<(InProcess, Ready), String> {
 
 impl Drop for InProcess {
     /// Stop as SIGTERM stops `hangar serve` (agents ended, state flushed),
-    /// then drop whatever tasks are left with the runtime.
+    /// then drop whatever tasks are left with the runtime, and wait (up to
+    /// 30 s) until they are gone: tasks such as a connection still hold the
+    /// host, and with it the data directory's lock and database, which a
+    /// host started next on the same directory, or the removal of a
+    /// temporary one, must find released.
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
             let _ = self.stopped.recv_timeout(Duration::from_secs(30));
         }
         if let Some(runtime) = self.runtime.take() {
-            // Not `drop`: that blocks, which a test's async context forbids.
-            runtime.shutdown_background();
+            // On a thread of its own: shutting a runtime down blocks, which
+            // a test's async context forbids.
+            let _ = std::thread::spawn(move || runtime.shutdown_timeout(Duration::from_secs(30))).join();
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `kill -9` and restart on the same data directory lose nothing: sessions,
 //! titles, flags, completed turns; `serverSeq` keeps increasing; a turn cut
 //! off mid-way comes back as an error with what it had; long chats come back
-//! as a tail plus a cursor, paged with `fetchTurns`.
+//! as a tail plus a cursor, paged with `fetchTurns`; a dropped in-process
+//! host has released its data directory when the drop returns.
 
 use hangar_e2e::{Launch, RawClient, TestHost};
 use serde_json::{json, Value};
@@ -251,4 +252,20 @@ async fn active_clients_restored_after_kill_9_are_removed_unless_they_come_back(
     let late = watcher.next_json_within(std::time::Duration::from_secs(2)).await;
     assert!(late.as_ref().is_none_or(|m| m["params"]["action"]["clientId"] != "back"), "{late:?}");
     assert_eq!(active_clients(&mut watcher, 3, "ahp-session:/owned").await, vec!["back".to_owned()]);
+}
+
+/// A dropped in-process host has let go of its data directory (lock,
+/// database, writer thread), even with a client still connected to it: a
+/// host started on the same directory right away opens it.
+#[tokio::test]
+async fn a_dropped_in_process_host_releases_its_data_dir_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = TestHost::start_in(Launch::InProcess, dir.path(), &[]);
+    for round in 0..20 {
+        let (client, _) = hangar_e2e::initialized(&host, "still-connected").await;
+        drop(host);
+        let next = TestHost::try_start_in(Launch::InProcess, dir.path(), &[]);
+        drop(client);
+        host = next.unwrap_or_else(|e| panic!("round {round}: the data dir was still held: {e}"));
+    }
 }

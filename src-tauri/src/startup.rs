@@ -60,6 +60,13 @@ pub fn browse_roots(args: &[String]) -> Vec<PathBuf> {
     out
 }
 
+/// `--blank`: open the app's window on an empty page, without the host, the
+/// core or the UI; the baseline that the app's memory figures are measured
+/// against (`ui/tests/window/idle-rss.mjs`, docs/performance.md).
+pub fn blank(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--blank")
+}
+
 /// Start the embedded host and the core (inside a Tokio runtime).
 pub async fn start(args: &[String]) -> Result<Started, CoreError> {
     let agents = agent_specs(args)?;
@@ -81,5 +88,7 @@ mod tests {
                 .to_vec();
         assert_eq!(flag_values(&args, "--browse-root").collect::<Vec<_>>(), ["/a", "/b"]);
         assert_eq!(data_dir(&args).unwrap(), PathBuf::from("/d"));
+        assert!(!blank(&args));
+        assert!(blank(&["--data-dir".to_owned(), "/d".to_owned(), "--blank".to_owned()]));
     }
 }

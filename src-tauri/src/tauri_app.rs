@@ -58,6 +58,10 @@ impl Notifier for WindowNotifier {
 /// Run the app (blocks until the window closes).
 pub fn run() -> Result<(), CoreError> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let context = tauri::generate_context!();
+    if crate::startup::blank(&args) {
+        return run_blank(context);
+    }
     let started = tauri::async_runtime::block_on(crate::startup::start(&args))?;
     let core = started.core.clone();
     let result = tauri::Builder::default()
@@ -68,7 +72,20 @@ pub fn run() -> Result<(), CoreError> {
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![core_call, core_stream])
-        .run(tauri::generate_context!());
+        .run(context);
     drop(started);
     result.map_err(|e| CoreError::Unexpected(format!("the window: {e}")))
+}
+
+/// `--blank`: the same window (size, shell, plugin) on `about:blank`, with no
+/// host, core or UI; a baseline for memory figures.
+fn run_blank(mut context: tauri::Context) -> Result<(), CoreError> {
+    let blank: tauri::Url = "about:blank".parse().map_err(|e| CoreError::Unexpected(format!("about:blank: {e}")))?;
+    for window in &mut context.config_mut().app.windows {
+        window.url = tauri::WebviewUrl::External(blank.clone());
+    }
+    tauri::Builder::default()
+        .plugin(tauri_plugin_notification::init())
+        .run(context)
+        .map_err(|e| CoreError::Unexpected(format!("the window: {e}")))
 }

@@ -27,6 +27,8 @@ const home = mkdtempSync(join(tmpdir(), 'hangar-window-home-'));
 const demo = join(home, 'projects', 'demo');
 mkdirSync(demo, { recursive: true });
 mkdirSync(join(home, 'projects', 'other'), { recursive: true });
+// Dot-folders, which the picker hides until "Show hidden".
+for (const d of ['.cache', '.local']) mkdirSync(join(home, d));
 writeFileSync(join(demo, 'hello.txt'), 'hello world\n');
 writeFileSync(join(demo, 'main.rs'), 'fn main() {}\n');
 
@@ -119,6 +121,56 @@ const screenOf = async (name) => {
     /* no imagemagick */
   }
 };
+
+// Right after launch, before waiting for the host: the dialog either says
+// the host is connecting or is already filled in, and must end filled in
+// (before, it kept the empty host it opened with). The Chromium test
+// new-session.mjs makes the "not yet" case certain; here it is the real
+// window, its fonts and icons.
+await test('New session clicked at launch fills in; dot-folders hidden; SVG icons', async () => {
+  try {
+    await newSessionAtLaunch();
+  } finally {
+    // Closed whatever happened: an open dialog would block the next tests.
+    await wd.exec('document.querySelector("[data-testid=new-session-dialog] .modal-actions button")?.click();');
+  }
+});
+async function newSessionAtLaunch() {
+  await wd.clickEl('[data-testid=new-session]');
+  await wd.waitEl('[data-testid=new-session-dialog]');
+  const atOnce = await wd.exec(
+    'return document.querySelector("[data-testid=host-waiting]")?.textContent ?? "(host already answered)";',
+  );
+  console.log(`# dialog at launch: ${atOnce}`);
+  await wd.waitFor(
+    'the dialog filled in',
+    `return document.querySelector('[data-testid=folder-path]')?.textContent === arguments[0]
+      && document.querySelector('[data-testid=agent-select]')?.value === 'fake'
+      && !document.querySelector('[data-testid=host-waiting]');`,
+    [home],
+  );
+  const names = () =>
+    wd.exec('return [...document.querySelectorAll("[data-testid=folder-entry]")].map((e) => e.textContent.trim());');
+  const visible = await names();
+  if (JSON.stringify(visible) !== JSON.stringify(['projects']))
+    throw new Error(`folders listed: ${JSON.stringify(visible)}`);
+  const icons = await wd.exec(`const p = document.querySelector('[data-testid=folder-picker]');
+    return { svg: p.querySelectorAll('svg').length, box: [...p.querySelectorAll('[data-testid=folder-entry] svg')].map((s) => s.getBoundingClientRect().width),
+      emoji: (p.textContent.match(/\\p{Extended_Pictographic}/gu) ?? []).join('') };`);
+  if (icons.svg < 2 || icons.emoji || icons.box.some((w) => w < 12))
+    throw new Error(`picker icons: ${JSON.stringify(icons)}`);
+  await shot('real-window-new-session');
+  await screenOf('real-window-new-session-xvfb');
+  await wd.clickEl('[data-testid=show-hidden]');
+  await wd.waitFor(
+    'hidden folders listed',
+    'return document.querySelectorAll("[data-testid=folder-entry]").length === 4;',
+  );
+  const all = await names();
+  if (JSON.stringify(all) !== JSON.stringify(['projects', '.cache', '.hangar-data', '.local']))
+    throw new Error(`with hidden: ${JSON.stringify(all)}`);
+  await shot('real-window-new-session-hidden');
+}
 
 await test('the sidebar shows the embedded host, connected', async () => {
   await expectText('.host-group h2', 'This computer');

@@ -1,9 +1,52 @@
 #!/usr/bin/env bash
-# Set up and run Hangar headless: builds the host and serves on 127.0.0.1:8765.
-# Any arguments are passed to `hangar serve` (see `hangar serve --help`), e.g.
-#   bash scripts/run.sh --agent codex="codex-acp"
+# Build and run Hangar.
+#
+#   bash scripts/run.sh [APP OPTIONS]
+#       builds the UI and the desktop app (release) and opens its window,
+#       with the host embedded; e.g. --agent mine="/opt/my-agent --acp",
+#       --data-dir DIR, --browse-root DIR (docs/desktop.md, "Agents").
+#   bash scripts/run.sh --headless [SERVE OPTIONS]
+#       builds the host and runs it without a window: `hangar serve` on
+#       127.0.0.1:8765 (`bash scripts/run.sh --headless --help` lists its
+#       options), e.g. --agent codex="codex-acp".
+#
+# Without a display ($DISPLAY and $WAYLAND_DISPLAY unset) the app cannot
+# open its window: run.sh says so and exits with status 2, before building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+  -h | --help)
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
+  --headless)
+    shift
+    bash scripts/setup.sh
+    cargo build --release -p hangar-cli
+    exec target/release/hangar serve "$@"
+    ;;
+esac
+
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+  cat >&2 <<'EOF'
+run.sh: no display here ($DISPLAY and $WAYLAND_DISPLAY are not set), so the
+desktop app cannot open its window.
+
+To run the host without a window (clients connect to ws://127.0.0.1:8765/):
+  bash scripts/run.sh --headless
+  bash scripts/run.sh --headless --help      # its options
+
+To open the app on a virtual display instead (nothing you can see; for tests):
+  xvfb-run -a bash scripts/run.sh
+EOF
+  exit 2
+fi
+
 bash scripts/setup.sh
-cargo build --release -p hangar-cli
-exec target/release/hangar serve "$@"
+echo "run.sh: building the UI (ui/dist, embedded in the app)" >&2
+# npm install, not npm ci: see scripts/test.sh.
+(cd ui && npm install --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
+echo "run.sh: building the desktop app (release; the first build takes several minutes)" >&2
+cargo build --release -p hangar-desktop
+exec target/release/hangar-desktop "$@"

@@ -2,7 +2,7 @@
 //!
 //! Map of the crate:
 //! - [`startup`]       — start-up shared by the app and the bridge: the
-//!   command-line flags (`--data-dir`, `--browse-root`), the embedded host,
+//!   command-line flags (`--data-dir`, `--browse-root`, `--blank`), the embedded host,
 //!   the core, the local host registered like any remote.
 //! - [`embedded_host`] — `hangar_host` on 127.0.0.1:0 with a per-launch
 //!   token, data under the platform data dir; agents from `--agent` /
@@ -33,7 +33,8 @@
 //! - [`folders`]       — folder-picker listings from `resourceList`.
 //! - [`commands`]      — runs the commands: `call(core, Command, stream)`.
 //! - [`tauri_app`]     — the Tauri shell: `core_call` / `core_stream`
-//!   (a `tauri::ipc::Channel` per stream), notifications.
+//!   (a `tauri::ipc::Channel` per stream), notifications; `--blank`: the
+//!   same window on `about:blank` (a memory baseline).
 //! - [`bridge`]        — the same table over a loopback WebSocket, serving
 //!   `ui/dist`, for UI tests in headless Chromium.
 //! - [`error`]         — [`error::CoreError`].

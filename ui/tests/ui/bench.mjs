@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.mjs';
 import { writeTurns } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -66,21 +66,7 @@ const rssMiB = () => {
   const s = readFileSync(`/proc/${bridge.pid}/status`, 'utf8');
   return (Number(/VmRSS:\s+(\d+)/.exec(s)[1]) / 1024).toFixed(1);
 };
-const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'hangar-bench-chr-')), {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1280, height: 800 },
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-    '--enable-precise-memory-info',
-  ],
-});
+const ctx = await launchChromium(mkdtempSync(join(tmpdir(), 'hangar-bench-chr-')), ['--enable-precise-memory-info']);
 const page = await ctx.newPage();
 page.setDefaultTimeout(600000);
 await page.goto(url + '/');

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -125,20 +125,7 @@ const url = await new Promise((res, rej) => {
 });
 
 const browserDir = mkdtempSync(join(tmpdir(), 'hangar-chromium-'));
-const ctx = await chromium.launchPersistentContext(browserDir, {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1280, height: 800 },
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
-});
+const ctx = await launchChromium(browserDir);
 // Every command the UI sends to the core, in order (to prove a key press
 // did *not* answer a confirmation).
 await ctx.addInitScript(() => {

@@ -1,0 +1,24 @@
+// The headless Chromium every UI script drives (Debian's /usr/bin/chromium,
+// or $CHROMIUM), with the flags this machine needs: no sandbox as root, no
+// GPU, and no background networking (the network is closed; Chromium's own
+// connections are refused many at a time otherwise).
+import { chromium } from 'playwright-core';
+
+/** A persistent Chromium context on `userDataDir`, 1280×800, plus `extraArgs`. */
+export function launchChromium(userDataDir, extraArgs = []) {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      ...extraArgs,
+    ],
+  });
+}

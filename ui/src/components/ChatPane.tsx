@@ -78,10 +78,13 @@ export function ChatPane({
   }, [host, row.uri]);
 
   // The open session is read: clear the marker whenever new activity sets it.
+  // Keyed on modifiedAt too: the read flag our markRead cleared and the next
+  // turn's unread can reach the row in one update (true, then true again),
+  // and a marker keyed on `unread` alone then stayed on an open session.
   useEffect(() => {
     if (row.unread && document.visibilityState === 'visible')
       call('session.markRead', { host, session: row.uri, read: true }).catch(() => {});
-  }, [row.unread, row.uri]);
+  }, [row.unread, row.uri, row.modifiedAt]);
 
   const actions: TurnActions = useMemo(
     () => ({

@@ -22,6 +22,8 @@
 //!   also the home directory and the credential folders never served.
 //! - [`config`] — the host's configuration; its file-access defaults come from
 //!   [`resources`] (one way: `resources` never imports `config`).
+//! - [`customizations`] — rules, agents, skills, prompts, hooks, MCP servers
+//!   and plugins found in files: discovered, watched, toggled, applied.
 //! - [`rpc_error`] — JSON-RPC errors.
 //! - [`locks`]    — taking a `std::sync` lock past a panicked holder (the one
 //!   helper every module uses).
@@ -32,6 +34,7 @@
 
 pub mod agents;
 pub mod config;
+pub mod customizations;
 pub mod discovery;
 pub mod engine;
 pub mod host;

@@ -15,6 +15,8 @@
 //!   (never the whole tree); a change re-discovers and publishes.
 //! - `completions.rs` — enabled prompts and skills as `/` completions.
 
+pub mod watcher;
+
 use std::path::PathBuf;
 
 /// Where to look: the session's working directories and the user's home.

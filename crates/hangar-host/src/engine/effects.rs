@@ -74,6 +74,16 @@ pub enum SideEffect {
         /// Session URI.
         session: String,
     },
+    /// A client toggled a customization (`session/customizationToggled`):
+    /// its workspace and global decisions are kept for other sessions.
+    CustomizationToggled {
+        /// Session URI.
+        session: String,
+        /// The customization's id.
+        id: String,
+        /// Its explicit decisions, most specific first (the full list).
+        enablement: Vec<ahp_types::state::CustomizationEnablement>,
+    },
 }
 
 impl Engine {
@@ -111,8 +121,16 @@ impl Engine {
 
     /// Record the side effect of an applied session action.
     pub(super) fn record_session_effect(&mut self, session: &str, action: &StateAction) {
-        if let StateAction::SessionConfigChanged(_) = action {
-            self.effects.push(SideEffect::ConfigChanged { session: session.to_owned() });
+        match action {
+            StateAction::SessionConfigChanged(_) => {
+                self.effects.push(SideEffect::ConfigChanged { session: session.to_owned() });
+            }
+            StateAction::SessionCustomizationToggled(a) => self.effects.push(SideEffect::CustomizationToggled {
+                session: session.to_owned(),
+                id: a.id.clone(),
+                enablement: a.enablement.clone(),
+            }),
+            _ => {}
         }
     }
 }

@@ -287,7 +287,7 @@ impl SessionTask {
                     }
                 }
             }
-            SideEffect::SessionDisposed { .. } => {}
+            SideEffect::SessionDisposed { .. } | SideEffect::CustomizationToggled { .. } => {}
         }
     }
 

@@ -51,6 +51,22 @@ fn me_active(f: &mut Fx) {
     f.server(On::Session, active_client_set(ME));
 }
 
+fn with_customizations(f: &mut Fx) {
+    f.server(
+        On::Session,
+        json!({ "type": "session/customizationsChanged", "customizations": [{
+            "type": "directory", "id": "directory-1", "uri": "file:///w/.claude/agents", "name": "agents",
+            "enabled": true, "contents": "agent", "writable": true,
+            "children": [{ "type": "agent", "id": "agent-1", "uri": "file:///w/.claude/agents/r.md", "name": "r" }],
+        }] }),
+    );
+}
+
+fn toggled(id: &str) -> Value {
+    json!({ "type": "session/customizationToggled", "id": id,
+        "enablement": [{ "kind": "workspace", "uri": "file:///w", "enabled": false }] })
+}
+
 fn active_client_set(client: &str) -> Value {
     json!({ "type": "session/activeClientSet", "activeClient": { "clientId": client, "tools": [] } })
 }
@@ -314,6 +330,22 @@ fn rows() -> Vec<Row> {
             Session,
             config_changed(json!({ "model": "slow" })),
             Applied(&["ConfigChanged"]),
+        ),
+        row(
+            "session/customizationToggled of a listed child is applied and handed to the host",
+            Ready,
+            with_customizations,
+            Session,
+            toggled("agent-1"),
+            Applied(&["CustomizationToggled"]),
+        ),
+        row(
+            "session/customizationToggled of an id the session does not list is rejected",
+            Ready,
+            with_customizations,
+            Session,
+            toggled("agent-404"),
+            Rejected(""),
         ),
         row(
             "client-contributed tool results are rejected",

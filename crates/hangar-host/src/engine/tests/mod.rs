@@ -238,6 +238,7 @@ fn effect_name(effect: &SideEffect) -> &'static str {
         SideEffect::InputCompleted { .. } => "InputCompleted",
         SideEffect::SteeringSet { .. } => "SteeringSet",
         SideEffect::ConfigChanged { .. } => "ConfigChanged",
+        SideEffect::CustomizationToggled { .. } => "CustomizationToggled",
     }
 }
 

@@ -125,7 +125,7 @@ export function Composer({
       ? `Starting ${agentName}… a message sent now goes out once it is ready`
       : running
         ? 'Queue a follow-up (Enter) or steer the running turn…'
-        : 'Message the agent (Enter to send, @ to mention a file)';
+        : 'Message the agent (Enter to send, @ to mention a file, / for prompts and skills)';
   return (
     <div class="composer">
       {starting && (

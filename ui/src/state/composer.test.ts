@@ -16,6 +16,14 @@ describe('composer', () => {
     expect(mentionAt('@', 1)).toEqual({ start: 0, query: '' });
   });
 
+  it('finds a /command only as the first word', () => {
+    expect(mentionAt('/rev', 4)).toEqual({ start: 0, query: 'rev' });
+    expect(mentionAt('  /', 3)).toEqual({ start: 2, query: '' });
+    expect(mentionAt('see /rev', 8)).toBeNull();
+    expect(mentionAt('a/b', 3)).toBeNull();
+    expect(applyCompletion('/rev', 4, { insertText: '/review ' })).toEqual({ text: '/review ', caret: 8 });
+  });
+
   it('inserts a completion over the mention', () => {
     expect(applyCompletion('look at @mai now', 12, { insertText: '@src/main.rs' })).toEqual({
       text: 'look at @src/main.rs  now',

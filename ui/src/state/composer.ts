@@ -7,7 +7,8 @@ import type { ToolCallView } from '../gen/ToolCallView';
 /** The `@word` being typed at `caret`, if any. */
 export function mentionAt(text: string, caret: number): { start: number; query: string } | null {
   const before = text.slice(0, caret);
-  const m = /(^|\s)@([^\s@]*)$/.exec(before);
+  // `@file` anywhere; `/command` only as the message's first word.
+  const m = /(^|\s)@([^\s@]*)$/.exec(before) ?? /^(\s*)\/([^\s/]*)$/.exec(before);
   if (!m) return null;
   return { start: caret - m[2].length - 1, query: m[2] };
 }

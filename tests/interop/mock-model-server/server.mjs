@@ -16,6 +16,11 @@
 //   1 -> call its EDIT tool replacing MOCK_OLD by MOCK_NEW (codex: apply_patch custom tool)
 //   2+ -> final text MOCK_REPLY, end of turn
 // With MOCK_PLAN=1 step 0 calls the agent's todo tool first and the later steps shift by one.
+// A prompt containing `[[call NAME ARG]]` scripts a call to one named tool instead (an MCP tool:
+// the agent's name for it may be prefixed, e.g. claude `mcp__SERVER__NAME`; any tool whose name is
+// NAME or ends with `_NAME`, `.NAME` or `/NAME` matches): step 0 calls it with {text: ARG} (or its
+// first required argument), step 1+ answers `Tool said: <last tool result>`. When no offered tool
+// matches, the answer is `No tool matching NAME.` (the log line's `directive` tells which).
 // A request that offers no tools (titles, classifiers) gets a short text, or JSON built from
 // the requested schema (Gemini responseJsonSchema / OpenAI response_format json_schema).
 // Tool and argument names are discovered from the tool schemas in the request.
@@ -113,13 +118,17 @@ function targetPath(cwd) {
 }
 
 // ---------------------------------------------------------------- tool discovery
-// Normalised tool: {name, kind:'function'|'custom', props:{name:schema}, required:[]}
+// Normalised tool: {name, kind:'function'|'custom', props:{name:schema}, required:[], namespace?}
+// A Responses `namespace` tool (codex puts each MCP server's tools in one, `mcp__SERVER`) lists its
+// functions as `NAMESPACE__NAME`; a call to one goes out as {name: NAME, namespace: NAMESPACE}.
 function normTools(api, body) {
   const out = [];
-  const add = (name, schema, kind = 'function') => {
+  const add = (name, schema, kind = 'function', namespace = undefined) => {
     if (!name) return;
     schema = schema || {};
-    out.push({ name, kind, props: schema.properties || {}, required: schema.required || [] });
+    const tool = { name, kind, props: schema.properties || {}, required: schema.required || [] };
+    if (namespace) Object.assign(tool, { name: `${namespace}__${name}`, namespace, callName: name });
+    out.push(tool);
   };
   const tools = Array.isArray(body.tools) ? body.tools : [];
   if (api === 'anthropic') for (const t of tools) add(t.name, t.input_schema);
@@ -127,6 +136,7 @@ function normTools(api, body) {
     for (const t of tools) {
       if (t.type === 'function') add(t.name, t.parameters);
       else if (t.type === 'custom') add(t.name, null, 'custom');
+      else if (t.type === 'namespace') for (const f of t.tools || []) if (f.type === 'function') add(f.name, f.parameters, 'function', t.name);
     }
   else if (api === 'chat')
     for (const t of tools) {
@@ -168,6 +178,20 @@ function findEditTool(tools) {
   const ap = tools.find((x) => x.name === 'apply_patch');
   if (ap) return { tool: ap, type: 'patch' };
   return null;
+}
+
+// `[[call NAME ARG]]` in the request (the user's prompt): {name, arg} or null.
+const DIRECTIVE = /\[\[call ([\w.:/-]+) ([^\]\s"\\]+)\]\]/;
+function findDirective(rawText) {
+  const m = rawText.match(DIRECTIVE);
+  return m ? { name: m[1], arg: m[2] } : null;
+}
+function findNamedTool(tools, name) {
+  return tools.find((t) => t.name === name) ?? tools.find((t) => ['_', '.', '/'].some((sep) => t.name.endsWith(sep + name)));
+}
+function namedToolArgs(tool, arg) {
+  const key = 'text' in tool.props ? 'text' : tool.required[0] ?? Object.keys(tool.props)[0] ?? 'text';
+  return { [key]: arg };
 }
 
 function findTodoTool(tools) {
@@ -274,6 +298,18 @@ function decide(api, body, rawText) {
     const want = requestedJson(api, body);
     const text = want ? JSON.stringify(want.schema ? fromSchema(want.schema) : {}) : 'Mock title';
     return { action: { kind: 'text', text }, info: { ...info, sideRequest: true } };
+  }
+
+  const directive = findDirective(rawText);
+  if (directive) {
+    const t = findNamedTool(tools, directive.name);
+    const dinfo = { ...info, directive: { ...directive, tool: t ? t.name : null } };
+    if (!t) return { action: { kind: 'text', text: `No tool matching ${directive.name}.` }, info: dinfo };
+    if (n === 0) {
+      const action = { kind: 'tool', name: t.callName ?? t.name, args: namedToolArgs(t, directive.arg), text: PREAMBLE };
+      return { action: t.namespace ? { ...action, namespace: t.namespace } : action, info: dinfo };
+    }
+    return { action: { kind: 'text', text: `Tool said: ${last}` }, info: dinfo };
   }
 
   let step = n;
@@ -469,10 +505,11 @@ async function responses(req, res, body, action) {
     } else {
       const id = rid('fc_');
       const args = JSON.stringify(action.args);
-      out.push(E('response.output_item.added', { output_index: ti, item: { id, type: 'function_call', status: 'in_progress', call_id, name: action.name, arguments: '' } }));
+      const ns = action.namespace ? { namespace: action.namespace } : {};
+      out.push(E('response.output_item.added', { output_index: ti, item: { id, type: 'function_call', status: 'in_progress', call_id, name: action.name, ...ns, arguments: '' } }));
       for (const p of argsPieces(action.args)) out.push(E('response.function_call_arguments.delta', { item_id: id, output_index: ti, delta: p }));
       out.push(E('response.function_call_arguments.done', { item_id: id, output_index: ti, arguments: args }));
-      const item = { id, type: 'function_call', status: 'completed', call_id, name: action.name, arguments: args };
+      const item = { id, type: 'function_call', status: 'completed', call_id, name: action.name, ...ns, arguments: args };
       out.push(E('response.output_item.done', { output_index: ti, item }));
       items.push(item);
     }
@@ -616,7 +653,7 @@ const server = http.createServer(async (req, res) => {
       model: body.model || gModel,
       stream: api === 'gemini' ? gStream : !!body.stream,
       ...info,
-      action: action.kind === 'tool' ? { tool: action.name, args: action.args ?? action.custom } : { text: action.text },
+      action: action.kind === 'tool' ? { tool: action.name, ...(action.namespace ? { namespace: action.namespace } : {}), args: action.args ?? action.custom } : { text: action.text },
       ...(env.MOCK_LOG_BODIES ? { body } : {}),
     });
     if (api === 'anthropic') await anthropic(req, res, body, action);

@@ -97,6 +97,26 @@ test('gemini: stream functionCall with required extra arg; JSON mode classifier'
   assert.equal(typeof j.complexity_reasoning, 'string');
 });
 
+test('[[call NAME ARG]]: the named (prefixed MCP) tool, then its result; absent tool -> text', async () => {
+  const tools = [{ name: 'Read', input_schema: { properties: { file_path: {} } } }, { name: 'mcp__probe__hangar_probe', input_schema: { properties: { text: {} }, required: ['text'] } }];
+  const messages = [{ role: 'user', content: `Primary working directory: ${dir}\nPlease [[call hangar_probe m-1]]` }];
+  let ev = sseData(await post('/v1/messages?beta=true', { stream: true, tools, messages }));
+  const start = ev.find((e) => e.type === 'content_block_start' && e.content_block.type === 'tool_use');
+  assert.equal(start.content_block.name, 'mcp__probe__hangar_probe');
+  const json = ev.filter((e) => e.delta?.type === 'input_json_delta').map((e) => e.delta.partial_json).join('');
+  assert.deepEqual(JSON.parse(json), { text: 'm-1' });
+  const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'HANGAR_PROBE_OK:m-1' }] };
+  ev = sseData(await post('/v1/messages?beta=true', { stream: true, tools, messages: [...messages, result] }));
+  const text = ev.filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('');
+  assert.equal(text, 'Tool said: HANGAR_PROBE_OK:m-1');
+  const input = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: '[[call hangar_probe m-2]]' }] }];
+  ev = sseData(await post('/v1/responses', { stream: true, tools: [{ type: 'function', name: 'exec_command', parameters: { properties: { cmd: {} } } }], input }));
+  const done = ev.find((e) => e.type === 'response.output_text.done');
+  assert.equal(done.text, 'No tool matching hangar_probe.');
+  const log = fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(log.at(-1).directive, { name: 'hangar_probe', arg: 'm-2', tool: null });
+});
+
 test('log is JSONL with step and tool names', () => {
   const lines = fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.ok(lines.length >= 6);

@@ -129,32 +129,18 @@ impl Rig {
             .initialize("acp-tests".to_owned(), vec!["1.0.0".into()], vec![ahp_types::ROOT_RESOURCE_URI.into()])
             .await
             .unwrap();
-        let session = format!("ahp-session:/{}", std::process::id() as u64 * 1000 + rand_suffix());
-        let params = CreateSessionParams {
-            channel: session.clone(),
-            meta: None,
-            provider: Some("agent".into()),
-            working_directories: Some(vec![file_uri(&workspace)]),
-            config: None,
-            active_client: None,
-            progress_token: None,
-        };
-        let _: Value = client.request("createSession", params).await.unwrap();
-        let (res, mut session_sub) = client.subscribe(session.clone()).await.unwrap();
-        let SnapshotState::Session(state) = res.snapshot.unwrap().state else { panic!("not a session") };
-        let chat = state.default_chat.clone().unwrap();
-        let created = match state.lifecycle {
-            SessionLifecycle::Ready => "session/ready".to_owned(),
-            SessionLifecycle::Failed => "session/creationFailed".to_owned(),
-            _ => action_type(
-                &wait_for_action(&mut session_sub, |e| {
-                    matches!(action_type(e).as_str(), "session/ready" | "session/creationFailed")
-                })
-                .await,
-            ),
-        };
-        let (_, chat_sub) = client.subscribe(chat.clone()).await.unwrap();
+        let OpenedSession { session, chat, session_sub, chat_sub, created } = open_session(&client, &workspace).await;
         Rig { host, client, session, chat, chat_sub, session_sub, workspace, created, _tmp: tmp, turns: 0 }
+    }
+
+    /// Create another session of the same agent in the same workspace and
+    /// make it the rig's session (its chat, its subscriptions); returns its
+    /// lifecycle after creation, as [`Rig::created`].
+    pub async fn new_session(&mut self) -> String {
+        let opened = open_session(&self.client, &self.workspace).await;
+        (self.session, self.chat, self.session_sub, self.chat_sub, self.created) =
+            (opened.session, opened.chat, opened.session_sub, opened.chat_sub, opened.created);
+        self.created.clone()
     }
 
     /// Start a turn with `text`; returns its id.
@@ -207,6 +193,31 @@ impl Rig {
             })
             .await;
         action_type(&env)
+    }
+
+    /// Let turn `turn_id` run to its end, approving every tool call that
+    /// asks for confirmation; returns the ending action's type and how many
+    /// confirmations were approved.
+    pub async fn finish_approving(&mut self, turn_id: &str) -> (String, usize) {
+        let mut approved = 0;
+        loop {
+            let id = turn_id.to_owned();
+            let env = self
+                .wait(move |e| {
+                    let v = serde_json::to_value(&e.action).unwrap();
+                    let end =
+                        matches!(v["type"].as_str(), Some("chat/turnComplete" | "chat/turnCancelled" | "chat/error"));
+                    let asks = v["type"] == "chat/toolCallReady" && v.get("confirmed").is_none();
+                    (end || asks) && v["turnId"] == id.as_str()
+                })
+                .await;
+            let v = serde_json::to_value(&env.action).unwrap();
+            if v["type"] != "chat/toolCallReady" {
+                return (action_type(&env), approved);
+            }
+            self.confirm(turn_id, v["toolCallId"].as_str().unwrap(), true, None).await;
+            approved += 1;
+        }
     }
 
     /// Wait for a tool call to become pending-confirmation; returns the
@@ -273,6 +284,46 @@ impl Rig {
     pub async fn turn(&self, id: &str) -> Turn {
         self.chat_state().await.turns.into_iter().find(|t| t.id == id).unwrap_or_else(|| panic!("no turn {id}"))
     }
+}
+
+/// A session just created, subscribed, past its creation.
+struct OpenedSession {
+    session: String,
+    chat: String,
+    session_sub: SessionSubscription,
+    chat_sub: SessionSubscription,
+    created: String,
+}
+
+/// `createSession` of the `agent` provider on `workspace`, subscribe to it
+/// and its default chat, and wait for `session/ready` or `creationFailed`.
+async fn open_session(client: &Client, workspace: &Path) -> OpenedSession {
+    let session = format!("ahp-session:/{}", std::process::id() as u64 * 1000 + rand_suffix());
+    let params = CreateSessionParams {
+        channel: session.clone(),
+        meta: None,
+        provider: Some("agent".into()),
+        working_directories: Some(vec![file_uri(workspace)]),
+        config: None,
+        active_client: None,
+        progress_token: None,
+    };
+    let _: Value = client.request("createSession", params).await.unwrap();
+    let (res, mut session_sub) = client.subscribe(session.clone()).await.unwrap();
+    let SnapshotState::Session(state) = res.snapshot.unwrap().state else { panic!("not a session") };
+    let chat = state.default_chat.clone().unwrap();
+    let created = match state.lifecycle {
+        SessionLifecycle::Ready => "session/ready".to_owned(),
+        SessionLifecycle::Failed => "session/creationFailed".to_owned(),
+        _ => action_type(
+            &wait_for_action(&mut session_sub, |e| {
+                matches!(action_type(e).as_str(), "session/ready" | "session/creationFailed")
+            })
+            .await,
+        ),
+    };
+    let (_, chat_sub) = client.subscribe(chat.clone()).await.unwrap();
+    OpenedSession { session, chat, session_sub, chat_sub, created }
 }
 
 fn rand_suffix() -> u64 {

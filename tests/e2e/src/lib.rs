@@ -11,6 +11,10 @@
 //! - [`connect`] / [`initialized`] — the official `ahp::Client` over
 //!   `ahp_ws::WebSocketTransport`, the way any AHP client talks to Hangar.
 //! - [`actions`]     — builders for the actions tests dispatch.
+//! - [`acp`]         — a host with one agent and a session on a temporary
+//!   workspace ([`acp::Rig`]), turns and chat state.
+//! - [`interop`]     — real agents from npm (`tests/interop`): the mock
+//!   model server as a child process, whether the agents are installed.
 //! - [`wait_for_action`] — await a matching envelope on a subscription.
 //!
 //! The suites (one test binary: `tests/all.rs`, a module per suite under
@@ -39,6 +43,7 @@ pub mod acp;
 pub mod actions;
 mod host;
 mod in_process;
+pub mod interop;
 mod process;
 
 pub use host::{Launch, TestHost};

@@ -131,10 +131,19 @@ impl Spawned {
 }
 
 impl Drop for Spawned {
+    /// SIGTERM first, so that the host ends its agents' process groups (a
+    /// test that panicked must not leave real agents behind for the next
+    /// test's process checks); SIGKILL if it has not exited within 10 s.
     fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
+        let Some(mut child) = self.child.take() else { return };
+        let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+        for _ in 0..100 {
+            if !matches!(child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
         }
+        let _ = child.kill();
+        let _ = child.wait();
     }
 }

@@ -7,64 +7,17 @@
 //! message when `node_modules` is missing, unless `HANGAR_REQUIRE_INTEROP`
 //! is set (then it fails).
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-
 use ahp_types::state::PendingMessageKind;
 use hangar_e2e::acp::{gone, markdown, processes_with, AgentCmd, Rig};
+use hangar_e2e::interop::{agent_command, available, interop_dir, Mock};
 use hangar_e2e::Launch;
-use serde_json::Value;
 
 const PROMPT: &str = "In hello.txt, replace the word world with ACP.";
 const REPLY: &str = "Done: replaced 'world' with 'ACP' in hello.txt.";
 
-fn interop_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../interop").canonicalize().unwrap()
-}
-
-fn available() -> bool {
-    if interop_dir().join("agents/node_modules").is_dir() {
-        return true;
-    }
-    if std::env::var_os("HANGAR_REQUIRE_INTEROP").is_some() {
-        panic!("HANGAR_REQUIRE_INTEROP is set but tests/interop/agents/node_modules is missing: run `npm ci` there");
-    }
-    eprintln!("SKIPPED: tests/interop/agents/node_modules is missing (run `cd tests/interop/agents && npm ci --no-audit --no-fund`)");
-    false
-}
-
-struct Mock {
-    child: Child,
-    port: u16,
-}
-
-impl Mock {
-    fn start() -> Self {
-        let mut child = Command::new("node")
-            .arg(interop_dir().join("mock-model-server/server.mjs"))
-            .args(["--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("node on PATH");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let v: Value = serde_json::from_str(line.trim()).unwrap();
-        Mock { child, port: v["port"].as_u64().unwrap() as u16 }
-    }
-}
-
-impl Drop for Mock {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 async fn rig(agent: &str, mock: &Mock) -> (Rig, tempfile::TempDir) {
     let home = tempfile::tempdir().unwrap();
-    let cmd = format!("{} {agent}", interop_dir().join("agents/run-agent.sh").display());
+    let cmd = agent_command(agent);
     let port = mock.port.to_string();
     let home_s = home.path().display().to_string();
     let rig =
@@ -120,26 +73,7 @@ async fn cancel(agent: &str, mock: &Mock) {
     assert_eq!(file(&rig), "hello world\n", "{agent} must not write after a cancel");
     // The session still works: the next turn completes.
     let next = rig.send("Say something.").await;
-    loop {
-        let end = rig
-            .wait(|e| {
-                let v = serde_json::to_value(&e.action).unwrap();
-                matches!(
-                    v["type"].as_str(),
-                    Some("chat/turnComplete" | "chat/turnCancelled" | "chat/error" | "chat/toolCallReady")
-                )
-            })
-            .await;
-        let v = serde_json::to_value(&end.action).unwrap();
-        if v["type"] == "chat/toolCallReady" {
-            if v.get("confirmed").is_none() {
-                rig.confirm(&next, v["toolCallId"].as_str().unwrap(), true, None).await;
-            }
-            continue;
-        }
-        assert_eq!(v["type"], "chat/turnComplete", "{agent} after cancel: {v}");
-        break;
-    }
+    assert_eq!(rig.finish_approving(&next).await.0, "chat/turnComplete", "{agent} after cancel");
     assert!(rig.host.sigterm().success());
 }
 

@@ -15,6 +15,8 @@
 //!   (never the whole tree); a change re-discovers and publishes.
 //! - `completions.rs` — enabled prompts and skills as `/` completions.
 
+pub mod acp_mcp;
+pub mod enablement;
 pub mod watcher;
 
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! [`AgentHost`]: everything the agent layer needs from the host, and no
 //! more — emit an action, read root / session / chat state, build an action
-//! from the current state atomically, find a chat's session, and the paths
-//! that are never served. [`crate::host::Host`] implements it; tests use a
+//! from the current state atomically, find a chat's session, the paths
+//! that are never served, and the MCP servers to pass to a session's agent. [`crate::host::Host`] implements it; tests use a
 //! double that reduces the actions with `ahp::reducers`
 //! (`providers/test_support/mod.rs`), so the ACP mapping runs without a host,
 //! a store or an agent process.
@@ -10,6 +10,9 @@ use std::path::PathBuf;
 
 use ahp_types::state::{ChatState, RootState, SessionState};
 use ahp_types::StateAction;
+
+use crate::customizations::acp_mcp::Skipped;
+use crate::customizations::McpLaunch;
 
 /// The host as the agent layer sees it.
 ///
@@ -46,6 +49,20 @@ pub trait AgentHost: Send + Sync {
 
     /// Canonical paths no agent request or attachment may reach.
     fn never_served(&self) -> Vec<PathBuf>;
+
+    /// The MCP servers in effect for `session` (its enabled customizations,
+    /// e.g. through `customizations::acp_mcp::enabled_launches`), asked at
+    /// each start of its agent for `session/new` / `session/load` /
+    /// `session/resume`; the agent layer drops what the agent's
+    /// `mcpCapabilities` exclude. None by default.
+    fn mcp_servers(&self, _session: &str) -> Vec<McpLaunch> {
+        Vec::new()
+    }
+
+    /// At each start of `session`'s agent, the servers of
+    /// [`AgentHost::mcp_servers`] it could not take, and why (empty when it
+    /// took them all). Ignored by default.
+    fn mcp_servers_skipped(&self, _session: &str, _skipped: Vec<Skipped>) {}
 }
 
 impl dyn AgentHost + '_ {

@@ -1,7 +1,10 @@
 //! Starting a session's agent: open the transport (a child process in the
 //! working directory, its process group recorded, or TCP), `initialize`,
 //! then `session/load` / `session/resume` of the earlier ACP session when
-//! there is one and the agent supports it, else `session/new`; publish the
+//! there is one and the agent supports it, else `session/new`, each with the
+//! host's MCP servers the agent can take ([`AgentHost::mcp_servers`] through
+//! `customizations::acp_mcp::for_agent`; the others are logged and reported
+//! with [`AgentHost::mcp_servers_skipped`]); publish the
 //! models the agent reports and keep the ACP session id in the session's
 //! `_meta` ([`META_KEY`]). While the agent starts, its requests are answered
 //! as outside a turn ([`default_answer`]: an elicitation or permission gets
@@ -27,6 +30,7 @@ use super::rpc::{Connection, Inbound, RpcFailure};
 use super::transport::{self, AgentProcess};
 use super::{fs, AgentHost};
 use crate::agents::AgentSpec;
+use crate::customizations::acp_mcp;
 
 /// Key in `SessionState._meta` where the ACP session id is kept.
 pub const META_KEY: &str = "hangar.acp";
@@ -155,8 +159,9 @@ impl Starter<'_> {
         let caps = info.get("agentCapabilities").cloned().unwrap_or(Value::Null);
         let prompt_support = PromptSupport::from_agent_capabilities(&caps);
         let cwd = self.cwd.display().to_string();
+        let mcp_servers = self.mcp_servers(&caps);
         if let Some(old) = earlier {
-            let params = json!({ "sessionId": old, "cwd": cwd, "mcpServers": [] });
+            let params = json!({ "sessionId": old, "cwd": cwd, "mcpServers": mcp_servers });
             let method = if caps.get("loadSession").and_then(Value::as_bool) == Some(true) {
                 Some("session/load")
             } else if caps.pointer("/sessionCapabilities/resume").is_some() {
@@ -182,8 +187,8 @@ impl Starter<'_> {
                 }
             }
         }
-        let (result, held) =
-            ask_starting(live, self.scope, "session/new", json!({ "cwd": cwd, "mcpServers": [] }), self.limit).await;
+        let params = json!({ "cwd": cwd, "mcpServers": mcp_servers });
+        let (result, held) = ask_starting(live, self.scope, "session/new", params, self.limit).await;
         live.stashed.extend(held);
         let result = result?;
         let sid =
@@ -193,6 +198,18 @@ impl Starter<'_> {
         }
         self.remember_session(&sid);
         Ok((sid, prompt_support, earlier.is_some()))
+    }
+
+    /// The host's MCP servers for this session as ACP `mcpServers`, as far
+    /// as the agent's capabilities `caps` allow; the rest is logged and
+    /// reported to the host.
+    fn mcp_servers(&self, caps: &Value) -> Vec<Value> {
+        let (servers, skipped) = acp_mcp::for_agent(&self.host.mcp_servers(self.session), caps);
+        for s in &skipped {
+            tracing::info!(session = %self.session, server = %s.name, "MCP server not passed to the agent: {}", s.reason);
+        }
+        self.host.mcp_servers_skipped(self.session, skipped);
+        servers
     }
 
     /// Keep the ACP session id in the session's `_meta` (persisted with it).
@@ -253,5 +270,134 @@ pub fn default_answer(scope: &fs::Scope, method: &str, params: &Value) -> Result
         "fs/read_text_file" => fs::read_text_file(scope, params),
         "fs/write_text_file" => fs::write_text_file(scope, params),
         other => Err((-32601, format!("method not found: {other}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::time::Duration;
+
+    use serde_json::{json, Value};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use tokio::net::TcpListener;
+    use tokio::task::JoinHandle;
+
+    use super::super::fs::Scope;
+    use super::super::groups::Registry;
+    use super::super::models::AgentModels;
+    use super::super::test_support::{RecordingHost, SESSION};
+    use super::Starter;
+    use crate::agents::AgentSpec;
+    use crate::customizations::acp_mcp::Skipped;
+    use crate::customizations::{McpLaunch, McpTransport};
+
+    /// An agent on a real TCP socket playing its side of the start-up
+    /// transcript: `initialize` answered with `caps`, then one session
+    /// request (`session/new` with session `s-1`, `session/load` with `{}`).
+    /// Yields every request it got as (method, params).
+    async fn scripted_agent(caps: Value) -> (String, JoinHandle<Vec<(String, Value)>>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = format!("tcp://{}", listener.local_addr().unwrap());
+        let agent = tokio::spawn(async move {
+            let (stream, _) = listener.accept().await.unwrap();
+            let (reader, mut writer) = stream.into_split();
+            let mut lines = BufReader::new(reader).lines();
+            let mut got = Vec::new();
+            while let Some(line) = lines.next_line().await.unwrap() {
+                let msg: Value = serde_json::from_str(&line).unwrap();
+                let method = msg["method"].as_str().unwrap().to_owned();
+                let result = match method.as_str() {
+                    "initialize" => json!({ "protocolVersion": 1, "agentCapabilities": caps }),
+                    "session/new" => json!({ "sessionId": "s-1" }),
+                    _ => json!({}),
+                };
+                let reply = json!({ "jsonrpc": "2.0", "id": msg["id"], "result": result });
+                writer.write_all(format!("{reply}\n").as_bytes()).await.unwrap();
+                got.push((method, msg["params"].clone()));
+                if got.len() == 2 {
+                    break;
+                }
+            }
+            got
+        });
+        (addr, agent)
+    }
+
+    /// Start the agent of `host`'s session against a scripted agent with
+    /// `caps`, restoring `earlier`: the requests the agent got.
+    async fn start(host: &RecordingHost, caps: Value, earlier: Option<&str>) -> Vec<(String, Value)> {
+        let (addr, agent) = scripted_agent(caps).await;
+        let spec = AgentSpec { id: "scripted".to_owned(), display_name: "Scripted".to_owned(), command: vec![addr] };
+        let registry = Registry::default();
+        let scope = Scope::new(&[], &[]);
+        let starter = Starter {
+            host,
+            session: SESSION,
+            agent: &spec,
+            cwd: Path::new("/workspace"),
+            scope: &scope,
+            registry: &registry,
+            limit: Duration::from_secs(60),
+        };
+        let started = starter.start(earlier, &mut AgentModels::default()).await.unwrap();
+        started.live.stop(&registry, SESSION).await;
+        agent.await.unwrap()
+    }
+
+    /// A host offering a stdio server and an HTTP one.
+    fn host() -> RecordingHost {
+        let host = RecordingHost::new();
+        host.set_mcp_servers(vec![
+            McpLaunch {
+                id: "mcpServer-1".to_owned(),
+                name: "files".to_owned(),
+                transport: McpTransport::Stdio {
+                    command: "/usr/bin/files-mcp".to_owned(),
+                    args: vec!["--root".to_owned(), "/workspace".to_owned()],
+                    env: vec![("LEVEL".to_owned(), "debug".to_owned())],
+                    cwd: None,
+                },
+            },
+            McpLaunch {
+                id: "mcpServer-2".to_owned(),
+                name: "search".to_owned(),
+                transport: McpTransport::Http { url: "http://127.0.0.1:9/mcp".to_owned(), headers: Vec::new() },
+            },
+        ]);
+        host
+    }
+
+    fn stdio_entry() -> Value {
+        json!({ "name": "files", "command": "/usr/bin/files-mcp", "args": ["--root", "/workspace"],
+                "env": [{ "name": "LEVEL", "value": "debug" }] })
+    }
+
+    fn http_entry() -> Value {
+        json!({ "type": "http", "name": "search", "url": "http://127.0.0.1:9/mcp", "headers": [] })
+    }
+
+    #[tokio::test]
+    async fn session_new_carries_http_servers_only_when_the_agent_takes_them() {
+        let host = host();
+        let got = start(&host, json!({ "mcpCapabilities": { "http": true } }), None).await;
+        assert_eq!(got[1].0, "session/new");
+        assert_eq!(got[1].1["mcpServers"], json!([stdio_entry(), http_entry()]));
+
+        let got = start(&host, json!({ "mcpCapabilities": { "http": false, "sse": true } }), None).await;
+        assert_eq!(got[1].1["mcpServers"], json!([stdio_entry()]));
+        let why = "the agent does not accept HTTP MCP servers".to_owned();
+        let skipped = Skipped { id: "mcpServer-2".to_owned(), name: "search".to_owned(), reason: why };
+        assert_eq!(host.skipped(), vec![vec![], vec![skipped]], "reported at each start");
+    }
+
+    #[tokio::test]
+    async fn session_load_carries_the_servers_too() {
+        let host = host();
+        let caps = json!({ "loadSession": true, "mcpCapabilities": { "http": true } });
+        let got = start(&host, caps, Some("earlier")).await;
+        assert_eq!(got[1].0, "session/load");
+        assert_eq!(got[1].1["sessionId"], "earlier");
+        assert_eq!(got[1].1["mcpServers"], json!([stdio_entry(), http_entry()]));
     }
 }

@@ -6,7 +6,8 @@
 //!   action first checked as the engine checks it, every server
 //!   action recorded with whether it applied and whether it changed the
 //!   state (the reducers report some no-ops, e.g. completing a cancelled
-//!   tool call, as applied).
+//!   tool call, as applied); the MCP servers it offers the agent are set
+//!   by the test, those the agent could not take are recorded.
 //! - `replay.rs` — a recorded ACP transcript replayed through the turn
 //!   mapping into a [`RecordingHost`].
 
@@ -23,6 +24,8 @@ use serde_json::json;
 
 use super::turn::Turn;
 use super::AgentHost;
+use crate::customizations::acp_mcp::Skipped;
+use crate::customizations::McpLaunch;
 use crate::engine::client_actions::{check_client_action, Subject};
 
 /// The session URI of a [`RecordingHost`].
@@ -42,6 +45,10 @@ struct Inner {
     session: SessionState,
     chat: ChatState,
     emitted: Vec<Emitted>,
+    /// What [`AgentHost::mcp_servers`] returns.
+    mcp: Vec<McpLaunch>,
+    /// Every [`AgentHost::mcp_servers_skipped`] report, in order.
+    skipped: Vec<Vec<Skipped>>,
 }
 
 /// A server action the agent layer emitted.
@@ -118,7 +125,9 @@ impl RecordingHost {
             "resource": CHAT, "title": "", "status": 1, "modifiedAt": "2026-01-01T00:00:00.000Z", "turns": [],
         }))
         .unwrap();
-        Self { inner: Mutex::new(Inner { root, session, chat, emitted: Vec::new() }) }
+        Self {
+            inner: Mutex::new(Inner { root, session, chat, emitted: Vec::new(), mcp: Vec::new(), skipped: Vec::new() }),
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -157,6 +166,16 @@ impl RecordingHost {
     /// The chat as the reducers left it.
     pub fn chat_state(&self) -> ChatState {
         self.lock().chat.clone()
+    }
+
+    /// Offer `launches` as the session's MCP servers.
+    pub fn set_mcp_servers(&self, launches: Vec<McpLaunch>) {
+        self.lock().mcp = launches;
+    }
+
+    /// The servers the agent could not take, one list per start.
+    pub fn skipped(&self) -> Vec<Vec<Skipped>> {
+        self.lock().skipped.clone()
     }
 
     /// The server actions emitted so far, in order.
@@ -208,5 +227,19 @@ impl AgentHost for RecordingHost {
 
     fn never_served(&self) -> Vec<PathBuf> {
         Vec::new()
+    }
+
+    fn mcp_servers(&self, session: &str) -> Vec<McpLaunch> {
+        if session == SESSION {
+            self.lock().mcp.clone()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn mcp_servers_skipped(&self, session: &str, skipped: Vec<Skipped>) {
+        if session == SESSION {
+            self.lock().skipped.push(skipped);
+        }
     }
 }

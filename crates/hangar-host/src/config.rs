@@ -1,4 +1,4 @@
-//! How a host is set up: address, data directory, token, agents, origins,
+//! How a host is set up: address, TLS, data directory, token, agents, origins,
 //! limits, file access (browse roots, grant policy, protected folders).
 //! Built by the CLI (or the desktop app) and handed to
 //! [`crate::host::Host::open`]. Its file-access defaults come from
@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use crate::agents::AgentSpec;
 use crate::resources::{credential_dirs, home_dir, RequestPolicy};
+use crate::server::tls::TlsIdentity;
 
 /// Origins of the desktop app's own webview, always allowed.
 pub const DESKTOP_ORIGINS: &[&str] = &["tauri://localhost", "http://tauri.localhost", "https://tauri.localhost"];
@@ -20,9 +21,12 @@ pub const DESKTOP_ORIGINS: &[&str] = &["tauri://localhost", "http://tauri.localh
 pub struct HostConfig {
     /// Where to listen. Loopback unless the user says otherwise.
     pub listen: SocketAddr,
-    /// Data directory (database, token, lock).
+    /// TLS for the listener (`wss://`; see [`crate::server::tls`]); `None` serves `ws://`.
+    pub tls: Option<TlsIdentity>,
+    /// Data directory (database, token, lock, device tokens).
     pub data_dir: PathBuf,
-    /// The token clients must present.
+    /// The host's token; clients present it or a device token
+    /// ([`crate::server::device_tokens`]).
     pub token: String,
     /// Registered agents.
     pub agents: Vec<AgentSpec>,
@@ -58,6 +62,7 @@ impl HostConfig {
     pub fn new(data_dir: PathBuf, token: String) -> Self {
         Self {
             listen: SocketAddr::from(([127, 0, 0, 1], 8765)),
+            tls: None,
             data_dir,
             token,
             agents: Vec::new(),

@@ -1,30 +1,53 @@
-//! One WebSocket connection: authenticate the upgrade, then read frames,
-//! answer them, and write the outbound queue.
+//! One WebSocket connection: the TLS handshake when the listener has TLS,
+//! authenticate the upgrade, then read frames, answer them, and write the
+//! outbound queue, until either side closes or the device token that opened
+//! it is revoked.
 
 use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
-use tokio::sync::{mpsc, Notify};
+use tokio::sync::{mpsc, watch, Notify};
+use tokio_rustls::TlsAcceptor;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::Message;
 
+use super::device_watch::DeviceHashes;
 use super::frames::{error_frame, nesting_exceeds, parse, Incoming};
 use super::methods::{answer, handle_notification, handle_request, ConnState};
-use super::upgrade::UpgradePolicy;
+use super::upgrade::{Credential, UpgradePolicy};
 use crate::host::Host;
 use crate::hub::OutFrame;
 use crate::protocol::versions::ProtocolGeneration;
 use crate::RpcError;
 
 /// Serve one accepted TCP connection until it closes.
-pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy>) {
+pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy>, tls: Option<TlsAcceptor>) {
+    match tls {
+        None => serve_stream(host, stream, policy).await,
+        Some(acceptor) => match acceptor.accept(stream).await {
+            Ok(stream) => serve_stream(host, stream, policy).await,
+            Err(e) => tracing::debug!("TLS handshake failed: {e}"),
+        },
+    }
+}
+
+async fn serve_stream<S>(host: Arc<Host>, stream: S, policy: Arc<UpgradePolicy>)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let ws_config = WebSocketConfig::default()
         .max_message_size(Some(host.config.max_message_bytes))
         .max_frame_size(Some(host.config.max_message_bytes));
+    let mut credential = None;
     #[allow(clippy::result_large_err)] // the signature tungstenite's callback requires
-    let check = move |req: &_, resp| policy.check(req).map(|()| resp).map_err(|refusal| *refusal);
+    let check = |req: &_, resp| {
+        let checked = policy.check(req).map_err(|refusal| *refusal)?;
+        credential = Some(checked);
+        Ok(resp)
+    };
     let ws = match tokio_tungstenite::accept_hdr_async_with_config(stream, check, Some(ws_config)).await {
         Ok(ws) => ws,
         Err(e) => {
@@ -32,6 +55,8 @@ pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy
             return;
         }
     };
+    let revoked = until_revoked(credential, policy.devices.subscribe());
+    tokio::pin!(revoked);
     let (mut sink, mut source) = ws.split();
     let id = host.next_conn_id();
     let (tx, mut rx) = mpsc::channel(host.config.outbox_frames);
@@ -77,6 +102,10 @@ pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy
                     break Some(CloseFrame { code: CloseCode::Size, reason: "message too large or malformed".into() });
                 }
             },
+            () = &mut revoked => {
+                tracing::info!("connection {id} closed: its device token was revoked");
+                break Some(CloseFrame { code: CloseCode::Policy, reason: "device token revoked".into() });
+            }
             () = cut_off.notified() => {
                 tracing::warn!("connection {id} could not keep up and was cut off; it can reconnect");
                 break Some(CloseFrame { code: CloseCode::Again, reason: "too slow: reconnect to catch up".into() });
@@ -89,6 +118,19 @@ pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy
     }
     drop(close_tx);
     let _ = writer.await;
+}
+
+/// Resolves once the device token behind `credential` is no longer in the
+/// registry; never for the host's token.
+async fn until_revoked(credential: Option<Credential>, mut devices: watch::Receiver<DeviceHashes>) {
+    let Some(Credential::Device(hash)) = credential else {
+        return std::future::pending().await;
+    };
+    while devices.borrow_and_update().contains(&hash) {
+        if devices.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+    }
 }
 
 /// Write `first` and whatever else is already queued (up to a bound), then

@@ -2,7 +2,14 @@
 //!
 //! Map:
 //! - `upgrade.rs`    — token, Origin and Host checks on the HTTP upgrade.
-//! - `connection.rs` — one connection: read, answer, write, limits.
+//! - `device_tokens.rs` — per-device tokens on disk (hashes only):
+//!   `hangar token create|list|revoke`.
+//! - `device_watch.rs` — the running server's live set of device tokens,
+//!   reloaded when the file changes (revocation closes connections).
+//! - `tls.rs`        — `wss://`: certificate and key from PEM files, or a
+//!   self-signed pair kept in the data directory.
+//! - `connection.rs` — one connection: TLS handshake, upgrade, read, answer,
+//!   write, limits; closed when its device token is revoked.
 //! - `frames.rs`     — raw JSON-RPC decoding (string ids!) and encoding.
 //! - `methods.rs`    — the method table.
 //! - `resource_methods.rs` — `resource*`, watches and `completions`, run off
@@ -11,25 +18,34 @@
 //!   client when the policy is `ask`.
 
 mod connection;
+pub mod device_tokens;
+pub mod device_watch;
 mod frames;
 mod grant_ask;
 mod methods;
 mod resource_methods;
+pub mod tls;
 pub mod upgrade;
 
 use std::future::Future;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
 
 use crate::host::Host;
+use device_watch::DeviceRegistry;
 use upgrade::UpgradePolicy;
 
-/// Accept connections on `listener` until `shutdown` resolves.
+/// Accept connections on `listener` until `shutdown` resolves: over TLS when
+/// `host.config.tls` is set; the host's token or any unrevoked device token
+/// of its data directory opens a connection.
 pub async fn serve(host: Arc<Host>, listener: TcpListener, shutdown: impl Future<Output = ()>) {
     let loopback = listener.local_addr().map(|a| a.ip().is_loopback()).unwrap_or(true);
+    let tls = host.config.tls.as_ref().map(|tls| TlsAcceptor::from(tls.server_config.clone()));
     let policy = Arc::new(UpgradePolicy {
         token: host.config.token.clone(),
+        devices: DeviceRegistry::watch(&host.config.data_dir),
         allowed_origins: host.config.allowed_origins.clone(),
         loopback_only_host: loopback,
     });
@@ -39,7 +55,7 @@ pub async fn serve(host: Arc<Host>, listener: TcpListener, shutdown: impl Future
             accepted = listener.accept() => match accepted {
                 Ok((stream, _peer)) => {
                     let _ = stream.set_nodelay(true);
-                    tokio::spawn(connection::serve(host.clone(), stream, policy.clone()));
+                    tokio::spawn(connection::serve(host.clone(), stream, policy.clone(), tls.clone()));
                 }
                 Err(e) => tracing::warn!("accept failed: {e}"),
             },

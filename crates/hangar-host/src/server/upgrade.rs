@@ -1,8 +1,9 @@
 //! Who may open a WebSocket: the checks on the HTTP upgrade request, before
 //! any JSON-RPC.
 //!
-//! - Token: `?tkn=TOKEN` or `Authorization: Bearer TOKEN`, compared in
-//!   constant time. Missing → 401, wrong → 403.
+//! - Token: `?tkn=TOKEN` or `Authorization: Bearer TOKEN`: the host's token
+//!   (compared in constant time) or an unrevoked device token (its SHA-256
+//!   in the device registry). Missing → 401, wrong → 403.
 //! - `Origin`, when present, must be the desktop app's webview or one the
 //!   user allowed (`--allow-origin`) → else 403. Browsers always send it, so a
 //!   web page the user visits cannot drive the host.
@@ -11,13 +12,25 @@
 use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request};
 use tokio_tungstenite::tungstenite::http::{header, StatusCode};
 
+use super::device_tokens::token_hash;
+use super::device_watch::DeviceRegistry;
 use crate::config::DESKTOP_ORIGINS;
 
+/// Which token opened a connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credential {
+    /// The host's own token.
+    HostToken,
+    /// A device token, by the SHA-256 the registry knows it by.
+    Device(String),
+}
+
 /// The rules for one listener.
-#[derive(Debug, Clone)]
 pub struct UpgradePolicy {
-    /// The expected token.
+    /// The host's token.
     pub token: String,
+    /// The device tokens accepted besides it.
+    pub devices: DeviceRegistry,
     /// Allowed origins besides the desktop's.
     pub allowed_origins: Vec<String>,
     /// Whether to require a loopback `Host` header.
@@ -25,8 +38,9 @@ pub struct UpgradePolicy {
 }
 
 impl UpgradePolicy {
-    /// Check an upgrade request; `Err` is the HTTP response that refuses it.
-    pub fn check(&self, req: &Request) -> Result<(), Box<ErrorResponse>> {
+    /// Check an upgrade request: the token that opens it, or the HTTP
+    /// response that refuses it.
+    pub fn check(&self, req: &Request) -> Result<Credential, Box<ErrorResponse>> {
         if let Some(origin) = req.headers().get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("");
             let allowed = DESKTOP_ORIGINS.contains(&origin) || self.allowed_origins.iter().any(|o| o == origin);
@@ -42,8 +56,17 @@ impl UpgradePolicy {
         }
         match presented_token(req) {
             None => Err(refuse(StatusCode::UNAUTHORIZED, "token required")),
-            Some(t) if constant_time_eq::constant_time_eq(t.as_bytes(), self.token.as_bytes()) => Ok(()),
-            Some(_) => Err(refuse(StatusCode::FORBIDDEN, "bad token")),
+            Some(t) if constant_time_eq::constant_time_eq(t.as_bytes(), self.token.as_bytes()) => {
+                Ok(Credential::HostToken)
+            }
+            Some(t) => {
+                let hash = token_hash(&t);
+                if self.devices.contains(&hash) {
+                    Ok(Credential::Device(hash))
+                } else {
+                    Err(refuse(StatusCode::FORBIDDEN, "bad token"))
+                }
+            }
         }
     }
 }
@@ -111,6 +134,7 @@ mod tests {
     fn policy() -> UpgradePolicy {
         UpgradePolicy {
             token: "s3cret".into(),
+            devices: DeviceRegistry::fixed([token_hash("device-token")]),
             allowed_origins: vec!["http://localhost:5173".into()],
             loopback_only_host: true,
         }
@@ -119,7 +143,9 @@ mod tests {
     #[test]
     fn token_checks() {
         let p = policy();
-        assert!(p.check(&req("/?tkn=s3cret", &[("host", "127.0.0.1:1")])).is_ok());
+        assert_eq!(p.check(&req("/?tkn=s3cret", &[("host", "127.0.0.1:1")])).unwrap(), Credential::HostToken);
+        let device = p.check(&req("/?tkn=device-token", &[("host", "127.0.0.1:1")])).unwrap();
+        assert_eq!(device, Credential::Device(token_hash("device-token")));
         assert!(p.check(&req("/", &[("host", "localhost:1"), ("authorization", "Bearer s3cret")])).is_ok());
         assert_eq!(p.check(&req("/", &[("host", "127.0.0.1")])).unwrap_err().status(), StatusCode::UNAUTHORIZED);
         assert_eq!(p.check(&req("/?tkn=nope", &[("host", "127.0.0.1")])).unwrap_err().status(), StatusCode::FORBIDDEN);

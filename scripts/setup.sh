@@ -16,6 +16,12 @@ dpkg -s libwebkit2gtk-4.1-dev >/dev/null 2>&1 || need_apt+=(libwebkit2gtk-4.1-de
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v xvfb-run >/dev/null 2>&1 || need_apt+=(xvfb xauth)
 command -v WebKitWebDriver >/dev/null 2>&1 || need_apt+=(webkit2gtk-driver)
+# The keyring tests (tests/e2e remote_hosts) run a real Secret Service:
+# gnome-keyring-daemon in a private D-Bus session (dbus-run-session).
+command -v dbus-run-session >/dev/null 2>&1 || need_apt+=(dbus-daemon)
+command -v gnome-keyring-daemon >/dev/null 2>&1 || need_apt+=(gnome-keyring)
+# keyring's Secret Service backend links libdbus (tauri's default features need it too).
+dpkg -s libdbus-1-dev >/dev/null 2>&1 || need_apt+=(libdbus-1-dev)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} with apt-get" >&2
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -13,6 +13,8 @@ bash scripts/setup.sh
 echo "== npm: pinned ACP agents for the interop tests"
 (cd tests/interop/agents && npm ci --no-audit --no-fund --loglevel=error)
 export HANGAR_REQUIRE_INTEROP=1
+# The keyring tests start their own Secret Service (scripts/setup.sh installs it): never skip them here.
+export HANGAR_REQUIRE_KEYRING=1
 
 echo "== ui: install, unit tests (vitest), build (ui/dist is embedded in the desktop binary)"
 # npm install, not npm ci: npm 11 here leaves the other platforms' optional

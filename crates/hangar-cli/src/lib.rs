@@ -1,13 +1,24 @@
 //! # hangar-cli — the `hangar` command line
 //!
-//! Map: [`serve`] runs the headless host (`hangar serve`): its arguments,
-//! the host configuration they make (with `hangar_host::discovery` finding
-//! well-known ACP agents on `PATH` / in npm prefixes), the listening host;
-//! `token_file.rs` creates and reads the token file. `main.rs` (the binary)
-//! parses the command line and dispatches.
+//! Map:
+//! - [`serve`] runs the headless host (`hangar serve`): its arguments, the
+//!   host configuration they make (with `hangar_host::discovery` finding
+//!   well-known ACP agents on `PATH` / in npm prefixes; TLS from PEM files or
+//!   self-signed), the listening host.
+//! - `token_file.rs` creates and reads the host's token file.
+//! - `listing.rs` prints `token list` / `remote list` (table or `--json`).
+//! - [`token`] — `hangar token create|list|revoke`: per-device tokens of the
+//!   host's data directory (`hangar_host::server::device_tokens`).
+//! - [`remote`] — `hangar remote add|list|remove|rename`: the hosts this
+//!   machine connects to (`hangar_remote`: list, keyring, pinning).
+//!
+//! `main.rs` (the binary) parses the command line and dispatches.
 //!
 //! A library as well as a binary so that the end-to-end suites
 //! (`tests/e2e`) can start the very same `serve` inside the test process.
 
+mod listing;
+pub mod remote;
 pub mod serve;
+pub mod token;
 mod token_file;

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use hangar_cli::serve;
+use hangar_cli::{remote, serve, token};
 
 #[derive(Parser)]
 #[command(name = "hangar", version, about = "A home for coding agents: an AHP 1.0.0 host")]
@@ -17,11 +17,24 @@ struct Cli {
 enum Command {
     /// Run the AHP host without a desktop.
     Serve(serve::ServeArgs),
+    /// Per-device tokens for this machine's host: create, list, revoke.
+    Token(token::TokenArgs),
+    /// The hosts this machine connects to: add, list, remove, rename, check.
+    Remote(remote::RemoteArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Serve(args) => serve::run(args),
+    let outcome = match cli.command {
+        Command::Serve(args) => serve::run(args).map_err(|e| e.to_string()),
+        Command::Token(args) => token::run(args),
+        Command::Remote(args) => remote::run(args).map_err(|e| e.to_string()),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("hangar: {message}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -1,12 +1,12 @@
 //! `hangar serve`: the headless host — its arguments, the host
-//! configuration they make, and the listening host (which the binary serves
-//! until SIGTERM/SIGINT, and the end-to-end suites until they drop it).
+//! configuration they make (TLS included), and the listening host (which the
+//! binary serves until SIGTERM/SIGINT, and the end-to-end suites until they
+//! drop it).
 
 use std::future::Future;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,6 +15,8 @@ use hangar_host::agents::AgentSpec;
 use hangar_host::config::HostConfig;
 use hangar_host::host::Host;
 use hangar_host::hub::{MAX_REPLAY_CAPACITY, MIN_REPLAY_CAPACITY};
+use hangar_host::server::tls::{self, TlsIdentity};
+use hangar_remote::Fingerprint;
 use tokio::net::TcpListener;
 
 use crate::token_file;
@@ -49,6 +51,17 @@ pub struct ServeArgs {
     /// Token file [default: DATA_DIR/token]; created with a random token when missing.
     #[arg(long)]
     token_file: Option<PathBuf>,
+    /// Serve wss:// with this certificate chain (PEM, leaf first); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key", conflicts_with = "tls_self_signed")]
+    tls_cert: Option<PathBuf>,
+    /// The private key (PEM) of --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Serve wss:// with a self-signed certificate, made once and kept in
+    /// DATA_DIR/tls/; its SHA-256 fingerprint is printed on stderr for
+    /// clients to compare when they pin it.
+    #[arg(long)]
+    tls_self_signed: bool,
     /// Register an ACP agent: ID=COMMAND (COMMAND is split like a shell would).
     #[arg(long = "agent", value_name = "ID=COMMAND")]
     agents: Vec<String>,
@@ -100,15 +113,9 @@ impl ServeArgs {
 }
 
 /// Run `hangar serve` until SIGTERM or SIGINT.
-pub fn run(args: ServeArgs) -> ExitCode {
+pub fn run(args: ServeArgs) -> Result<(), ServeError> {
     init_logging(&args.log);
-    match serve(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("hangar: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    serve(args)
 }
 
 /// `--replay-capacity`: AHP hosts keep at least 1,000 envelopes for `reconnect`.
@@ -128,6 +135,10 @@ fn init_logging(level: &str) {
 
 fn serve(args: ServeArgs) -> Result<(), ServeError> {
     let config = host_config(args)?;
+    if let Some(tls) = &config.tls {
+        // Not a log line: shown whatever the log level, for the person pairing a client.
+        eprintln!("hangar: TLS certificate SHA-256 fingerprint: {}", Fingerprint::of_der(&tls.certificate));
+    }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
     runtime.block_on(async move {
         let listening = listen(config).await?;
@@ -147,12 +158,8 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
 /// canonical), its token (the file created when missing), the agents (found
 /// on `PATH` and in npm prefixes unless `--no-discover`), limits and policies.
 pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
-    let data_dir = match args.data_dir {
-        Some(dir) => dir,
-        None => dirs::data_dir().ok_or("no platform data directory; pass --data-dir")?.join("hangar"),
-    };
-    std::fs::create_dir_all(&data_dir).map_err(|e| format!("creating {}: {e}", data_dir.display()))?;
-    let data_dir = data_dir.canonicalize().map_err(|e| format!("{}: {e}", data_dir.display()))?;
+    let data_dir = data_dir(args.data_dir)?;
+    let tls = tls_identity(&data_dir, args.listen, args.tls_cert.zip(args.tls_key), args.tls_self_signed)?;
     let token_path = args.token_file.unwrap_or_else(|| data_dir.join("token"));
     let token = token_file::read_or_create(&token_path)?;
     let mut agents =
@@ -165,14 +172,16 @@ pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
         }
         agents.extend(found);
     }
-    if !args.listen.ip().is_loopback() {
+    if !args.listen.ip().is_loopback() && tls.is_none() {
         tracing::warn!(
-            "listening on {} — reachable from the network; clients still need the token, and traffic is not encrypted",
+            "listening on {} — reachable from the network; clients still need the token, and traffic is not \
+             encrypted (--tls-self-signed or --tls-cert/--tls-key serve wss://)",
             args.listen
         );
     }
     let mut config = HostConfig::new(data_dir, token);
     config.listen = args.listen;
+    config.tls = tls;
     config.agents = agents;
     config.allowed_origins = args.allow_origins;
     config.active_client_grace = Duration::from_secs_f64(args.active_client_grace_secs.max(0.0));
@@ -188,14 +197,53 @@ pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
     Ok(config)
 }
 
+/// The data directory `arg` names, or the platform's
+/// (`~/.local/share/hangar` on Linux): created if missing, canonical.
+pub fn data_dir(arg: Option<PathBuf>) -> Result<PathBuf, ServeError> {
+    let data_dir = match arg {
+        Some(dir) => dir,
+        None => dirs::data_dir().ok_or("no platform data directory; pass --data-dir")?.join("hangar"),
+    };
+    std::fs::create_dir_all(&data_dir).map_err(|e| format!("creating {}: {e}", data_dir.display()))?;
+    Ok(data_dir.canonicalize().map_err(|e| format!("{}: {e}", data_dir.display()))?)
+}
+
+/// TLS from `--tls-cert`/`--tls-key`, or the self-signed pair of the data
+/// directory (made for localhost and the listening address the first time).
+fn tls_identity(
+    data_dir: &std::path::Path,
+    listen: SocketAddr,
+    files: Option<(PathBuf, PathBuf)>,
+    self_signed: bool,
+) -> Result<Option<TlsIdentity>, ServeError> {
+    if let Some((cert, key)) = files {
+        return Ok(Some(tls::from_pem_files(&cert, &key).map_err(|e| e.to_string())?));
+    }
+    if !self_signed {
+        return Ok(None);
+    }
+    let mut names = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
+    if !listen.ip().is_unspecified() && !listen.ip().is_loopback() {
+        names.push(listen.ip().to_string());
+    }
+    let (identity, made) = tls::self_signed(data_dir, &names).map_err(|e| e.to_string())?;
+    if made {
+        eprintln!("hangar: made a self-signed TLS certificate in {}", data_dir.join(tls::SELF_SIGNED_DIR).display());
+    }
+    Ok(Some(identity))
+}
+
 /// A host opened on its data directory and listening: what `hangar serve`
 /// has when it prints its ready line.
 pub struct Listening {
     host: Arc<Host>,
     listener: TcpListener,
-    /// `ws://ADDRESS:PORT/`.
+    /// `ws://ADDRESS:PORT/` (`wss://` with TLS).
     pub url: String,
-    /// The ready line, `{"type":"ready","url":…,"dataDir":…}`.
+    /// The TLS certificate's fingerprint, when serving `wss://`.
+    pub tls_fingerprint: Option<Fingerprint>,
+    /// The ready line, `{"type":"ready","url":…,"dataDir":…}`, with
+    /// `"tlsFingerprint":…` last when serving `wss://`.
     pub ready_line: String,
 }
 
@@ -203,16 +251,22 @@ pub struct Listening {
 pub async fn listen(config: HostConfig) -> Result<Listening, ServeError> {
     let addr = config.listen;
     let data_dir = config.data_dir.display().to_string();
+    let tls_fingerprint = config.tls.as_ref().map(|tls| Fingerprint::of_der(&tls.certificate));
     let host = Host::open(config).map_err(|e| e.to_string())?;
     let listener = TcpListener::bind(addr).await.map_err(|e| format!("listening on {addr}: {e}"))?;
-    let url = format!("ws://{}/", listener.local_addr().map_err(|e| e.to_string())?);
-    // Field order as documented: type, url, dataDir.
-    let ready_line = format!(
-        r#"{{"type":"ready","url":{},"dataDir":{}}}"#,
+    let scheme = if tls_fingerprint.is_some() { "wss" } else { "ws" };
+    let url = format!("{scheme}://{}/", listener.local_addr().map_err(|e| e.to_string())?);
+    // Field order as documented: type, url, dataDir, then tlsFingerprint with TLS.
+    let mut ready_line = format!(
+        r#"{{"type":"ready","url":{},"dataDir":{}"#,
         serde_json::Value::from(url.as_str()),
         serde_json::Value::from(data_dir),
     );
-    Ok(Listening { host, listener, url, ready_line })
+    if let Some(fingerprint) = tls_fingerprint {
+        ready_line.push_str(&format!(r#","tlsFingerprint":"{fingerprint}""#));
+    }
+    ready_line.push('}');
+    Ok(Listening { host, listener, url, tls_fingerprint, ready_line })
 }
 
 impl Listening {

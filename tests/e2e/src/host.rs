@@ -39,7 +39,7 @@ enum Running {
 pub struct TestHost {
     // First field: dropped (the host stopped) before the data directory.
     running: Running,
-    /// `ws://127.0.0.1:PORT/` from the ready line.
+    /// `ws://127.0.0.1:PORT/` from the ready line (`wss://` with TLS).
     pub url: String,
     /// The data directory.
     pub data_dir: PathBuf,
@@ -67,8 +67,11 @@ impl TestHost {
     /// Start on `data_dir`; `Err` carries stderr (in-process: the error) if
     /// the host gave up before listening.
     pub fn try_start_in(launch: Launch<'_>, data_dir: &Path, extra: &[&str]) -> Result<Self, String> {
-        let mut args: Vec<String> = vec!["--listen".into(), "127.0.0.1:0".into(), "--data-dir".into()];
-        args.push(data_dir.display().to_string());
+        let mut args: Vec<String> = vec!["--data-dir".into(), data_dir.display().to_string()];
+        // A test that restarts a host on the same address passes its own `--listen`.
+        if !extra.contains(&"--listen") {
+            args.extend(["--listen".into(), "127.0.0.1:0".into()]);
+        }
         args.extend(extra.iter().map(|a| (*a).to_owned()));
         // Tests register their agents explicitly, unless they test discovery
         // (with an `--npm-prefix` of their own).

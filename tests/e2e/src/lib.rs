@@ -16,6 +16,8 @@
 //! - [`interop`]     — real agents from npm (`tests/interop`): the mock
 //!   model server as a child process, whether the agents are installed.
 //! - [`wait_for_action`] — await a matching envelope on a subscription.
+//! - [`SecretService`] (`secret_service.rs`) — a private D-Bus session with
+//!   an unlocked gnome-keyring, for keyring tests against the real thing.
 //!
 //! The suites (one test binary: `tests/all.rs`, a module per suite under
 //! `tests/suite/`) use these; the binary comes from the same target
@@ -45,9 +47,11 @@ mod host;
 mod in_process;
 pub mod interop;
 mod process;
+mod secret_service;
 
 pub use host::{Launch, TestHost};
 pub use process::{hangar_bin, ExitedHost};
+pub use secret_service::SecretService;
 
 /// How long any single wait in a test may take before it fails.
 pub const WAIT: Duration = Duration::from_secs(20);

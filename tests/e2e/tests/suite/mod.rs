@@ -13,6 +13,7 @@ mod discovery;
 mod durability;
 mod handshake;
 mod reconnect;
+mod remote_hosts;
 mod resources;
 mod sessions;
 mod sync;

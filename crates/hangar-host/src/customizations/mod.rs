@@ -16,10 +16,13 @@
 //! - `completions.rs` — enabled prompts and skills as `/` completions.
 
 pub mod acp_mcp;
+pub mod discover;
 pub mod enablement;
 pub mod watcher;
 
 use std::path::PathBuf;
+
+pub use discover::discover;
 
 /// Where to look: the session's working directories and the user's home.
 #[derive(Debug, Clone, Default, PartialEq)]

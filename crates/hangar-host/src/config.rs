@@ -55,6 +55,9 @@ pub struct HostConfig {
     pub grant_ask_timeout: Duration,
     /// Resource watches one connection may hold at once.
     pub max_watches_per_connection: usize,
+    /// The home whose user-level customizations (`~/.claude`, `~/.codex`,
+    /// …) sessions see; `None` for none.
+    pub customization_home: Option<PathBuf>,
 }
 
 impl HostConfig {
@@ -78,6 +81,7 @@ impl HostConfig {
             protected_paths: home_dir().map(|h| credential_dirs(&h)).unwrap_or_default(),
             grant_ask_timeout: Duration::from_secs(120),
             max_watches_per_connection: 256,
+            customization_home: home_dir(),
         }
     }
 }

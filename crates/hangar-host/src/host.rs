@@ -12,6 +12,7 @@ use ahp_types::state::{ChatState, RootState, SessionState};
 use ahp_types::StateAction;
 
 use crate::config::HostConfig;
+use crate::customizations::service::{Customizations, Publish};
 use crate::engine::{ChannelRef, Engine, SideEffect};
 use crate::hub::{ConnId, Hub, Publication};
 use crate::locks::lock;
@@ -44,6 +45,9 @@ pub enum HostError {
     /// The resource grants.
     #[error(transparent)]
     Resources(#[from] ResourceServiceError),
+    /// The customization toggle decisions.
+    #[error(transparent)]
+    Customizations(#[from] crate::customizations::enablement::EnablementError),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> HostError {
@@ -64,6 +68,8 @@ pub struct Host {
     pub resources: ResourceService,
     /// Live resource watches by channel URI.
     watches: Mutex<HashMap<String, LiveWatch>>,
+    /// Each open session's customizations, kept current.
+    pub customizations: Arc<Customizations>,
     /// Fan-out.
     pub hub: Arc<Hub>,
     /// Requests the host sent to clients, awaiting their answers.
@@ -104,8 +110,13 @@ impl Host {
         let fanout = hub.clone();
         let (writer, thread) = store::spawn_writer(conn, move |batch: Vec<Publication>| fanout.publish(batch))
             .map_err(io("starting the store writer"))?;
+        let customizations = Arc::new(Customizations::open(
+            &config.data_dir,
+            config.customization_home.clone(),
+            Arc::new(crate::customizations::discover::discover),
+        )?);
         let root = RootState {
-            agents: config.agents.iter().map(crate::agents::AgentSpec::info).collect(),
+            agents: agents_with_customizations(&config, &customizations),
             active_sessions: Some(0),
             terminals: None,
             config: None,
@@ -121,8 +132,14 @@ impl Host {
         let effects = engine.take_effects();
         let engine = Arc::new(Mutex::new(engine));
         let sessions = engine.clone();
+        let user_folders = customizations.clone();
+        // Read and write reach the sessions' working directories and the
+        // known customization folders under home (`~/.claude/agents`, …).
         let working_dirs = Arc::new(move || {
-            lock(&sessions).working_directories().iter().filter_map(|uri| file_uri_to_path(uri).ok()).collect()
+            let mut dirs: Vec<std::path::PathBuf> =
+                lock(&sessions).working_directories().iter().filter_map(|uri| file_uri_to_path(uri).ok()).collect();
+            dirs.extend(user_folders.user_folders());
+            dirs
         });
         let resources = ResourceService::open(
             &config.data_dir,
@@ -136,6 +153,7 @@ impl Host {
             engine,
             resources,
             watches: Mutex::new(HashMap::new()),
+            customizations,
             hub,
             outgoing: OutgoingRequests::default(),
             turn_pages,
@@ -148,6 +166,16 @@ impl Host {
             _lock: lock_file,
             config,
         });
+        let weak = Arc::downgrade(&host);
+        host.customizations.start_watching(Box::new(move |paths| {
+            if let Some(host) = weak.upgrade() {
+                let out = host.customizations.files_changed(&paths);
+                host.publish(out);
+                if host.customizations.concerns_home(&paths) {
+                    host.refresh_agent_customizations();
+                }
+            }
+        }));
         host.run_effects(effects);
         // Active clients restored from the store have no connection yet:
         // each gets the grace period a disconnecting client gets, so one that
@@ -190,8 +218,77 @@ impl Host {
         };
         let host: Arc<dyn AgentHost> = host;
         for effect in effects {
+            self.customization_effect(&effect);
             self.agents.handle(&host, effect);
         }
+    }
+
+    /// What an effect means for the customizations (before the agent layer
+    /// sees it: a new session's agent starts with its MCP servers known).
+    fn customization_effect(&self, effect: &SideEffect) {
+        let out = match effect {
+            SideEffect::SessionCreated { session, provider, working_directories, .. } => {
+                self.customizations.track(session, provider, working_directories, None)
+            }
+            SideEffect::SessionDisposed { session, .. } => {
+                self.customizations.forget(session);
+                return;
+            }
+            SideEffect::CustomizationToggled { session, id, enablement } => {
+                self.customizations.toggled(session, id, enablement)
+            }
+            _ => return,
+        };
+        self.publish(out);
+    }
+
+    /// Track the customizations of `session` if they are not yet (a session
+    /// restored after a restart is tracked when first used).
+    pub fn ensure_customizations(&self, session: &str) {
+        if self.customizations.is_tracked(session) {
+            return;
+        }
+        let Some((provider, dirs, stored)) = lock(&self.engine)
+            .session_state(session)
+            .map(|s| (s.provider.clone(), s.working_directories.clone().unwrap_or_default(), s.customizations.clone()))
+        else {
+            return;
+        };
+        let out = self.customizations.track(session, &provider, &dirs, stored.as_deref());
+        self.publish(out);
+    }
+
+    /// Re-read the user-level customizations into `RootState.agents` (the
+    /// agents' models and the rest stay as they are).
+    fn refresh_agent_customizations(&self) {
+        let ids: Vec<String> = lock(&self.engine).root().agents.iter().map(|a| a.provider.clone()).collect();
+        let per_agent = self.customizations.user_level(&ids.iter().map(String::as_str).collect::<Vec<_>>());
+        self.engine_then_effects(|e| {
+            let mut agents = e.root().agents.clone();
+            for (info, mine) in agents.iter_mut().zip(per_agent) {
+                info.customizations = Some(mine).filter(|m| !m.is_empty());
+            }
+            if agents != e.root().agents {
+                let _ = e.emit_server(
+                    ahp_types::ROOT_RESOURCE_URI,
+                    StateAction::RootAgentsChanged(RootAgentsChangedAction { agents }),
+                );
+            }
+        });
+    }
+
+    /// Emit customization actions on their session channels.
+    fn publish(&self, out: Vec<Publish>) {
+        if out.is_empty() {
+            return;
+        }
+        self.engine_then_effects(|engine| {
+            for (session, action) in out {
+                if let Err(e) = engine.emit_server(&session, action) {
+                    tracing::debug!(%session, "customization update not applied: {e:?}");
+                }
+            }
+        });
     }
 
     /// Keep a watch alive under its channel URI and open its channel. `owner`
@@ -318,6 +415,26 @@ impl Host {
     }
 }
 
+/// The configured agents as `RootState.agents` lists them, each with the
+/// user-level customizations it sees.
+fn agents_with_customizations(
+    config: &HostConfig,
+    customizations: &Customizations,
+) -> Vec<ahp_types::state::AgentInfo> {
+    let ids: Vec<&str> = config.agents.iter().map(|a| a.id.as_str()).collect();
+    let per_agent = customizations.user_level(&ids);
+    config
+        .agents
+        .iter()
+        .zip(per_agent)
+        .map(|(agent, mine)| {
+            let mut info = agent.info();
+            info.customizations = Some(mine).filter(|m| !m.is_empty());
+            info
+        })
+        .collect()
+}
+
 /// The agent layer's view of the host: actions go through
 /// [`Host::with_engine`] (so their side effects run), reads hold the engine
 /// lock only while the closure runs.
@@ -365,6 +482,23 @@ impl AgentHost for Host {
 
     fn never_served(&self) -> Vec<std::path::PathBuf> {
         self.resources.never_served().to_vec()
+    }
+
+    fn mcp_servers(&self, session: &str) -> Vec<crate::customizations::McpLaunch> {
+        self.ensure_customizations(session);
+        let (launches, out) = self.customizations.mcp_for_agent(session);
+        self.publish(out);
+        launches
+    }
+
+    fn mcp_servers_skipped(&self, session: &str, skipped: Vec<crate::customizations::acp_mcp::Skipped>) {
+        let out = self.customizations.mcp_skipped(session, skipped);
+        self.publish(out);
+    }
+
+    fn custom_agent(&self, session: &str, uri: &str) -> Option<ahp_types::state::AgentCustomization> {
+        self.ensure_customizations(session);
+        self.customizations.custom_agent(session, uri)
     }
 }
 

@@ -14,10 +14,21 @@
 //! - `watcher.rs`  — one debounced `notify` watcher over the known folders
 //!   (never the whole tree); a change re-discovers and publishes.
 //! - `completions.rs` — enabled prompts and skills as `/` completions.
+//! - `annotate.rs` — what each entry does for the session's agent, in
+//!   `_meta` (applied by the host, read by the agent itself, or neither).
+//! - `service.rs`  — [`service::Customizations`]: every open session's
+//!   tree, kept current (discover → decisions → notes → publish); what the
+//!   agent layer, `/` completions and custom agents ask of it.
+//! - `service_tests.rs` — the service over a scripted discovery.
 
 pub mod acp_mcp;
+pub mod annotate;
+pub mod completions;
 pub mod discover;
 pub mod enablement;
+pub mod service;
+#[cfg(test)]
+mod service_tests;
 pub mod watcher;
 
 use std::path::PathBuf;

@@ -306,21 +306,27 @@ impl Ord for Hit<'_> {
 
 /// The mention under the cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Mention {
-    /// Query text after `@`.
-    query: String,
-    /// UTF-16 offset of `@`.
-    start16: i64,
-    /// Line and UTF-16 column of `@`.
-    line: i64,
-    column16: i64,
+pub(crate) struct Mention {
+    /// Query text after the sigil.
+    pub query: String,
+    /// UTF-16 offset of the sigil.
+    pub start16: i64,
+    /// Line and UTF-16 column of the sigil.
+    pub line: i64,
+    pub column16: i64,
 }
 
-fn utf16_len(s: &str) -> i64 {
+pub(crate) fn utf16_len(s: &str) -> i64 {
     s.encode_utf16().count() as i64
 }
 
 fn mention_at(text: &str, offset: i64) -> Result<Option<Mention>, RpcError> {
+    word_at(text, offset, '@')
+}
+
+/// The whitespace-delimited word ending at UTF-16 `offset` when it starts
+/// with `sigil` (`@` mentions, `/` commands); `offset` is checked.
+pub(crate) fn word_at(text: &str, offset: i64, sigil: char) -> Result<Option<Mention>, RpcError> {
     if offset < 0 {
         return Err(RpcError::invalid_params("offset", "must not be negative"));
     }
@@ -343,7 +349,7 @@ fn mention_at(text: &str, offset: i64) -> Result<Option<Mention>, RpcError> {
     };
     let before = &text[..cursor];
     let word_start = before.char_indices().rev().find(|(_, c)| c.is_whitespace()).map_or(0, |(i, c)| i + c.len_utf8());
-    let Some(query) = before[word_start..].strip_prefix('@') else { return Ok(None) };
+    let Some(query) = before[word_start..].strip_prefix(sigil) else { return Ok(None) };
     let prefix = &text[..word_start];
     let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
     Ok(Some(Mention {

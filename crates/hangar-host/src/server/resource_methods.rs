@@ -38,20 +38,28 @@ pub fn resource_request(host: &Arc<Host>, conn: ConnId, id: Value, method: Strin
     });
 }
 
-/// `completions` on a chat: `@` mentions from its session's working directories.
+/// `completions` on a chat: `/` commands from its session's enabled prompts
+/// and skills when the message starts with `/`, else `@` mentions from its
+/// working directories.
 pub fn completions(host: &Arc<Host>, conn: ConnId, id: Value, params: CompletionsParams) -> Result<(), RpcError> {
-    let roots = host.with_engine_locked(|engine| {
+    let (session, roots) = host.with_engine_locked(|engine| {
         let session = match engine.channel(&params.channel) {
             Some(ChannelRef::Chat { session }) => session,
             Some(ChannelRef::Session) => params.channel.clone(),
             _ => return Err(RpcError::not_found(format!("no such chat: {}", params.channel))),
         };
         let dirs = engine.session_state(&session).and_then(|s| s.working_directories.clone()).unwrap_or_default();
-        Ok(dirs.iter().filter_map(|uri| file_uri_to_path(uri).ok()).collect::<Vec<_>>())
+        Ok((session, dirs.iter().filter_map(|uri| file_uri_to_path(uri).ok()).collect::<Vec<_>>()))
     })?;
     let host = host.clone();
     tokio::task::spawn_blocking(move || {
-        let outcome = host.resources.completions(&roots, &params);
+        host.ensure_customizations(&session);
+        let commands = host.customizations.slash_commands(&session);
+        let outcome = match crate::customizations::completions::slash_completions(&commands, &params) {
+            Ok(Some(slash)) => Ok(slash),
+            Ok(None) => host.resources.completions(&roots, &params),
+            Err(e) => Err(e),
+        };
         send_outcome(&host, conn, &id, outcome);
     });
     Ok(())

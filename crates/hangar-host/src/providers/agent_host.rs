@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use ahp_types::state::{ChatState, RootState, SessionState};
+use ahp_types::state::{AgentCustomization, ChatState, RootState, SessionState};
 use ahp_types::StateAction;
 
 use crate::customizations::acp_mcp::Skipped;
@@ -63,6 +63,12 @@ pub trait AgentHost: Send + Sync {
     /// [`AgentHost::mcp_servers`] it could not take, and why (empty when it
     /// took them all). Ignored by default.
     fn mcp_servers_skipped(&self, _session: &str, _skipped: Vec<Skipped>) {}
+
+    /// The enabled custom agent of `session` whose URI is `uri` (a message's
+    /// `agent`), if there is one. None by default.
+    fn custom_agent(&self, _session: &str, _uri: &str) -> Option<AgentCustomization> {
+        None
+    }
 }
 
 impl dyn AgentHost + '_ {

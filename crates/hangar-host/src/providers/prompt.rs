@@ -17,9 +17,15 @@
 //!   an image or binary one to a text block naming what was left out.
 //! - `simple`: its `modelRepresentation` (else the label) as text.
 //! - Other kinds (annotations, chats) are not sent.
+//!
+//! A message sent with a custom agent (`Message.agent`) is preceded by a line
+//! naming that agent and its definition file's text ([`with_custom_agent`]):
+//! ACP has no field for it, so this is how every agent gets it.
 
 use agent_client_protocol::v1::schema::PromptCapabilities;
-use ahp_types::state::{Message, MessageAttachment, MessageEmbeddedResourceAttachment, MessageResourceAttachment};
+use ahp_types::state::{
+    AgentCustomization, Message, MessageAttachment, MessageEmbeddedResourceAttachment, MessageResourceAttachment,
+};
 use base64::Engine as _;
 use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
 use serde_json::{json, Value};
@@ -71,6 +77,31 @@ pub fn prompt_blocks(message: &Message, support: PromptSupport, scope: &Scope) -
         blocks.push(text_block(""));
     }
     blocks
+}
+
+/// `blocks` preceded by the custom agent to act as: a line naming it, then
+/// its definition (the file the host discovered it in, read by the host, up
+/// to [`MAX_EMBED`]) as an embedded resource, or as text when the agent
+/// takes no embedded context.
+pub fn with_custom_agent(blocks: Vec<Value>, agent: &AgentCustomization, support: PromptSupport) -> Vec<Value> {
+    let mut out = vec![text_block(&format!(
+        "Act as the custom agent \"{}\" for this message; its definition follows ({}).",
+        agent.name, agent.uri
+    ))];
+    let definition = crate::resources::uri::file_uri_to_path(&agent.uri)
+        .ok()
+        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() <= MAX_EMBED))
+        .and_then(|p| std::fs::read_to_string(p).ok());
+    match definition {
+        Some(text) if support.embedded_context => out.push(json!({
+            "type": "resource",
+            "resource": { "uri": agent.uri, "mimeType": "text/markdown", "text": text },
+        })),
+        Some(text) => out.push(text_block(&text)),
+        None => out.push(json!({ "type": "resource_link", "uri": agent.uri, "name": agent.name })),
+    }
+    out.extend(blocks);
+    out
 }
 
 fn text_block(text: &str) -> Value {
@@ -170,6 +201,24 @@ mod tests {
         assert_eq!(readable_file(&path_to_file_uri(&home.join("notes.md")), &scope).as_deref(), Some("# notes"));
         assert_eq!(readable_file(&path_to_file_uri(&ssh.join("id_ed25519")), &scope), None);
         assert_eq!(readable_file("file:///etc/hostname", &scope), None);
+    }
+
+    #[test]
+    fn a_custom_agent_goes_first_with_its_definition() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("reviewer.md");
+        std::fs::write(&file, "---\nname: reviewer\n---\nReview strictly.").unwrap();
+        let agent: AgentCustomization =
+            serde_json::from_value(json!({ "id": "agent-1", "uri": path_to_file_uri(&file), "name": "reviewer" }))
+                .unwrap();
+        let message = vec![text_block("look at main.rs")];
+        let embedded =
+            with_custom_agent(message.clone(), &agent, PromptSupport { image: false, embedded_context: true });
+        assert!(embedded[0]["text"].as_str().unwrap().contains("\"reviewer\""));
+        assert_eq!(embedded[1]["resource"]["text"], "---\nname: reviewer\n---\nReview strictly.");
+        assert_eq!(embedded[2], message[0]);
+        let plain = with_custom_agent(message, &agent, PromptSupport::default());
+        assert_eq!(plain[1]["type"], "text", "no embedded context: the definition as text");
     }
 
     #[test]

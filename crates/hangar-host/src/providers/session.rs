@@ -34,7 +34,7 @@ use super::coalesce::coalesce;
 use super::elicitation::Elicitations;
 use super::groups::Registry;
 use super::models::{AgentModels, ModelSource};
-use super::prompt::{prompt_blocks, PromptSupport};
+use super::prompt::{prompt_blocks, with_custom_agent, PromptSupport};
 use super::rpc::{Inbound, RpcFailure};
 use super::startup::{ask, default_answer, Live, Starter};
 use super::turn::{prompt_usage, Ending, Turn};
@@ -338,8 +338,21 @@ impl SessionTask {
                 turn.notify(&*self.host, &format!("Model {model} could not be selected: {e}"));
             }
         }
+        let mut blocks = prompt_blocks(&message, self.prompt_support, &self.scope);
+        if let Some(selection) = &message.agent {
+            match self.host.custom_agent(&self.setup.session, &selection.uri) {
+                Some(agent) => blocks = with_custom_agent(blocks, &agent, self.prompt_support),
+                None => turn.notify(
+                    &*self.host,
+                    &format!(
+                        "The custom agent {} is turned off or gone; the message was sent without it.",
+                        selection.uri
+                    ),
+                ),
+            }
+        }
         self.turn = Some(turn);
-        self.send_prompt(prompt_blocks(&message, self.prompt_support, &self.scope));
+        self.send_prompt(blocks);
     }
 
     /// The `model` value of the session's config, if set.

@@ -304,7 +304,9 @@ impl Customizations {
             }
             None => BTreeSet::new(),
         };
-        annotate(&mut tree, &tracked.provider, &pending, &tracked.skipped_mcp);
+        let mut not_passed = super::mcp_policy::withheld(&tree, &tracked.provider);
+        not_passed.extend(tracked.skipped_mcp.iter().map(|(k, v)| (k.clone(), v.clone())));
+        annotate(&mut tree, &tracked.provider, &pending, &not_passed);
         tree
     }
 
@@ -338,9 +340,14 @@ fn concerns(roots: &Roots, path: &Path) -> bool {
     roots.working_dirs.iter().chain(roots.home.as_ref()).any(|root| path.starts_with(root))
 }
 
-/// The launches whose customization is in effect in `tree`.
+/// The launches whose customization is in effect in `tree` and that this
+/// session's agent is given (`mcp_policy`).
 fn enabled_mcp(tracked: &Tracked, tree: &[Customization]) -> Vec<McpLaunch> {
+    let withheld = super::mcp_policy::withheld(tree, &tracked.provider);
     super::acp_mcp::enabled_launches(&tracked.found.mcp, tree)
+        .into_iter()
+        .filter(|l| !withheld.contains_key(&l.id))
+        .collect()
 }
 
 /// Upserts for new or changed top-level entries, removals for gone ones.

@@ -72,6 +72,7 @@ fn message_view(message: &ahp_types::state::Message) -> MessageView {
     MessageView {
         text: message.text.clone(),
         model: message.model.as_ref().map(|m| m.id.clone()),
+        agent: message.agent.as_ref().map(|a| a.uri.clone()),
         attachments: message.attachments.iter().flatten().map(attachment_view).collect(),
     }
 }
@@ -152,7 +153,13 @@ impl ChatProjection {
         self.last_turn = sent.last().map(|t| t.id.clone());
         self.turn_count = sent.len();
         let active = chat.active_turn.as_ref().map(|a| self.sent_active(a));
-        ChatSnapshot { meta: meta_view(chat), turns: sent.iter().map(turn_view).collect(), active, start: None }
+        ChatSnapshot {
+            meta: meta_view(chat),
+            turns: sent.iter().map(turn_view).collect(),
+            active,
+            start: None,
+            customizations: None,
+        }
     }
 
     /// The running turn's view, remembered as sent.

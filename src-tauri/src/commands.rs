@@ -27,6 +27,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::core::{Core, Sink};
+use crate::customizations::toggle;
 use crate::error::CoreError;
 use crate::outgoing::{self, fresh_id, Composed};
 use crate::protocol::command::{ChatOpened, Dispatched, OlderFetched, Queued, SessionCreated, StreamOpened};
@@ -41,17 +42,19 @@ fn bad(command: &str, message: impl Into<String>) -> CoreError {
 }
 
 /// The message of `chat.send` / `chat.queue`: `text` (not blank), `model`,
-/// `attachments` (those of the `@` mentions picked from `chat.completions`).
+/// `attachments` (those of the `@` mentions picked from `chat.completions`),
+/// `agent` (a custom agent's URI).
 fn composed(
     command: &str,
     text: String,
     model: Option<String>,
     attachments: Option<Vec<crate::protocol::command::Attachment>>,
+    agent: Option<String>,
 ) -> Result<Composed, CoreError> {
     if text.trim().is_empty() {
         return Err(bad(command, "the message is empty"));
     }
-    Ok(Composed { text, model, attachments: outgoing::attachments(command, attachments)? })
+    Ok(Composed { text, model, attachments: outgoing::attachments(command, attachments)?, agent })
 }
 
 async fn dispatch(core: &Core, host: String, channel: String, action: StateAction) -> Result<Dispatched, CoreError> {
@@ -152,11 +155,11 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             Reply::ChatOpen(ChatOpened { stream_id, chat })
         }
         Command::ChatSend(a) => {
-            let message = composed(c, a.text, a.model, a.attachments)?;
+            let message = composed(c, a.text, a.model, a.attachments, a.agent)?;
             Reply::ChatSend(core.send(&HostId::new(a.host), &a.chat, message).await?)
         }
         Command::ChatQueue(a) => {
-            let message = composed(c, a.text, a.model, a.attachments)?;
+            let message = composed(c, a.text, a.model, a.attachments, a.agent)?;
             let (id, action) = outgoing::pending(a.kind.unwrap_or_default().into(), &message);
             let Dispatched { client_seq } = dispatch(core, a.host, a.chat, action).await?;
             Reply::ChatQueue(Queued { client_seq, id })
@@ -239,6 +242,14 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             };
             let result: CompletionsResult = request(core, &HostId::new(a.host), "completions", params).await?;
             Reply::ChatCompletions(result.into())
+        }
+        Command::CustomizationsToggle(a) => {
+            let state = core.session_state(&HostId::new(a.host.clone()), &a.session).await?;
+            let workspace = state.working_directories.as_deref().and_then(<[String]>::first).map(String::as_str);
+            let tree = state.customizations.as_deref().unwrap_or_default();
+            let action =
+                toggle::action(tree, &a.id, a.scope, a.enabled, workspace).map_err(|e| bad(c, e.to_string()))?;
+            Reply::CustomizationsToggle(dispatch(core, a.host, a.session, action).await?)
         }
     })
 }

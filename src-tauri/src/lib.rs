@@ -27,6 +27,8 @@
 //! - [`session_start`] — a session's lifecycle as an open chat shows it;
 //!   messages held until the agent is ready.
 //! - [`outgoing`]      — the actions a typed message becomes.
+//! - [`customizations`] — the session's customizations (AHP tree) → the
+//!   panel's view and `customizations` ops; a toggle's full decision list.
 //! - [`session_rows`]  — session summaries → sidebar rows.
 //! - [`markdown`]      — pulldown-cmark + ammonia: sanitized HTML.
 //! - [`file_diff`]     — file-edit diffs (data: URIs → unified lines).
@@ -49,6 +51,7 @@ pub mod bridge;
 pub mod chat_view;
 pub mod commands;
 pub mod core;
+pub mod customizations;
 pub mod embedded_host;
 pub mod error;
 pub mod event_feed;

@@ -1,15 +1,17 @@
 //! The actions a typed message becomes.
 //!
 //! Map: [`fresh_id`] and [`now`] — ids and timestamps the client mints;
-//! [`Composed`] — what the composer sends (text, model, the attachments of
-//! picked `@` mentions) and its AHP `Message`; [`turn_started`] — a
+//! [`Composed`] — what the composer sends (text, model, custom agent, the
+//! attachments of picked `@` mentions) and its AHP `Message`; [`turn_started`] — a
 //! `chat/turnStarted` for a new turn; [`pending`] — a
 //! `chat/pendingMessageSet` (queued or steering) for a running chat. The
 //! command table and the core's held messages (`session_start`) both build
 //! their actions here, with the `ahp-types` action structs.
 
 use ahp_types::actions::{ChatPendingMessageSetAction, ChatTurnStartedAction};
-use ahp_types::state::{Message, MessageAttachment, MessageKind, MessageOrigin, ModelSelection, PendingMessageKind};
+use ahp_types::state::{
+    AgentSelection, Message, MessageAttachment, MessageKind, MessageOrigin, ModelSelection, PendingMessageKind,
+};
 use ahp_types::StateAction;
 
 use crate::error::CoreError;
@@ -37,10 +39,12 @@ pub struct Composed {
     /// Attachments of the completion items picked while typing (`@`
     /// mentions), as the host sent them.
     pub attachments: Vec<MessageAttachment>,
+    /// The custom agent chosen in the composer (an agent customization's URI).
+    pub agent: Option<String>,
 }
 
 impl Composed {
-    /// Text only: no model choice, no attachments.
+    /// Text only: no model or agent choice, no attachments.
     pub fn plain(text: impl Into<String>) -> Self {
         Self { text: text.into(), ..Self::default() }
     }
@@ -56,7 +60,7 @@ impl Composed {
                 .as_deref()
                 .filter(|m| !m.is_empty())
                 .map(|id| ModelSelection { id: id.to_owned(), config: None }),
-            agent: None,
+            agent: self.agent.as_deref().filter(|a| !a.is_empty()).map(|uri| AgentSelection { uri: uri.to_owned() }),
             meta: None,
         }
     }
@@ -110,15 +114,18 @@ mod tests {
         let picked = json!([{"type": "resource", "label": "notes.md", "uri": "file:///w/notes.md"}]);
         let message = Composed {
             model: Some("m1".into()),
+            agent: Some("file:///w/.claude/agents/reviewer.md".into()),
             attachments: attachments("chat.send", parsed(picked.clone())).unwrap(),
             ..Composed::plain("read @notes.md")
         };
         let m = serde_json::to_value(message.message()).unwrap();
         assert_eq!(m["model"]["id"], "m1");
+        assert_eq!(m["agent"], json!({"uri": "file:///w/.claude/agents/reviewer.md"}));
         assert_eq!(m["attachments"], picked);
         assert_eq!(m["origin"]["kind"], "user");
         let plain = serde_json::to_value(Composed::plain("hi").message()).unwrap();
         assert!(plain.get("attachments").is_none(), "no empty list on the wire");
+        assert!(plain.get("agent").is_none(), "no agent unless one was chosen");
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //! updates to the UI's streams:
 //!
 //! - the app stream: hosts, session rows, the approval inbox, rejections;
-//! - one stream per open chat: a snapshot, then [`ChatProjection`] ops and
-//!   `start` ops (the session's lifecycle, messages held until it is ready).
+//! - one stream per open chat: a snapshot, then [`ChatProjection`] ops,
+//!   `start` ops (the session's lifecycle, messages held until it is ready)
+//!   and `customizations` ops (the session's customizations).
 //!
 //! Map:
 //! - `mod.rs` (this file) — [`Core`], its state, the commands' entry points
@@ -36,6 +37,7 @@ use ahp_types::state::{ChatState, SessionState};
 use ahp_types::{ActionEnvelope, StateAction, ROOT_RESOURCE_URI};
 
 use crate::chat_view::{pending_confirmations, ChatProjection};
+use crate::customizations::view::CustomizationsFollow;
 use crate::error::CoreError;
 use crate::event_feed::{EventFeed, SeqTap, TappedTransport};
 use crate::outgoing::{self, Composed};
@@ -72,6 +74,8 @@ struct ChatWatch {
     /// The session channel (subscribed alongside the chat).
     session_key: HostedResourceKey,
     start: SessionStart,
+    /// What the streams were sent of the session's customizations.
+    customizations: CustomizationsFollow,
 }
 
 impl ChatWatch {
@@ -79,6 +83,7 @@ impl ChatWatch {
     fn snapshot(&mut self, chat: &ChatState, session: Option<&SessionState>) -> ChatOp {
         let mut snapshot = self.projection.snapshot(chat);
         snapshot.start = Some(self.start.snapshot(session));
+        snapshot.customizations = Some(self.customizations.snapshot(session));
         ChatOp::Snapshot(Box::new(snapshot))
     }
 
@@ -386,6 +391,20 @@ impl Core {
         Ok(true)
     }
 
+    /// A copy of a session's reduced state: the mirror's when the core holds
+    /// its channel (an open chat's session), else a fresh snapshot.
+    pub async fn session_state(&self, host: &HostId, session: &str) -> Result<SessionState, CoreError> {
+        let key = HostedResourceKey::new(host.clone(), session);
+        if let Some(state) = lock(&self.state).mirror.sessions().get(&key).cloned() {
+            return Ok(state);
+        }
+        let result = self.multi.subscribe(host, session.to_owned()).await?;
+        match result.snapshot.map(|s| s.state) {
+            Some(ahp_types::state::SnapshotState::Session(s)) => Ok(*s),
+            _ => Err(CoreError::NotFound(format!("session {session}"))),
+        }
+    }
+
     /// A copy of a chat's reduced state, if subscribed.
     pub fn chat_state(&self, host: &HostId, chat: &str) -> Option<ChatState> {
         lock(&self.state).mirror.chats().get(&HostedResourceKey::new(host.clone(), chat)).cloned()
@@ -432,6 +451,7 @@ impl Core {
             session: session.to_owned(),
             session_key,
             start: SessionStart::default(),
+            customizations: CustomizationsFollow::default(),
         };
         st.chats.insert(key.clone(), watch);
         let CoreState { mirror, chats, inbox, .. } = &mut *st;

@@ -5,7 +5,8 @@
 //! subscribe is in flight, turning rejected echoes into notices), projects
 //! each changed chat once, updates the inbox and collects held messages
 //! whose session became ready and the rows whose session's lifecycle
-//! changed (a row says starting / failed); then rows are pushed, held
+//! changed (a row says starting / failed), and re-projects the
+//! customizations of chats whose session channel changed; then rows are pushed, held
 //! messages sent, and hosts that lost events are re-snapshotted
 //! ([`super::resync`]) before the next batch; a root action (agents and
 //! their models) re-sends the host views. Envelopes at or below a
@@ -70,6 +71,8 @@ impl Core {
         let mut after = AfterBatch::default();
         let mut st = lock(&self.state);
         let mut dirty: HashSet<HostedResourceKey> = HashSet::new();
+        // Chats whose session changed: only these re-project customizations.
+        let mut session_changed: HashSet<HostedResourceKey> = HashSet::new();
         let mut rejections = Vec::new();
         for Fed { event, missed } in batch {
             let HostSubscriptionEvent { host_id, channel, event } = event;
@@ -105,7 +108,8 @@ impl Core {
                         if Some(Lifecycle::of(st.mirror.sessions().get(&key))) != lifecycle {
                             after.summaries.push((host_id.clone(), key.uri.clone(), false));
                         }
-                        dirty.extend(st.chats.iter().filter(|(_, w)| w.session_key == key).map(|(k, _)| k.clone()));
+                        let chats = st.chats.iter().filter(|(_, w)| w.session_key == key).map(|(k, _)| k.clone());
+                        session_changed.extend(chats);
                     }
                 }
                 SubscriptionEvent::SessionAdded(p) => after.summaries.push((host_id, p.summary.resource, false)),
@@ -116,12 +120,16 @@ impl Core {
         }
         let CoreState { mirror, chats, inbox, app_sinks, .. } = &mut *st;
         let mut inbox_changed = false;
+        dirty.extend(session_changed.iter().cloned());
         for key in dirty {
             let (Some(chat), Some(watch)) = (mirror.chats().get(&key), chats.get_mut(&key)) else { continue };
             let session = mirror.sessions().get(&watch.session_key);
             after.released.extend(watch.release(&key, chat, session));
             let mut ops = watch.projection.update(chat);
             ops.extend(watch.start.update(session));
+            if session_changed.contains(&key) {
+                ops.extend(watch.customizations.update(session));
+            }
             if !ops.is_empty() {
                 send_chat(&mut watch.sinks, ChatOp::Batch { ops });
             }

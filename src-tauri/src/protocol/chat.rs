@@ -1,9 +1,11 @@
 //! A chat stream: a snapshot of the open chat, then ops that patch it.
-//! Turns carry their response parts as [`PartView`]s.
+//! Turns carry their response parts as [`PartView`]s; the session's start
+//! and customizations come along.
 
 use serde::Serialize;
 use ts_rs::TS;
 
+use super::customization::CustomizationsView;
 use super::part::PartView;
 
 /// A queued, steering or held message.
@@ -85,6 +87,8 @@ pub struct MessageView {
     pub text: String,
     /// The model chosen for it.
     pub model: Option<String>,
+    /// The custom agent it was sent to (an agent customization's URI).
+    pub agent: Option<String>,
     /// Attachments.
     pub attachments: Vec<AttachmentView>,
 }
@@ -149,6 +153,8 @@ pub struct ChatSnapshot {
     pub active: Option<TurnView>,
     /// The session's start.
     pub start: Option<StartView>,
+    /// The session's customizations.
+    pub customizations: Option<CustomizationsView>,
 }
 
 /// An op on a chat stream.
@@ -161,6 +167,11 @@ pub enum ChatOp {
     Start {
         /// The new start view.
         start: StartView,
+    },
+    /// The session's customizations changed.
+    Customizations {
+        /// The new view.
+        view: CustomizationsView,
     },
     /// Ops to apply in order, rendered once.
     Batch {

@@ -19,6 +19,7 @@ use ts_rs::TS;
 
 use super::app::AppOp;
 use super::chat::ChatOp;
+use super::customization::ToggleScope;
 use super::input::AnswerView;
 use super::part::InputResponse;
 use crate::error::CoreError;
@@ -130,6 +131,8 @@ commands! {
     "chat.fetchOlder" => ChatFetchOlder(ChatArgs) -> OlderFetched;
     /// `@` mention completions for the text being typed.
     "chat.completions" => ChatCompletions(ChatCompletionsArgs) -> Completions;
+    /// Turn a customization on or off (or clear a scope's decision).
+    "customizations.toggle" => CustomizationsToggle(CustomizationsToggleArgs) -> Dispatched;
 }
 
 impl Reply {
@@ -313,6 +316,8 @@ pub struct ChatSendArgs {
     pub model: Option<String>,
     /// Attachments of the `@` mentions picked from `chat.completions`.
     pub attachments: Option<Vec<Attachment>>,
+    /// The custom agent to send it to (an agent customization's URI).
+    pub agent: Option<String>,
 }
 
 /// `chat.queue`.
@@ -332,6 +337,8 @@ pub struct ChatQueueArgs {
     pub model: Option<String>,
     /// Attachments of picked `@` mentions.
     pub attachments: Option<Vec<Attachment>>,
+    /// The custom agent (an agent customization's URI).
+    pub agent: Option<String>,
 }
 
 /// `chat.removeQueued`.
@@ -439,6 +446,23 @@ pub struct ChatCompletionsArgs {
     pub text: String,
     /// The caret's offset in `text`.
     pub offset: i64,
+}
+
+/// `customizations.toggle`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct CustomizationsToggleArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// The customization's id.
+    pub id: String,
+    /// Which scope's decision to set.
+    pub scope: ToggleScope,
+    /// On, off, or `null` to clear that scope's decision.
+    pub enabled: Option<bool>,
 }
 
 /// A stream was opened.
@@ -592,7 +616,11 @@ mod tests {
                 json!({"host": h, "chat": c, "text": "hi", "model": null,
                 "attachments": [{"type": "resource", "label": "a.md", "uri": "file:///w/a.md"}]}),
             ),
-            ("chat.queue", json!({"host": h, "chat": c, "text": "next", "kind": "steering", "model": "m"})),
+            (
+                "chat.queue",
+                json!({"host": h, "chat": c, "text": "next", "kind": "steering", "model": "m",
+                "agent": "file:///w/.claude/agents/r.md"}),
+            ),
             ("chat.removeQueued", json!({"host": h, "chat": c, "id": "q1", "kind": "queued"})),
             ("chat.reorderQueued", json!({"host": h, "chat": c, "order": ["b", "a"]})),
             ("chat.cancel", json!({"host": h, "chat": c})),
@@ -614,6 +642,10 @@ mod tests {
             ("chat.retry", json!({"host": h, "chat": c, "turnId": "t"})),
             ("chat.fetchOlder", json!({"host": h, "chat": c})),
             ("chat.completions", json!({"host": h, "chat": c, "text": "@a", "offset": 2})),
+            (
+                "customizations.toggle",
+                json!({"host": h, "session": s, "id": "x", "scope": "workspace", "enabled": null}),
+            ),
         ]
     }
 

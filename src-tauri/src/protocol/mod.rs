@@ -18,6 +18,8 @@
 //! - [`app`]     — the app stream: [`AppOp`], hosts, session rows, inbox;
 //! - [`chat`]    — a chat stream: [`ChatOp`], turns, chat meta, the
 //!   session's start;
+//! - [`customization`] — the session's customizations (containers,
+//!   children, decisions per scope) and the scope a toggle is for;
 //! - [`part`]    — a turn's response parts as views (markdown HTML, tool
 //!   calls with diffs, input requests, errors);
 //! - [`input`]   — input-request questions and answers, both as views and as
@@ -34,6 +36,7 @@ pub mod app;
 mod bindings;
 pub mod chat;
 pub mod command;
+pub mod customization;
 pub mod input;
 pub mod part;
 

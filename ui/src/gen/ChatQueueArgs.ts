@@ -29,4 +29,8 @@ model?: string | null,
 /**
  * Attachments of picked `@` mentions.
  */
-attachments?: Array<Attachment> | null, };
+attachments?: Array<Attachment> | null, 
+/**
+ * The custom agent (an agent customization's URI).
+ */
+agent?: string | null, };

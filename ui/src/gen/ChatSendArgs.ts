@@ -24,4 +24,8 @@ model?: string | null,
 /**
  * Attachments of the `@` mentions picked from `chat.completions`.
  */
-attachments?: Array<Attachment> | null, };
+attachments?: Array<Attachment> | null, 
+/**
+ * The custom agent to send it to (an agent customization's URI).
+ */
+agent?: string | null, };

@@ -14,6 +14,10 @@ text: string,
  */
 model: string | null, 
 /**
+ * The custom agent it was sent to (an agent customization's URI).
+ */
+agent: string | null, 
+/**
  * Attachments.
  */
 attachments: Array<AttachmentView>, };

@@ -21,7 +21,14 @@ const start = startView;
 
 describe('chat store', () => {
   it('streams parts into the active turn without touching finished turns', () => {
-    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [turn('t1')], active: null, start: null });
+    let s = applyChatOp(emptyChat(), {
+      op: 'snapshot',
+      meta,
+      turns: [turn('t1')],
+      active: null,
+      start: null,
+      customizations: null,
+    });
     const finished = s.turns;
     s = applyChatOp(s, { op: 'batch', ops: [{ op: 'active', turn: { ...turn('t2'), active: true, state: null } }] });
     s = applyChatOp(s, { op: 'part', turnId: 't2', index: 0, part: md('p', '<p>He</p>') });
@@ -48,7 +55,7 @@ describe('chat store', () => {
 
   it('appends to a streaming markdown part: keeps its first blocks, replaces the rest', () => {
     const active = turn('t2', { active: true, state: null, parts: [md('p', '<h1>T</h1>', '<p>A</p>')] });
-    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [], active, start: null });
+    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [], active, start: null, customizations: null });
     const heading = s.active?.parts[0].kind === 'markdown' ? s.active.parts[0].blocks[0] : undefined;
     s = applyChatOp(s, { op: 'partAppend', turnId: 't2', index: 0, keep: 1, blocks: ['<p>AB</p>', '<pre>c</pre>'] });
     s = applyChatOp(s, { op: 'partAppend', turnId: 't2', index: 0, keep: 2, blocks: ['<pre>cd</pre>'] });
@@ -68,6 +75,7 @@ describe('chat store', () => {
       turns: [],
       active: null,
       start: start('creating'),
+      customizations: null,
     });
     expect(isStarting(s)).toBe(true);
     s = applyChatOp(s, {
@@ -80,7 +88,14 @@ describe('chat store', () => {
     expect(startFailed(s)).toBe(false);
     s = applyChatOp(s, { op: 'start', start: start('failed', { error: 'no key' }) });
     expect(startFailed(s)).toBe(true);
-    const none = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [], active: null, start: null });
+    const none = applyChatOp(emptyChat(), {
+      op: 'snapshot',
+      meta,
+      turns: [],
+      active: null,
+      start: null,
+      customizations: null,
+    });
     expect(isStarting(none)).toBe(false);
   });
 
@@ -91,6 +106,7 @@ describe('chat store', () => {
       turns: [turn('t3')],
       active: turn('t4', { active: true }),
       start: null,
+      customizations: null,
     });
     s = applyChatOp(s, { op: 'older', turns: [turn('t1'), turn('t2')], more: false });
     expect(allTurns(s).map((t) => t.id)).toEqual(['t1', 't2', 't3', 't4']);
@@ -100,7 +116,14 @@ describe('chat store', () => {
   });
 
   it('turnDone for a turn already listed replaces it', () => {
-    let s = applyChatOp(emptyChat(), { op: 'snapshot', meta, turns: [turn('t1')], active: null, start: null });
+    let s = applyChatOp(emptyChat(), {
+      op: 'snapshot',
+      meta,
+      turns: [turn('t1')],
+      active: null,
+      start: null,
+      customizations: null,
+    });
     s = applyChatOp(s, { op: 'turnDone', turn: turn('t1', { state: 'error' }) });
     expect(s.turns).toHaveLength(1);
     expect(s.turns[0].state).toBe('error');

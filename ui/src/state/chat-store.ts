@@ -1,12 +1,13 @@
 // The open chat as the UI holds it, updated by the core's chat-stream ops
 // (snapshot, batch, meta, active, part, partAppend, turnMeta, turnDone,
-// older, start). These are view patches computed in Rust from reduced AHP
+// older, start, customizations). These are view patches computed in Rust from reduced AHP
 // state; no AHP reducer runs here. A streamed token replaces one part of the
 // active turn, or (partAppend) the last blocks of a markdown part, and
 // leaves every other turn object untouched.
 
 import type { ChatMeta } from '../gen/ChatMeta';
 import type { ChatOp } from '../gen/ChatOp';
+import type { CustomizationsView } from '../gen/CustomizationsView';
 import type { PartView } from '../gen/PartView';
 import type { StartView } from '../gen/StartView';
 import type { ToolCallView } from '../gen/ToolCallView';
@@ -22,10 +23,19 @@ export interface ChatView {
   turns: TurnView[];
   active: TurnView | null;
   start: StartView | null;
+  /** The session's customizations (`null` until the snapshot). */
+  customizations: CustomizationsView | null;
   version: number;
 }
 
-export const emptyChat = (): ChatView => ({ meta: null, turns: [], active: null, start: null, version: 0 });
+export const emptyChat = (): ChatView => ({
+  meta: null,
+  turns: [],
+  active: null,
+  start: null,
+  customizations: null,
+  version: 0,
+});
 
 function applyOne(s: ChatView, op: ChatOp): ChatView {
   switch (op.op) {
@@ -35,10 +45,13 @@ function applyOne(s: ChatView, op: ChatOp): ChatView {
         turns: op.turns,
         active: op.active ?? null,
         start: op.start ?? null,
+        customizations: op.customizations ?? null,
         version: s.version + 1,
       };
     case 'start':
       return { ...s, start: op.start };
+    case 'customizations':
+      return { ...s, customizations: op.view };
     case 'batch':
       return op.ops.reduce(applyOne, s);
     case 'meta':

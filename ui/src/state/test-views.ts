@@ -1,6 +1,7 @@
 // Views for unit tests, complete as the generated types require, with
 // what a test cares about passed in. Imported by *.test.ts only.
 import type { ChatMeta, ChatOp, PartView, StartView, TurnView } from './chat-store';
+import type { CustomizationContainer, CustomizationItem } from './customizations';
 import type { Question } from './input-form';
 
 export const turnView = (id: string, extra: Partial<TurnView> = {}): TurnView => ({
@@ -8,7 +9,7 @@ export const turnView = (id: string, extra: Partial<TurnView> = {}): TurnView =>
   active: false,
   startedAt: null,
   duration: null,
-  message: { text: id, model: null, attachments: [] },
+  message: { text: id, model: null, agent: null, attachments: [] },
   parts: [],
   usage: null,
   state: 'complete',
@@ -45,6 +46,7 @@ export const chatSnapshot = (extra: Partial<Extract<ChatOp, { op: 'snapshot' }>>
   turns: [],
   active: null,
   start: null,
+  customizations: null,
   ...extra,
 });
 
@@ -76,3 +78,45 @@ export const question = (kind: Question['kind'], extra: Record<string, unknown> 
 /** Options `{id, label: id}` of a select question. */
 export const options = (...ids: string[]) =>
   ids.map((id) => ({ id, label: id.toUpperCase(), description: null, recommended: null }));
+
+/** A customization item: on, no decisions, no badges unless given. */
+export const customizationItem = (
+  kind: CustomizationItem['kind'],
+  name: string,
+  extra: Partial<CustomizationItem> = {},
+): CustomizationItem => ({
+  id: `${kind}:${name}`,
+  kind,
+  name,
+  uri: `file:///w/${name}`,
+  description: null,
+  enabled: true,
+  decisions: { session: null, workspace: null, global: null, decidedBy: null },
+  readBy: [],
+  appliedBy: null,
+  note: null,
+  restartPending: false,
+  shadowedBy: null,
+  notPassed: null,
+  mcpStatus: null,
+  mcpMessage: null,
+  ...extra,
+});
+
+/** A directory (`contents` given), plugin or MCP server container. */
+export const customizationContainer = (
+  item: CustomizationItem,
+  children: CustomizationItem[] = [],
+  extra: Partial<CustomizationContainer> = {},
+): CustomizationContainer => ({
+  item,
+  contents: null,
+  writable: true,
+  scope: 'project',
+  version: null,
+  load: 'loaded',
+  loadMessage: null,
+  children,
+  childrenKnown: true,
+  ...extra,
+});

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::super::Roots;
-use super::layout::{places, Find, Kind, Place, Read, Reader, Scope};
+use super::layout::{rooted, Find, Kind, Place, Read, Reader, Scope};
 use super::scan;
 use super::source::Source;
 
@@ -54,20 +54,16 @@ pub struct Collected {
 #[derive(Default)]
 struct Index {
     groups: HashMap<(PathBuf, Kind), usize>,
-    /// (kind, canonical file) → (group, source) or `usize::MAX` group for MCP.
-    files: HashMap<(Kind, PathBuf), (usize, usize)>,
+    /// (kind, file) → (group, source), or `usize::MAX` as group for MCP.
+    files: HashMap<(Kind, FileId), (usize, usize)>,
 }
 
 /// Walk the table over `roots`.
 pub fn collect(roots: &Roots) -> Collected {
     let mut out = Collected::default();
     let mut index = Index::default();
-    let all =
-        roots.working_dirs.iter().map(|wd| (wd, Scope::Project)).chain(roots.home.iter().map(|h| (h, Scope::User)));
-    for (root, scope) in all {
-        for (_, place) in places(scope) {
-            visit(&mut out, &mut index, root, place);
-        }
+    for (root, place) in rooted(roots) {
+        visit(&mut out, &mut index, root, place);
     }
     out
 }
@@ -143,13 +139,26 @@ fn group(out: &mut Collected, index: &mut Index, folder: &Path, kind: Kind, plac
     at
 }
 
-fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+/// Which file `path` is: its device and inode (links followed, one
+/// `stat`), else the path itself.
+fn identity(path: &Path) -> FileId {
+    use std::os::unix::fs::MetadataExt as _;
+    match std::fs::metadata(path) {
+        Ok(meta) => FileId::Inode(meta.dev(), meta.ino()),
+        Err(_) => FileId::Path(path.to_path_buf()),
+    }
+}
+
+/// One file, however it was reached.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum FileId {
+    Inode(u64, u64),
+    Path(PathBuf),
 }
 
 /// Add `src` to `group`, or merge its readers into the file's first listing.
 fn add(out: &mut Collected, index: &mut Index, group: usize, src: Source) {
-    let key = (src.place.read.kind(), canonical(&src.path));
+    let key = (src.place.read.kind(), identity(&src.path));
     match index.files.get(&key) {
         Some(&(g, s)) => merge(&mut out.groups[g].sources[s], &src),
         None => {
@@ -160,7 +169,7 @@ fn add(out: &mut Collected, index: &mut Index, group: usize, src: Source) {
 }
 
 fn add_mcp(out: &mut Collected, index: &mut Index, src: Source) {
-    let key = (Kind::McpServer, canonical(&src.path));
+    let key = (Kind::McpServer, identity(&src.path));
     match index.files.get(&key) {
         Some(&(_, s)) => merge(&mut out.mcp[s].0, &src),
         None => {

@@ -198,6 +198,9 @@ pub struct Place {
     pub offer: bool,
 }
 
+use std::path::Path;
+
+use super::super::Roots;
 use Reader::{Claude, Codex, Copilot, Gemini, OpenCode, Qwen};
 use Scope::{Project as P, User as U};
 
@@ -346,10 +349,14 @@ pub const PLUGIN_PARTS: &[Place] = &[
 pub const MANIFESTS: &[&str] =
     &[".claude-plugin/plugin.json", ".plugin/plugin.json", "plugin.json", ".github/plugin/plugin.json"];
 
-/// The places of one scope, with their index in [`PLACES`] (the
-/// precedence tie-break).
-pub fn places(scope: Scope) -> impl Iterator<Item = (usize, &'static Place)> {
-    PLACES.iter().enumerate().filter(move |(_, place)| place.scope == scope)
+/// Each row of the table with the root it applies to: the project rows
+/// for each working directory, then the user rows for home.
+pub fn rooted(roots: &Roots) -> impl Iterator<Item = (&Path, &'static Place)> {
+    let all =
+        roots.working_dirs.iter().map(|wd| (wd, Scope::Project)).chain(roots.home.iter().map(|h| (h, Scope::User)));
+    all.flat_map(|(root, scope)| {
+        PLACES.iter().filter(move |place| place.scope == scope).map(move |place| (root.as_path(), place))
+    })
 }
 
 #[cfg(test)]

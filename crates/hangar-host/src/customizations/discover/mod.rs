@@ -68,6 +68,8 @@ use serde_json::json;
 use super::{Discovery, Roots};
 use collect::Collected;
 use layout::{Kind, Scope};
+#[doc(hidden)]
+pub use watch::known_paths;
 
 /// Everything found for `roots`.
 pub fn discover(roots: &Roots) -> Discovery {

@@ -12,11 +12,14 @@ const MAX_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The text of a file without a leading UTF-8 BOM, or why it can't be read.
 pub fn read_text(path: &Path) -> Result<String, String> {
-    let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let size = file.metadata().map_err(|e| e.to_string())?.len();
     if size > MAX_BYTES {
         return Err(format!("larger than {MAX_BYTES} bytes"));
     }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(MAX_BYTES).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
     let text = String::from_utf8(bytes).map_err(|e| format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to()))?;
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_owned(),

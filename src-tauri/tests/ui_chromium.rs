@@ -1,7 +1,9 @@
 //! Runs the UI tests (`ui/tests/ui/run.mjs`; `streaming.mjs` for what keeps
 //! streaming frames short; `paging.mjs` for the place kept when older turns
 //! are prepended; `mentions.mjs` for an `@` mention's attachment;
-//! `new-session.mjs` for the new-session dialog and its folder picker): the built
+//! `new-session.mjs` for the new-session dialog and its folder picker;
+//! `customizations.mjs` for the Customizations panel, a toggle and a custom
+//! agent against the host's own discovery): the built
 //! UI in headless
 //! Chromium against `hangar-desktop-bridge` (built by cargo for this test)
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
@@ -42,6 +44,11 @@ fn a_picked_mention_is_attached_to_the_message() {
 #[test]
 fn the_new_session_dialog_fills_in_when_the_host_answers_and_hides_dot_folders() {
     run_ui_script("new-session.mjs");
+}
+
+#[test]
+fn the_customizations_panel_lists_toggles_and_the_composer_picks_a_custom_agent() {
+    run_ui_script("customizations.mjs");
 }
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its

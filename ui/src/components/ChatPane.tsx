@@ -1,6 +1,7 @@
-// An open session: header (rename, archive, dispose), the windowed
-// transcript (older turns paged in with fetchTurns), the composer, and
-// confirmation shortcuts.
+// An open session: header (rename, archive, dispose, the Customizations
+// panel's button), the windowed transcript (older turns paged in with
+// fetchTurns), the composer, confirmation shortcuts, and the session's
+// Customizations panel beside the chat.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, errorText, stream } from '../ipc';
 import { type AgentInfo, folderName, type SessionRow } from '../state/app-store';
@@ -15,14 +16,18 @@ import {
   visibleTurns,
 } from '../state/chat-store';
 import { acceptsShortcut, confirmationOptions, optionForKey } from '../state/composer';
+import { agentName } from '../state/customizations';
 import { type FrameFold, perFrame } from '../state/frame-batch';
 import { type Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
 import { Composer } from './Composer';
 import { ConfirmDialog } from './ConfirmDialog';
+import { CustomizationsPanel } from './CustomizationsPanel';
 import { StartFailed } from './StartFailed';
 import { Turn, type TurnActions } from './Turn';
 
 const PAGE = 30;
+/** Whether the Customizations panel is open; kept when another session is opened. */
+let panelWasOpen = false;
 
 export function ChatPane({
   row,
@@ -40,6 +45,14 @@ export function ChatPane({
   const [limit, setLimit] = useState(PAGE);
   const [renaming, setRenaming] = useState(false);
   const [disposing, setDisposing] = useState(false);
+  const [panelOpen, setPanelOpenState] = useState(panelWasOpen);
+  const panelButton = useRef<HTMLButtonElement>(null);
+  const setPanelOpen = (open: boolean) => {
+    panelWasOpen = open;
+    setPanelOpenState(open);
+    // Closing gives the focus back to the button that opened it.
+    if (!open) requestAnimationFrame(() => panelButton.current?.focus());
+  };
   const [error, setError] = useState('');
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -128,6 +141,8 @@ export function ChatPane({
   }, [view.active, actions]);
 
   const status = chatStatus(row.status, view.start);
+  // A custom agent's name for the transcript (turns re-render when the customizations change).
+  const agentLabel = useCallback((uri: string) => agentName(view.customizations, uri), [view.customizations]);
   const turns = allTurns(view);
   const { hidden, shown } = visibleTurns(turns, limit);
 
@@ -233,6 +248,16 @@ export function ChatPane({
           {folderName(row.folder)} · {row.provider}
         </span>
         <span class="spacer" />
+        <button
+          type="button"
+          ref={panelButton}
+          aria-expanded={panelOpen}
+          aria-controls="customizations-panel"
+          data-testid="customizations-button"
+          onClick={() => setPanelOpen(!panelOpen)}
+        >
+          Customizations
+        </button>
         <button type="button" onClick={() => setRenaming(true)}>
           Rename
         </button>
@@ -260,22 +285,38 @@ export function ChatPane({
           }}
         />
       )}
-      {error && (
-        <p class="error banner" role="alert" onClick={() => setError('')}>
-          {error}
-        </p>
-      )}
-      <div class="transcript" ref={scroller} onScroll={onScroll} data-testid="transcript">
-        {(hidden > 0 || !noMore) && turns.length >= PAGE && <p class="muted small center">Scroll up for older turns</p>}
-        {shown.map((t, i) => (
-          <Turn key={t.id} turn={t} latest={i === shown.length - 1} actions={actions} />
-        ))}
-        {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
+      <div class="chat-body">
+        <div class="chat-main">
+          {error && (
+            <p class="error banner" role="alert" onClick={() => setError('')}>
+              {error}
+            </p>
+          )}
+          <div class="transcript" ref={scroller} onScroll={onScroll} data-testid="transcript">
+            {(hidden > 0 || !noMore) && turns.length >= PAGE && (
+              <p class="muted small center">Scroll up for older turns</p>
+            )}
+            {shown.map((t, i) => (
+              <Turn key={t.id} turn={t} latest={i === shown.length - 1} actions={actions} agentLabel={agentLabel} />
+            ))}
+            {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
+          </div>
+          {view.start?.lifecycle === 'failed' && (
+            <StartFailed row={row} agent={agent} start={view.start} onClosed={onClosed} onOpen={onOpen} />
+          )}
+          {chat && <Composer host={host} chat={chat} view={view} agent={agent} />}
+        </div>
+        {panelOpen && (
+          <CustomizationsPanel
+            host={host}
+            session={row.uri}
+            view={view.customizations}
+            provider={row.provider}
+            agentLabel={agent?.displayName || row.provider}
+            onClose={() => setPanelOpen(false)}
+          />
+        )}
       </div>
-      {view.start?.lifecycle === 'failed' && (
-        <StartFailed row={row} agent={agent} start={view.start} onClosed={onClosed} onOpen={onOpen} />
-      )}
-      {chat && <Composer host={host} chat={chat} view={view} agent={agent} />}
     </section>
   );
 }

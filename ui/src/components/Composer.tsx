@@ -1,5 +1,6 @@
-// The composer: send, or while a turn runs queue / steer; cancel; model
-// choice; `@` mentions through the host's `completions`; the draft synced
+// The composer: send, or while a turn runs queue / steer; cancel; custom
+// agent choice (the session's enabled agents; hidden when it has none) and
+// model choice; `@` mentions through the host's `completions`; the draft synced
 // with chat/draftChanged so it survives switching sessions. While the
 // agent starts it says so, and Send hands the message to the core, which
 // holds it (listed here) and sends it once the session is ready; after a
@@ -10,6 +11,7 @@ import { call, errorText } from '../ipc';
 import type { AgentInfo } from '../state/app-store';
 import { type ChatView, isStarting, startFailed } from '../state/chat-store';
 import { applyCompletion, mentionAt, moveInOrder } from '../state/composer';
+import { agentChoices } from '../state/customizations';
 import { mentionAttachments, type PickedMention, rememberPick } from '../state/mentions';
 
 export function Composer({
@@ -25,6 +27,7 @@ export function Composer({
 }) {
   const [text, setText] = useState(view.meta?.draft ?? '');
   const [model, setModel] = useState('');
+  const [customAgent, setCustomAgent] = useState('');
   const [items, setItems] = useState<CompletionItemView[]>([]);
   const [picked, setPicked] = useState<PickedMention[]>([]);
   const [error, setError] = useState('');
@@ -39,6 +42,9 @@ export function Composer({
   const failed = startFailed(view);
   const held = view.start?.held ?? [];
   const agentName = agent?.displayName || view.start?.provider || 'the agent';
+  const agents = agentChoices(view.customizations);
+  // A choice that was turned off or removed is dropped, not sent.
+  const chosenAgent = agents.some((a) => a.uri === customAgent) ? customAgent : '';
 
   // A draft changed by another client (or loaded with the chat) shows up here.
   useEffect(() => {
@@ -70,8 +76,9 @@ export function Composer({
     setItems([]);
     setPicked([]);
     window.clearTimeout(draftTimer.current);
-    if (kind === 'send') await run(call('chat.send', { host, chat, text: t, model: model || null, attachments }));
-    else await run(call('chat.queue', { host, chat, text: t, kind, model: model || null, attachments }));
+    const chosen = { model: model || null, agent: chosenAgent || null, attachments };
+    if (kind === 'send') await run(call('chat.send', { host, chat, text: t, ...chosen }));
+    else await run(call('chat.queue', { host, chat, text: t, kind, ...chosen }));
     call('chat.draft', { host, chat, text: null }).catch(() => {});
   };
   const onInput = async (e: Event) => {
@@ -202,6 +209,22 @@ export function Composer({
         placeholder={placeholder}
       />
       <div class="composer-actions">
+        {agents.length > 0 && (
+          <select
+            value={chosenAgent}
+            onChange={(e) => setCustomAgent((e.target as HTMLSelectElement).value)}
+            title="Custom agent for the next messages"
+            aria-label="Custom agent"
+            data-testid="agent-select"
+          >
+            <option value="">No custom agent</option>
+            {agents.map((a) => (
+              <option value={a.uri} title={a.description ?? ''}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        )}
         {agent && agent.models.length > 0 && (
           <select
             value={model}

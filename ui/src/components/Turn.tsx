@@ -83,15 +83,23 @@ export const Turn = memo(function Turn({
   turn,
   latest,
   actions,
+  agentLabel,
 }: {
   turn: TurnView;
   latest: boolean;
   actions: TurnActions;
+  /** A custom agent's name, from its URI. */
+  agentLabel?: (uri: string) => string;
 }) {
   const retryAt = retryPartIndex(turn, latest);
   return (
     <article class={`turn ${turn.active ? 'active' : ''} ${turn.state ?? ''}`} data-testid="turn" data-turn={turn.id}>
       <div class="user-msg">
+        {turn.message.agent && (
+          <span class="msg-agent small" data-testid="message-agent" title={turn.message.agent}>
+            to {agentLabel ? agentLabel(turn.message.agent) : turn.message.agent}
+          </span>
+        )}
         {turn.message.text}
         {(turn.message.attachments?.length ?? 0) > 0 && (
           <div class="msg-attachments small muted">

@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyChatOp, emptyChat } from './chat-store';
-import {
-  agentChoices,
-  agentName,
-  badges,
-  type CustomizationsView,
-  decisionsText,
-  defaultScope,
-  groupCustomizations,
-  isActive,
-  loadProblem,
-  pathOf,
-  toggleArgs,
-} from './customizations';
+import * as cz from './customizations';
 import { chatSnapshot, customizationContainer as container, customizationItem as item } from './test-views';
 
 const dir = (
@@ -23,7 +11,7 @@ const dir = (
 ) => container(item('directory', path, { uri: `file:///w/${path}` }), children, { contents, ...extra });
 
 const reviewer = item('agent', 'reviewer', { uri: 'file:///w/.claude/agents/reviewer.md', description: 'Reviews' });
-const view = (containers: CustomizationsView['containers']): CustomizationsView => ({
+const view = (containers: cz.CustomizationsView['containers']): cz.CustomizationsView => ({
   reported: true,
   workspace: 'file:///w',
   containers,
@@ -36,7 +24,7 @@ describe('customizations panel', () => {
     const plugin = container(item('plugin', 'demo', { uri: 'file:///w/.agents/plugins/demo' }), [
       item('agent', 'demo:helper'),
     ]);
-    const groups = groupCustomizations(
+    const groups = cz.groupCustomizations(
       view([
         dir('agent', '.claude/agents', [reviewer]),
         dir('agent', '.github/agents'),
@@ -69,20 +57,20 @@ describe('customizations panel', () => {
 
   it('lists an empty folder that failed to load, with its problem in words', () => {
     const broken = dir('rule', '.claude/rules', [], { load: 'error', loadMessage: 'permission denied' });
-    const g = groupCustomizations(view([broken]))[0];
+    const g = cz.groupCustomizations(view([broken]))[0];
     expect(g.sources).toHaveLength(1);
-    expect(loadProblem(g.sources[0].container)).toBe('Could not be read: permission denied');
-    expect(loadProblem(container(item('plugin', 'p'), [], { load: 'degraded', loadMessage: 'a.md: bad' }))).toBe(
+    expect(cz.loadProblem(g.sources[0].container)).toBe('Could not be read: permission denied');
+    expect(cz.loadProblem(container(item('plugin', 'p'), [], { load: 'degraded', loadMessage: 'a.md: bad' }))).toBe(
       'Partly read: a.md: bad',
     );
-    expect(loadProblem(container(item('plugin', 'p')))).toBeNull();
+    expect(cz.loadProblem(container(item('plugin', 'p')))).toBeNull();
   });
 
   it('offers enabled, unshadowed agents of enabled folders, by name', () => {
     const off = item('agent', 'off', { enabled: false });
     const lost = item('agent', 'lost', { shadowedBy: { id: 'x', name: 'reviewer', uri: null } });
     const inOffFolder = item('agent', 'hidden');
-    const choices = agentChoices(
+    const choices = cz.agentChoices(
       view([
         dir('agent', 'a', [reviewer, off, lost, item('skill', 'not-an-agent')]),
         container(item('directory', 'b', { enabled: false }), [inOffFolder], { contents: 'agent' }),
@@ -91,9 +79,9 @@ describe('customizations panel', () => {
     );
     expect(choices.map((c) => c.name)).toEqual(['p:aide', 'reviewer']);
     expect(choices[1]).toEqual({ uri: reviewer.uri, name: 'reviewer', description: 'Reviews' });
-    expect(agentChoices(null)).toEqual([]);
-    expect(agentName(view([dir('agent', 'a', [reviewer])]), reviewer.uri)).toBe('reviewer');
-    expect(agentName(null, 'file:///w/.github/agents/helper.agent.md')).toBe('helper');
+    expect(cz.agentChoices(null)).toEqual([]);
+    expect(cz.agentName(view([dir('agent', 'a', [reviewer])]), reviewer.uri)).toBe('reviewer');
+    expect(cz.agentName(null, 'file:///w/.github/agents/helper.agent.md')).toBe('helper');
   });
 
   it('says which scopes decided, and starts the switch at the deciding scope', () => {
@@ -101,11 +89,14 @@ describe('customizations panel', () => {
       enabled: false,
       decisions: { session: null, workspace: false, global: true, decidedBy: 'workspace' },
     });
-    expect(decisionsText(decided)).toBe('Off for this folder · On everywhere');
-    expect(defaultScope(decided)).toBe('workspace');
-    expect(decisionsText(reviewer)).toBe('On by default');
-    expect(defaultScope(reviewer)).toBe('session');
-    expect(toggleArgs('local', 's', 'm', 'workspace', null)).toEqual({
+    expect(cz.decisionsText(decided)).toBe('Off for this folder · On everywhere');
+    expect(cz.defaultScope(decided)).toBe('workspace');
+    expect(cz.decisionsText(reviewer)).toBe('On by default');
+    expect(cz.overriddenBy(decided, 'global')).toBe('workspace');
+    expect(cz.overriddenBy(decided, 'workspace')).toBeNull();
+    expect(cz.overriddenBy(reviewer, 'global')).toBeNull();
+    expect(cz.defaultScope(reviewer)).toBe('session');
+    expect(cz.toggleArgs('local', 's', 'm', 'workspace', null)).toEqual({
       host: 'local',
       session: 's',
       id: 'm',
@@ -119,7 +110,7 @@ describe('customizations panel', () => {
       readBy: ['claude', 'copilot'],
       note: 'Claude reads CLAUDE.md itself; turning it off here does not stop that.',
     });
-    const b = badges(rule, null, 'claude', 'Claude Code');
+    const b = cz.badges(rule, null, 'claude', 'Claude Code');
     expect(b).toEqual([
       {
         key: 'readBy',
@@ -128,29 +119,29 @@ describe('customizations panel', () => {
         tone: 'info',
       },
     ]);
-    expect(badges(rule, null, 'codex')).toEqual([]); // codex does not read it, no word from the host
+    expect(cz.badges(rule, null, 'codex')).toEqual([]); // codex does not read it, no word from the host
     const unused = item('hook', 'PreToolUse', { appliedBy: 'none', note: 'codex does not read this file.' });
-    expect(badges(unused, null, 'codex')).toEqual([
+    expect(cz.badges(unused, null, 'codex')).toEqual([
       { key: 'unused', text: 'not used by codex', title: 'codex does not read this file.', tone: 'info' },
     ]);
     const remote = item('mcpServer', 'remote', { notPassed: 'the agent takes no HTTP servers' });
-    expect(badges(remote, null, 'codex')[0].text).toBe('not given to codex: the agent takes no HTTP servers');
+    expect(cz.badges(remote, null, 'codex')[0].text).toBe('not given to codex: the agent takes no HTTP servers');
     const server = item('mcpServer', 'echo', { restartPending: true, mcpStatus: 'error', mcpMessage: 'not found' });
-    expect(badges(server, null, 'fake').map((x) => x.text)).toEqual(['restart pending', 'failed: not found']);
+    expect(cz.badges(server, null, 'fake').map((x) => x.text)).toEqual(['restart pending', 'failed: not found']);
     const shadowed = item('agent', 'reviewer', {
       shadowedBy: { id: 'p', name: 'reviewer', uri: 'file:///w/.claude/agents/reviewer.md' },
     });
-    expect(badges(shadowed, null, 'fake')[0]).toMatchObject({ key: 'shadowed', text: 'shadowed by reviewer' });
+    expect(cz.badges(shadowed, null, 'fake')[0]).toMatchObject({ key: 'shadowed', text: 'shadowed by reviewer' });
     const offFolder = container(item('directory', 'agents', { enabled: false }), [reviewer], { contents: 'agent' });
-    expect(badges(reviewer, offFolder, 'fake').map((x) => x.key)).toEqual(['containerOff']);
-    expect(isActive(reviewer, offFolder)).toBe(false);
-    expect(isActive(reviewer, null)).toBe(true);
+    expect(cz.badges(reviewer, offFolder, 'fake').map((x) => x.key)).toEqual(['containerOff']);
+    expect(cz.isActive(reviewer, offFolder)).toBe(false);
+    expect(cz.isActive(reviewer, null)).toBe(true);
   });
 
   it('shows paths relative to the session folder', () => {
-    expect(pathOf('file:///w/.claude/agents', 'file:///w')).toBe('.claude/agents');
-    expect(pathOf('file:///w', 'file:///w/')).toBe('.');
-    expect(pathOf('file:///home/u/.claude/my%20agents', 'file:///w')).toBe('/home/u/.claude/my agents');
+    expect(cz.pathOf('file:///w/.claude/agents', 'file:///w')).toBe('.claude/agents');
+    expect(cz.pathOf('file:///w', 'file:///w/')).toBe('.');
+    expect(cz.pathOf('file:///home/u/.claude/my%20agents', 'file:///w')).toBe('/home/u/.claude/my agents');
   });
 
   it('the chat stream carries the view: in the snapshot, then replaced by customizations ops', () => {

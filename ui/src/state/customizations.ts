@@ -149,6 +149,22 @@ export function decisionsText(item: CustomizationItem): string {
   return parts.length ? parts.join(' · ') : 'On by default';
 }
 
+/**
+ * The more specific scope whose decision wins over one made at `scope`
+ * (a folder decision does nothing while this session has its own), if any.
+ */
+export function overriddenBy(item: CustomizationItem, scope: ToggleScope): ToggleScope | null {
+  const order: ToggleScope[] = ['session', 'workspace', 'global'];
+  return order.slice(0, order.indexOf(scope)).find((s) => item.decisions[s] != null) ?? null;
+}
+
+/** "This session's" etc., for sentences about a scope's decision. */
+export const scopeOwner: Record<ToggleScope, string> = {
+  session: "This session's",
+  workspace: "This folder's",
+  global: 'The host-wide',
+};
+
 /** The decision a scope holds (`null`: none). */
 export const decisionAt = (item: CustomizationItem, scope: ToggleScope): boolean | null => item.decisions[scope];
 

@@ -1,0 +1,264 @@
+// The session's Customizations panel (beside the chat): rules, agents,
+// skills, prompts, hooks, MCP servers and plugins the host found for this
+// session, each with an on/off switch and the scope the switch applies to
+// (this session / this folder / everywhere), what each scope decided,
+// badges (read by the agent itself, restart pending, shadowed, not given
+// to the agent) and a folder's load problem in words. Every string from the
+// host is rendered as text. Editing files is issue 12: `onOpenFile`, when
+// given, adds an "Open file" button to each entry.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call, errorText } from '../ipc';
+import {
+  badges,
+  type CustomizationContainer,
+  type CustomizationItem,
+  type CustomizationsView,
+  decisionAt,
+  decisionsText,
+  defaultScope,
+  groupCustomizations,
+  isActive,
+  loadProblem,
+  overriddenBy,
+  pathOf,
+  SCOPES,
+  type Source,
+  scopeOwner,
+  type ToggleScope,
+  toggleArgs,
+} from '../state/customizations';
+
+export interface PanelProps {
+  host: string;
+  session: string;
+  view: CustomizationsView | null;
+  /** The session's agent id (`hangar.readBy` names agents by id). */
+  provider: string;
+  /** Its display name. */
+  agentLabel: string;
+  onClose: () => void;
+  /** Open an entry's file (issue 12's editors); no button without it. */
+  onOpenFile?: (uri: string) => void;
+}
+
+export function CustomizationsPanel(p: PanelProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const groups = groupCustomizations(p.view);
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && !e.defaultPrevented) {
+      e.preventDefault();
+      p.onClose();
+    }
+  };
+  return (
+    <aside
+      id="customizations-panel"
+      class="cust-panel"
+      aria-labelledby="cust-title"
+      data-testid="customizations-panel"
+      onKeyDown={onKey}
+    >
+      <header class="cust-head">
+        <h2 id="cust-title" tabIndex={-1} ref={heading}>
+          Customizations
+        </h2>
+        <span class="spacer" />
+        <button type="button" onClick={p.onClose} aria-label="Close customizations" title="Close (Escape)">
+          ✕
+        </button>
+      </header>
+      {!p.view ? (
+        <p class="muted small cust-intro">Loading…</p>
+      ) : !p.view.reported ? (
+        <p class="muted small cust-intro" data-testid="cust-unreported">
+          This host does not report customizations for this session.
+        </p>
+      ) : (
+        <>
+          <p class="muted small cust-intro">
+            Files the host found for {p.view.workspace ? pathOf(p.view.workspace) : 'this session'} and your home
+            folder. A switch applies to the scope picked beside it; the most specific decision wins.
+          </p>
+          {groups.map((g) => (
+            <section class="cust-group" data-testid="cust-group" data-kind={g.kind} key={g.kind}>
+              <h3>
+                {g.label} <span class="count muted">{g.count}</span>
+              </h3>
+              {g.sources.length === 0 && (
+                <p class="muted small cust-empty" data-testid="cust-empty">
+                  {g.empty}
+                </p>
+              )}
+              {g.sources.map((s) => (
+                <SourceBlock key={s.uri} source={s} workspace={p.view?.workspace ?? null} panel={p} />
+              ))}
+            </section>
+          ))}
+        </>
+      )}
+    </aside>
+  );
+}
+
+function SourceBlock({ source, workspace, panel }: { source: Source; workspace: string | null; panel: PanelProps }) {
+  const c = source.container;
+  const problem = loadProblem(c);
+  return (
+    <div class="cust-source" data-testid="cust-source">
+      {c ? (
+        <ItemRow item={c.item} container={null} label={source.label} head panel={panel} meta={containerMeta(c)} />
+      ) : (
+        <div class="cust-source-label muted small" title={pathOf(source.uri)}>
+          {source.label}
+        </div>
+      )}
+      {problem && (
+        <p class={`small ${c?.load === 'loading' ? 'muted' : 'error'}`} data-testid="cust-load-problem">
+          {problem}
+        </p>
+      )}
+      {source.items.length > 0 && (
+        <ul class="cust-items">
+          {source.items.map((it) => (
+            <li key={it.id}>
+              <ItemRow item={it} container={c} label={it.name} panel={panel} workspace={workspace} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A container's facts for its head row: project or home, version, read-only. */
+function containerMeta(c: CustomizationContainer): string {
+  const parts: string[] = [];
+  if (c.scope) parts.push(c.scope === 'user' ? 'home' : 'project');
+  if (c.version) parts.push(`v${c.version}`);
+  if (c.item.kind === 'directory' && !c.writable) parts.push('read-only');
+  return parts.join(' · ');
+}
+
+function ItemRow({
+  item,
+  container,
+  label,
+  panel,
+  head,
+  meta,
+  workspace,
+}: {
+  item: CustomizationItem;
+  container: CustomizationContainer | null;
+  label: string;
+  panel: PanelProps;
+  head?: boolean;
+  meta?: string;
+  workspace?: string | null;
+}) {
+  const [scope, setScope] = useState<ToggleScope>(defaultScope(item));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const active = isActive(item, container);
+  const decided = decisionAt(item, scope);
+  const wins = overriddenBy(item, scope);
+  const hasDecision = item.decisions.decidedBy != null;
+  const bs = badges(item, container, panel.provider, panel.agentLabel);
+  // The host's note, where the switch does less than it seems: the agent reads
+  // the file itself, does not use it, or gets the change only at its next start.
+  const explain = item.note && (item.appliedBy === 'agent' || item.appliedBy === 'none' || item.restartPending);
+  const send = async (enabled: boolean | null) => {
+    setBusy(true);
+    setError('');
+    try {
+      await call('customizations.toggle', toggleArgs(panel.host, panel.session, item.id, scope, enabled));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const switchLabel = `${label}: ${item.enabled ? 'on' : 'off'}`;
+  return (
+    <div
+      class={`cust-item ${head ? 'head' : ''} ${active ? '' : 'off'}`}
+      data-testid={head ? 'cust-container' : 'cust-item'}
+      data-kind={item.kind}
+      data-name={item.name}
+      data-enabled={String(item.enabled)}
+    >
+      <div class="cust-row">
+        <button
+          type="button"
+          role="switch"
+          class="switch"
+          aria-checked={item.enabled}
+          aria-label={switchLabel}
+          title={`Turn ${item.enabled ? 'off' : 'on'} for ${SCOPES.find((s) => s.scope === scope)?.label.toLowerCase()}`}
+          disabled={busy}
+          data-testid="cust-switch"
+          onClick={() => send(!item.enabled)}
+        >
+          <span class="knob" />
+        </button>
+        <span class="cust-name" title={pathOf(item.uri, workspace)}>
+          {label}
+        </span>
+        {meta && <span class="muted small">{meta}</span>}
+        <span class="spacer" />
+        {panel.onOpenFile && (
+          <button type="button" class="link small" onClick={() => panel.onOpenFile?.(item.uri)}>
+            Open file
+          </button>
+        )}
+        <select
+          class="cust-scope small"
+          value={scope}
+          aria-label={`Where the switch for ${label} applies`}
+          data-testid="cust-scope"
+          onChange={(e) => setScope((e.target as HTMLSelectElement).value as ToggleScope)}
+        >
+          {SCOPES.map((s) => (
+            <option value={s.scope} disabled={s.scope === 'workspace' && !panel.view?.workspace}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {item.description && <p class="cust-desc small muted">{item.description}</p>}
+      {(hasDecision || wins) && (
+        <p class="cust-decisions small muted" data-testid="cust-decisions">
+          {decisionsText(item)}
+          {wins && ` · ${scopeOwner[wins]} decision wins over this one`}
+          {decided != null && (
+            <button
+              type="button"
+              class="link small"
+              disabled={busy}
+              data-testid="cust-reset"
+              onClick={() => send(null)}
+            >
+              Clear {SCOPES.find((s) => s.scope === scope)?.label.toLowerCase()}
+            </button>
+          )}
+        </p>
+      )}
+      {bs.length > 0 && (
+        <div class="cust-badges">
+          {bs.map((b) => (
+            <span class={`badge ${b.tone}`} title={b.title} data-testid="cust-badge" data-badge={b.key}>
+              {b.text}
+            </span>
+          ))}
+        </div>
+      )}
+      {explain && <p class="cust-note small muted">{item.note}</p>}
+      {error && (
+        <p class="error small" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -197,7 +197,10 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("~/.claude.json", r#"{"numStartups": 3, "mcpServers": {"u-claude": {"command": "u-claude-srv"}}, "projects": {}}"#),
     ("~/.copilot/mcp-config.json", r#"{"mcpServers": {"u-copilot": {"type": "local", "command": "u-cop-srv", "tools": ["*"]}}}"#),
-    ("~/.codex/config.toml", "[mcp_servers.u-codex]\ncommand = \"u-codex-srv\"\n"),
+    (
+        "~/.codex/config.toml",
+        "[mcp_servers.u-codex]\ncommand = \"u-codex-srv\"\n\n[[hooks.PreToolUse]]\nmatcher = \"shell\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./codex-pre.sh\"\n",
+    ),
     // ---- plugins ----
     (".agents/plugins/demo-plugin/.plugin/plugin.json", r#"{"name": "demo-plugin", "version": "1.2.3", "description": "A demo"}"#),
     (".agents/plugins/demo-plugin/commands/hello.md", "---\ndescription: Says hello\n---\nHello.\n"),
@@ -299,6 +302,7 @@ pub fn write_fixture_workspace(root: &Path, home: &Path) -> FixtureInfo {
             "PreToolUse → ./vs-check.sh",
             "preToolUse → ./cli-check.sh",
             "UserPromptSubmit → log-prompt",
+            "PreToolUse: shell → ./codex-pre.sh",
             "PreToolUse: Edit → ${CLAUDE_PLUGIN_ROOT}/lint.sh",
         ],
         mcp_servers: vec![

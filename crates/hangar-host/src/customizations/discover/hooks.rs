@@ -6,16 +6,19 @@
 //! - the Copilot CLI's `{"version": 1, "hooks": {"preToolUse": [handler]}}`
 //!   (both: pointer `/hooks/<Event>/<i>`).
 //!
+//! Codex's inline `[hooks]` in `config.toml` has Claude's shape in TOML
+//! (ids then use TOML paths: `hooks.PreToolUse.0.hooks.1`).
+//!
 //! A handler's name says when and what: `PreToolUse: Bash → ./check.sh`.
 
 use ahp_types::state::ChildCustomization;
 use serde_json::Value;
 
-use super::json_spans;
 use super::layout::Kind;
 use super::read::Outcome;
 use super::source::{with_base, Base, Source};
 use super::text;
+use super::{json_spans, toml_spans};
 
 /// Longest command shown in a hook's name.
 const MAX_SHOWN: usize = 80;
@@ -23,7 +26,11 @@ const MAX_SHOWN: usize = 80;
 /// The hooks in `src` (a file that does not parse yields one child named
 /// after the file, and the problem).
 pub fn read(src: &Source) -> Outcome {
-    let doc = match text::read_text(&src.path).and_then(|text| json_spans::parse(&text)) {
+    let toml = src.path.extension().is_some_and(|ext| ext == "toml");
+    let parsed =
+        text::read_text(&src.path)
+            .and_then(|text| if toml { toml_spans::parse(&text) } else { json_spans::parse(&text) });
+    let doc = match parsed {
         Ok(doc) => doc,
         Err(e) => {
             let base = src.base(Kind::Hook, "", src.default_name("/"), None);

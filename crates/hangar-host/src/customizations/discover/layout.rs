@@ -271,6 +271,7 @@ pub const PLACES: &[Place] = &[
     place(P, ".gemini/settings.json", Find::File, Read::Hooks, &[Gemini]),
     place(P, ".qwen/settings.json", Find::File, Read::Hooks, &[Qwen]),
     place(P, ".codex/hooks.json", Find::File, Read::Hooks, &[Codex]),
+    place(P, ".codex/config.toml", Find::File, Read::Hooks, &[Codex]),
     place(P, ".github/hooks", JSON, Read::Hooks, &[Copilot]),
     // MCP servers (top-level entries, no container).
     place(P, ".mcp.json", Find::File, Read::Mcp(Dialect::Claude), &[Claude, Copilot]),
@@ -314,6 +315,7 @@ pub const PLACES: &[Place] = &[
     place(U, ".gemini/settings.json", Find::File, Read::Hooks, &[Gemini]),
     place(U, ".qwen/settings.json", Find::File, Read::Hooks, &[Qwen]),
     place(U, ".codex/hooks.json", Find::File, Read::Hooks, &[Codex]),
+    place(U, ".codex/config.toml", Find::File, Read::Hooks, &[Codex]),
     place(U, ".copilot/hooks", JSON, Read::Hooks, &[Copilot]),
     place(U, ".claude.json", Find::File, Read::Mcp(Dialect::Claude), &[Claude]),
     place(U, ".copilot/mcp-config.json", Find::File, Read::Mcp(Dialect::Claude), &[Copilot]),

@@ -202,6 +202,12 @@ fn mcp_entries_and_hooks_point_at_their_lines() {
     assert_eq!(audit["uri"], uri(&settings));
     assert_eq!(audit["range"]["start"]["line"], line_of(&settings, "./audit.sh"));
     assert_eq!(audit["id"], customization_id("hook", &settings, "/hooks/PreToolUse/0/hooks/1"));
+    let config = env.home.join(".codex/config.toml");
+    let codex = one(&items, "hook", "PreToolUse: shell → ./codex-pre.sh");
+    assert_eq!((&codex["uri"], &codex["container"]), (&json!(uri(&config)), &json!("~/.codex")));
+    assert_eq!(codex["range"]["start"]["line"], line_of(&config, "[[hooks.PreToolUse.hooks]]"));
+    assert_eq!(codex["range"]["end"]["line"], line_of(&config, "./codex-pre.sh"));
+    assert_eq!(codex["id"], customization_id("hook", &config, "hooks.PreToolUse.0.hooks.0"));
     let vs = one(&items, "hook", "PreToolUse → ./vs-check.sh");
     assert_eq!(vs["id"], customization_id("hook", &env.wd.join(".github/hooks/vscode.json"), "/hooks/PreToolUse/0"));
     assert_eq!(vs["range"]["start"], json!({"line": 0, "character": 26}));

@@ -164,7 +164,10 @@ function ItemRow({
   const decided = decisionAt(item, scope);
   const wins = overriddenBy(item, scope);
   const hasDecision = item.decisions.decidedBy != null;
-  const bs = badges(item, container, panel.provider, panel.agentLabel);
+  // A folder's or plugin's head leaves who reads the files to its entries.
+  const bs = badges(item, container, panel.provider, panel.agentLabel).filter(
+    (b) => !head || (b.key !== 'readBy' && b.key !== 'unused'),
+  );
   // The host's note, where the switch does less than it seems: the agent reads
   // the file itself, does not use it, or gets the change only at its next start.
   const explain = item.note && (item.appliedBy === 'agent' || item.appliedBy === 'none' || item.restartPending);

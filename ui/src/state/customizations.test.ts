@@ -44,6 +44,14 @@ describe('customizations panel', () => {
     ]);
     const agents = groups[1];
     expect(agents.sources.map((s) => s.label)).toEqual(['.claude/agents']);
+    const home = container(
+      item('directory', '~/.claude/agents', { uri: 'file:///home/u/.claude/agents' }),
+      [reviewer],
+      {
+        contents: 'agent',
+      },
+    );
+    expect(cz.groupCustomizations(view([home]))[1].sources[0].label).toBe('~/.claude/agents');
     expect(agents.count).toBe(1);
     const mcp = groups[5];
     expect(mcp.sources).toHaveLength(1);

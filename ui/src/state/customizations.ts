@@ -84,7 +84,13 @@ export function groupCustomizations(view: CustomizationsView | null): Group[] {
       if (kind === 'plugin' && c.item.kind === 'plugin') {
         sources.push({ container: c, label: c.item.name, uri: c.item.uri, items: c.children });
       } else if (c.item.kind === 'directory' && c.contents === kind) {
-        sources.push({ container: c, label: pathOf(c.item.uri, ws), uri: c.item.uri, items: c.children });
+        // The host names a folder as the user knows it: `.claude/agents`, `~/.claude/agents`, the folder's own name.
+        sources.push({
+          container: c,
+          label: c.item.name || pathOf(c.item.uri, ws),
+          uri: c.item.uri,
+          items: c.children,
+        });
       } else if (kind === 'mcpServer' && c.item.kind === 'mcpServer') {
         // Top-level servers: one source per file they are declared in.
         const found = sources.find((s) => s.container === null && s.uri === c.item.uri);

@@ -25,12 +25,30 @@ writeFileSync(
   join(w, '.mcp.json'),
   JSON.stringify({ mcpServers: { echo: { command: 'echo-mcp', args: ['--stdio'] } } }, null, 2),
 );
+// A second folder, for a session whose agent id is `claude` (the fake agent
+// again): rules Claude reads itself, a home agent of the same name as the
+// project's (shadowed), a file that does not parse.
+const w2 = join(home, 'w2');
+const write = (path, text) => {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+};
+write(join(w2, 'CLAUDE.md'), '# Project rules\nUse tabs.\n');
+write(join(w2, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Project reviewer\n---\nBody.\n');
+write(join(w2, '.claude', 'agents', 'broken.md'), '---\nname: [unclosed\ndescription: x\n---\nBody.\n');
+write(join(w2, '.claude', 'skills', 'deploy', 'SKILL.md'), '---\nname: deploy\ndescription: Deploys the app\n---\n');
+write(
+  join(w2, '.claude', 'settings.json'),
+  JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh' }] }] } }),
+);
+write(join(home, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: My own reviewer\n---\n');
 const script = join(home, 'echo.json');
 writeFileSync(script, JSON.stringify({ turns: [[{ echo: true }, { end: 'end_turn' }]] }));
 
 const item = (kind, name) => `[data-testid=cust-item][data-kind=${kind}][data-name="${name}"]`;
 
-await run('customizations', home, [`fake=${fakeBin} --script ${script}`], async (page, check) => {
+const agents = [`fake=${fakeBin} --script ${script}`, `claude=${fakeBin} --script ${script}`];
+await run('customizations', home, agents, async (page, check) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.evaluate(
     (folder) => window.rpc('session.create', { host: 'local', agent: 'fake', folder }),
@@ -119,4 +137,31 @@ await run('customizations', home, [`fake=${fakeBin} --script ${script}`], async 
     (answer ?? '').slice(0, 160),
   );
   if (shots) await page.screenshot({ path: join(shots, 'customizations-chat.png') });
+
+  // A Claude session: what Claude reads itself, a shadowed agent, a broken file.
+  await page.evaluate(
+    (folder) => window.rpc('session.create', { host: 'local', agent: 'claude', folder }),
+    `file://${w2}`,
+  );
+  await page.click('[data-testid=session-row]:has-text("w2")');
+  await page.waitForSelector(item('rule', 'CLAUDE.md'));
+  const readBy = await page.textContent(`${item('rule', 'CLAUDE.md')} [data-badge=readBy]`);
+  const note = await page.textContent(`${item('rule', 'CLAUDE.md')} .cust-note`);
+  check(
+    readBy === 'read by Claude Agent itself' && /Hangar cannot stop it/.test(note ?? ''),
+    'a rule Claude reads itself says so, and what the switch cannot do',
+    `${readBy} / ${note}`,
+  );
+  const mine = page.locator(`[data-testid=cust-item][data-name=reviewer]:has-text("My own reviewer")`);
+  const shadow = await mine.locator('[data-badge=shadowed]').textContent();
+  check(shadow === 'shadowed by reviewer', "the home agent is shadowed by the project's", shadow);
+  const problem = await page.textContent('[data-testid=cust-load-problem]');
+  check(/^Partly read: .*broken\.md/.test(problem ?? ''), 'a file that does not parse is said in words', problem);
+  const offered = await page.$$eval('[data-testid=agent-select] option', (os) => os.map((o) => o.textContent));
+  check(
+    offered.filter((o) => o === 'reviewer').length === 1,
+    'the composer offers the winning reviewer once',
+    JSON.stringify(offered),
+  );
+  if (shots) await page.screenshot({ path: join(shots, 'customizations-claude-session.png') });
 });

@@ -64,6 +64,8 @@ pub struct Rig {
     pub workspace: PathBuf,
     /// Lifecycle after creation: `session/ready` or `session/creationFailed`.
     pub created: String,
+    /// The agent's provider id (`agent` unless started with [`Rig::start_as`]).
+    pub provider: String,
     _tmp: tempfile::TempDir,
     turns: usize,
 }
@@ -92,18 +94,25 @@ impl Rig {
         launch: Launch<'_>,
         data: Option<&Path>,
     ) -> Rig {
-        Self::start_at(tmp, "ws", agent, launch, data).await
+        Self::start_at(tmp, "ws", "agent", agent, launch, data).await
+    }
+
+    /// Start with the agent registered as `provider` (the host tells agents
+    /// apart by id, e.g. `claude` for what Claude reads itself).
+    pub async fn start_as(provider: &str, tmp: tempfile::TempDir, agent: AgentCmd<'_>, launch: Launch<'_>) -> Rig {
+        Self::start_at(tmp, "ws", provider, agent, launch, None).await
     }
 
     /// Start with the workspace folder named `name` (e.g. with spaces).
     pub async fn start_in_workspace(name: &str, agent: AgentCmd<'_>, launch: Launch<'_>) -> Rig {
         let tmp = tempfile::tempdir().unwrap();
-        Self::start_at(tmp, name, agent, launch, None).await
+        Self::start_at(tmp, name, "agent", agent, launch, None).await
     }
 
     async fn start_at(
         tmp: tempfile::TempDir,
         name: &str,
+        provider: &str,
         agent: AgentCmd<'_>,
         launch: Launch<'_>,
         data: Option<&Path>,
@@ -116,7 +125,7 @@ impl Rig {
         }
         let command = agent_command(&agent, tmp.path());
         let data_dir = data.map(Path::to_path_buf).unwrap_or_else(|| tmp.path().join("data"));
-        let spec = format!("agent={command}");
+        let spec = format!("{provider}={command}");
         // The workspace lives in a temp dir, outside HOME: let sessions use it.
         let browse = tmp.path().display().to_string();
         let host = TestHost::try_start_in(launch, &data_dir, &["--agent", &spec, "--browse-root", &browse]).unwrap();
@@ -129,15 +138,17 @@ impl Rig {
             .initialize("acp-tests".to_owned(), vec!["1.0.0".into()], vec![ahp_types::ROOT_RESOURCE_URI.into()])
             .await
             .unwrap();
-        let OpenedSession { session, chat, session_sub, chat_sub, created } = open_session(&client, &workspace).await;
-        Rig { host, client, session, chat, chat_sub, session_sub, workspace, created, _tmp: tmp, turns: 0 }
+        let OpenedSession { session, chat, session_sub, chat_sub, created } =
+            open_session(&client, &workspace, provider).await;
+        let provider = provider.to_owned();
+        Rig { host, client, session, chat, chat_sub, session_sub, workspace, created, provider, _tmp: tmp, turns: 0 }
     }
 
     /// Create another session of the same agent in the same workspace and
     /// make it the rig's session (its chat, its subscriptions); returns its
     /// lifecycle after creation, as [`Rig::created`].
     pub async fn new_session(&mut self) -> String {
-        let opened = open_session(&self.client, &self.workspace).await;
+        let opened = open_session(&self.client, &self.workspace, &self.provider).await;
         (self.session, self.chat, self.session_sub, self.chat_sub, self.created) =
             (opened.session, opened.chat, opened.session_sub, opened.chat_sub, opened.created);
         self.created.clone()
@@ -287,22 +298,27 @@ impl Rig {
 }
 
 /// A session just created, subscribed, past its creation.
-struct OpenedSession {
-    session: String,
-    chat: String,
-    session_sub: SessionSubscription,
-    chat_sub: SessionSubscription,
-    created: String,
+pub struct OpenedSession {
+    /// Session URI.
+    pub session: String,
+    /// Default chat URI.
+    pub chat: String,
+    /// Session subscription.
+    pub session_sub: SessionSubscription,
+    /// Chat subscription.
+    pub chat_sub: SessionSubscription,
+    /// `session/ready` or `session/creationFailed`.
+    pub created: String,
 }
 
-/// `createSession` of the `agent` provider on `workspace`, subscribe to it
+/// `createSession` of `provider`'s agent on `workspace`, subscribe to it
 /// and its default chat, and wait for `session/ready` or `creationFailed`.
-async fn open_session(client: &Client, workspace: &Path) -> OpenedSession {
+pub async fn open_session(client: &Client, workspace: &Path, provider: &str) -> OpenedSession {
     let session = format!("ahp-session:/{}", std::process::id() as u64 * 1000 + rand_suffix());
     let params = CreateSessionParams {
         channel: session.clone(),
         meta: None,
-        provider: Some("agent".into()),
+        provider: Some(provider.to_owned()),
         working_directories: Some(vec![file_uri(workspace)]),
         config: None,
         active_client: None,

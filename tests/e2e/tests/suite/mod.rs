@@ -9,6 +9,7 @@ mod acp_prompts;
 mod acp_queue;
 mod acp_restart;
 mod acp_turns;
+mod customizations;
 mod discovery;
 mod durability;
 mod handshake;

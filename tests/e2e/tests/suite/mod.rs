@@ -10,6 +10,7 @@ mod acp_queue;
 mod acp_restart;
 mod acp_turns;
 mod customizations;
+mod customizations_mcp;
 mod discovery;
 mod durability;
 mod handshake;

@@ -91,6 +91,8 @@ impl McpRig {
         if !available() {
             return None;
         }
+        let sdk = interop_dir().join("agents/node_modules/@modelcontextprotocol/sdk");
+        assert!(sdk.is_dir(), "{} is missing (an older install): run `npm ci` in tests/interop/agents", sdk.display());
         let logs = tempfile::tempdir().unwrap();
         let probe_log = logs.path().join("probe.jsonl");
         let mock_log = logs.path().join("mock.jsonl");

@@ -31,6 +31,7 @@ use crate::customizations::toggle;
 use crate::error::CoreError;
 use crate::outgoing::{self, fresh_id, Composed};
 use crate::protocol::command::{ChatOpened, Dispatched, OlderFetched, Queued, SessionCreated, StreamOpened};
+use crate::protocol::host::HostAdded;
 use crate::protocol::input::answers_to_ahp;
 use crate::protocol::part::InputResponse;
 use crate::protocol::{Command, Reply};
@@ -92,6 +93,11 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             core.close_stream(a.stream_id);
             Reply::StreamClose(())
         }
+        Command::HostProbe(a) => Reply::HostProbe(core.probe_host(&a.url).await?),
+        Command::HostAdd(a) => Reply::HostAdd(HostAdded { host: core.save_host(a).await? }),
+        Command::HostRename(a) => Reply::HostRename(core.rename_host(&HostId::new(a.host), &a.name).await?),
+        Command::HostRemove(a) => Reply::HostRemove(core.remove_host(&HostId::new(a.host)).await?),
+        Command::HostReconnect(a) => Reply::HostReconnect(core.reconnect(&HostId::new(a.host)).await?),
         Command::SessionCreate(a) => {
             let channel = format!("ahp-session:/{}", fresh_id());
             let params = CreateSessionParams {
@@ -136,9 +142,11 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
                     let handle = core.multi().host(&host).await.ok_or_else(|| CoreError::NotFound(host.to_string()))?;
                     match handle.default_directory {
                         Some(d) => d,
-                        None => dirs::home_dir()
+                        // This computer's home is only a starting point on this computer.
+                        None if host.as_str() == crate::startup::LOCAL_HOST_ID => dirs::home_dir()
                             .map(|h| hangar_host::resources::uri::path_to_file_uri(&h))
                             .ok_or_else(|| CoreError::NotFound("no starting folder".into()))?,
+                        None => "file:///".to_owned(),
                     }
                 }
             };

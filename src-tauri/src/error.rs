@@ -1,6 +1,7 @@
 //! Errors of the desktop core, as the UI sees them (a message string).
 
 use ahp::hosts::HostError;
+use hangar_remote::RemoteError;
 
 /// Why a core command failed.
 #[derive(Debug, thiserror::Error)]
@@ -31,9 +32,25 @@ pub enum CoreError {
     /// The host answered with something unexpected.
     #[error("unexpected answer: {0}")]
     Unexpected(String),
+    /// A saved-host operation failed (`hangar_remote`).
+    #[error("{}", remote_message(.0))]
+    Remote(#[from] RemoteError),
     /// The embedded host could not start.
     #[error("embedded host: {0}")]
     EmbeddedHost(String),
+}
+
+/// `hangar_remote`'s message, but a missing keyring names the dialog's
+/// opt-in rather than the command line's flag.
+fn remote_message(error: &RemoteError) -> String {
+    match error {
+        RemoteError::NoKeyring { detail } => format!(
+            "no OS keyring to keep the token in ({detail}). On Linux, install and unlock a Secret Service provider \
+             (for example `apt install gnome-keyring` in a desktop session, or KeePassXC with its Secret Service \
+             integration), or tick \"Keep the token in a plaintext file\" (mode 0600, readable only by you)"
+        ),
+        other => other.to_string(),
+    }
 }
 
 impl serde::Serialize for CoreError {

@@ -12,6 +12,11 @@
 //!   `MultiHostStateMirror` (official reducers), subscriptions, the event
 //!   pump, re-synchronising after lost events, the approval inbox,
 //!   needs-input notifications.
+//! - [`host_book`]     — per host, why the last attempt failed, the retry
+//!   schedule (backoff with jitter), label; the connection state in words.
+//! - [`remote_hosts`]  — saved remote hosts (`hangar_remote`): connecting
+//!   with the keyring token and pinned certificate; "Add host" as
+//!   `hangar remote add` does it.
 //! - [`event_feed`]    — `MultiHostClient::events()` checked against a tap
 //!   on each connection's transport, so lost events are noticed.
 //! - [`protocol`]      — the core↔UI protocol, data only: [`protocol::Command`]
@@ -57,11 +62,13 @@ pub mod error;
 pub mod event_feed;
 pub mod file_diff;
 pub mod folders;
+pub mod host_book;
 pub mod markdown;
 pub mod outgoing;
 pub mod part_append;
 pub mod part_view;
 pub mod protocol;
+pub mod remote_hosts;
 pub mod session_rows;
 pub mod session_start;
 pub mod startup;

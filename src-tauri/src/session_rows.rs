@@ -7,6 +7,7 @@ use ahp::hosts::HostHandle;
 use ahp_types::state::{SessionState, SessionStatus as StatusBits, SessionSummary};
 
 use crate::protocol::app::{AgentView, HostView, ModelView, SessionRow, SessionStatus};
+use crate::protocol::host::{HostConnection, RemoteView};
 use crate::session_start::Lifecycle;
 
 /// The status word the sidebar shows: `starting` / `failed` from the
@@ -53,8 +54,9 @@ pub fn row(host: &HostHandle, s: &SessionSummary, session: Option<&SessionState>
     }
 }
 
-/// A host as the sidebar header shows it.
-pub fn host_view(host: &HostHandle) -> HostView {
+/// A host as the sidebar header shows it, with its connection in words and,
+/// for a saved remote host, its URL and pin.
+pub fn host_view(host: &HostHandle, connection: HostConnection, remote: Option<RemoteView>) -> HostView {
     let agents = host.agents.iter().map(|a| AgentView {
         provider: a.provider.clone(),
         display_name: a.display_name.clone(),
@@ -69,6 +71,8 @@ pub fn host_view(host: &HostHandle) -> HostView {
         default_directory: host.default_directory.clone(),
         agents: agents.collect(),
         error: host.last_error.as_ref().map(ToString::to_string),
+        connection,
+        remote,
     }
 }
 

@@ -1,5 +1,7 @@
 //! Start-up shared by the app and the bridge: the embedded host, the core,
-//! and the local host registered in the multi-host client like any other.
+//! the local host registered in the multi-host client like any other, then
+//! every saved remote host (`hangar remote list`: `CONFIG/hangar/hosts.json`,
+//! or `--config-dir DIR`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -60,6 +62,15 @@ pub fn browse_roots(args: &[String]) -> Vec<PathBuf> {
     out
 }
 
+/// The saved-host list: `--config-dir DIR` (the folder holding
+/// `hosts.json`), else the one `hangar remote` uses (`CONFIG/hangar`).
+pub fn saved_hosts(args: &[String]) -> Result<hangar_remote::Remotes, hangar_remote::RemoteError> {
+    match flag_values(args, "--config-dir").next() {
+        Some(dir) => Ok(hangar_remote::Remotes::at(dir)),
+        None => hangar_remote::Remotes::open(),
+    }
+}
+
 /// `--blank`: open the app's window on an empty page, without the host, the
 /// core or the UI; the baseline that the app's memory figures are measured
 /// against (`ui/tests/window/idle-rss.mjs`, docs/performance.md).
@@ -73,6 +84,14 @@ pub async fn start(args: &[String]) -> Result<Started, CoreError> {
     let host = EmbeddedHost::start(data_dir(args)?, agents, browse_roots(args)).await?;
     let core = Core::start();
     core.add_host(LOCAL_HOST_ID, "This computer", host.url.clone()).await?;
+    // A list that cannot be read leaves the app usable with its own host.
+    match saved_hosts(args) {
+        Ok(remotes) => match core.load_saved_hosts(remotes).await {
+            Ok(n) => tracing::info!("{n} saved remote hosts"),
+            Err(e) => tracing::warn!("the saved hosts: {e}"),
+        },
+        Err(e) => tracing::warn!("the saved hosts: {e}"),
+    }
     Ok(Started { core, host })
 }
 

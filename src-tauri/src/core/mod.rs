@@ -16,11 +16,14 @@
 //! - `mod.rs` (this file) — [`Core`], its state, the commands' entry points
 //!   (hosts, streams, open chat, send, older turns) and subscribing a
 //!   channel into the mirror;
+//! - [`hosts`] — registering hosts (the embedded one, saved remote ones),
+//!   the reconnect schedule and honest connection state, the host commands;
 //! - [`pump`] — applies the event feed to the mirror in batches, projects
 //!   the changed chats, sends held messages once their session is ready;
 //! - [`resync`] — after lost events (or a reconnect), re-snapshots every
 //!   channel the core holds on that host and re-sends the UI's views.
 
+mod hosts;
 mod pump;
 mod resync;
 
@@ -28,23 +31,23 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use ahp::hosts::{HostConfig, HostEvent, HostId, MultiHostClient};
+use ahp::hosts::{HostEvent, HostId, MultiHostClient};
 use ahp::multi_host_state_mirror::{HostedResourceKey, MultiHostStateMirror};
-use ahp::transport::BoxedTransport;
-use ahp::{ClientConfig, TransportError};
 use ahp_types::state::PendingMessageKind;
 use ahp_types::state::{ChatState, SessionState};
-use ahp_types::{ActionEnvelope, StateAction, ROOT_RESOURCE_URI};
+use ahp_types::{ActionEnvelope, StateAction};
+use hangar_remote::Remotes;
 
 use crate::chat_view::{pending_confirmations, ChatProjection};
 use crate::customizations::view::CustomizationsFollow;
 use crate::error::CoreError;
-use crate::event_feed::{EventFeed, SeqTap, TappedTransport};
+use crate::event_feed::{EventFeed, SeqTap};
+use crate::host_book::HostBook;
 use crate::outgoing::{self, Composed};
 use crate::protocol::app::{InboxItem, SessionRow};
 use crate::protocol::command::Sent;
 use crate::protocol::{AppOp, ChatOp, StreamEvent};
-use crate::session_rows::{host_view, needs_input, row};
+use crate::session_rows::{needs_input, row};
 use crate::session_start::{HeldMessage, Lifecycle, SessionStart};
 
 /// Slots of the `ahp::Client`'s event broadcasts. It sizes the all-events
@@ -139,6 +142,10 @@ pub struct Core {
     /// Envelopes still to drop (the test seam [`Core::lose_next_envelopes`]).
     lose: Arc<AtomicUsize>,
     resyncs: AtomicU64,
+    /// Each host's connection: failures, retry schedule, label.
+    book: Arc<HostBook>,
+    /// The saved-host list, once loaded (`load_saved_hosts`).
+    remotes: Mutex<Option<Remotes>>,
 }
 
 impl CoreState {
@@ -178,6 +185,8 @@ impl Core {
             tap: Arc::new(SeqTap::default()),
             lose: Arc::new(AtomicUsize::new(0)),
             resyncs: AtomicU64::new(0),
+            book: Arc::new(HostBook::default()),
+            remotes: Mutex::new(None),
         });
         let pump = core.clone();
         let feed = EventFeed::new(core.multi.events(), core.tap.clone(), core.lose.clone());
@@ -186,6 +195,7 @@ impl Core {
         let mut host_events = core.multi.host_events();
         tokio::spawn(async move {
             while let Some(event) = host_events.recv().await {
+                watcher.on_host_event(&event);
                 // A reconnect may answer with snapshots the event stream
                 // never carries: re-snapshot what the core holds.
                 if let HostEvent::Connected { host_id, generation } = &event {
@@ -221,41 +231,16 @@ impl Core {
         *lock(&self.notifier) = Some(notifier);
     }
 
-    /// Register a host reachable at `url` (a `ws://` URL carrying its token).
-    pub async fn add_host(&self, id: &str, label: &str, url: String) -> Result<(), CoreError> {
-        let tap = self.tap.clone();
-        let factory = move |id: HostId| {
-            let url = url.clone();
-            let tap = tap.clone();
-            async move {
-                let transport =
-                    ahp_ws::WebSocketTransport::connect(&url).await.map_err(|e| TransportError::Io(e.to_string()))?;
-                Ok::<_, TransportError>(BoxedTransport::new(TappedTransport::new(
-                    BoxedTransport::new(transport),
-                    id,
-                    tap,
-                )))
-            }
-        };
-        let config = HostConfig::new(id, label, factory)
-            .with_initial_subscriptions(vec![ROOT_RESOURCE_URI.to_owned()])
-            .with_client_config(ClientConfig { subscription_buffer: EVENT_BUFFER, ..ClientConfig::default() });
-        self.multi.add_host(config).await?;
-        self.push_hosts().await;
-        self.refresh_rows().await;
-        Ok(())
-    }
-
     /// Every session row of every host.
     async fn rows(&self) -> Vec<SessionRow> {
-        let hosts = self.multi.hosts().await;
+        let hosts = self.handles().await;
         let st = lock(&self.state);
         hosts.iter().flat_map(|h| h.session_summaries.iter().map(|s| st.row(h, s)).collect::<Vec<_>>()).collect()
     }
 
     /// Current app view: hosts, session rows, inbox.
     pub async fn app_snapshot(&self) -> AppOp {
-        let hosts = self.multi.hosts().await.iter().map(host_view).collect();
+        let hosts = self.handles().await.iter().map(|h| self.view(h)).collect();
         let sessions = self.rows().await;
         let inbox = lock(&self.state).inbox.values().cloned().collect();
         AppOp::Snapshot { hosts, sessions, inbox }
@@ -492,13 +477,13 @@ impl Core {
     }
 
     async fn push_hosts(&self) {
-        let hosts = self.multi.hosts().await.iter().map(host_view).collect();
+        let hosts = self.handles().await.iter().map(|h| self.view(h)).collect();
         send_app(&mut lock(&self.state).app_sinks, AppOp::Hosts { hosts });
     }
 
     async fn refresh_rows(&self) {
         let sessions = self.rows().await;
-        let hosts = self.multi.hosts().await;
+        let hosts = self.handles().await;
         send_app(&mut lock(&self.state).app_sinks, AppOp::Sessions { sessions });
         for h in hosts {
             self.note_already_waiting(&h);

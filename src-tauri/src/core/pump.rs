@@ -161,7 +161,7 @@ impl Core {
         session: &str,
         removed: bool,
     ) -> Option<(HostHandle, SessionSummary)> {
-        let handle = self.multi.host(host_id).await?;
+        let (_, handle) = self.relabel(self.multi.host(host_id).await?);
         let summary = handle.session_summaries.iter().find(|s| s.resource == session).cloned();
         let mut st = lock(&self.state);
         let op = match (&summary, removed) {

@@ -4,6 +4,8 @@
 use serde::Serialize;
 use ts_rs::TS;
 
+use super::host::{HostConnection, RemoteView};
+
 /// A model an agent offers.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -46,6 +48,10 @@ pub struct HostView {
     pub agents: Vec<AgentView>,
     /// The last connection error.
     pub error: Option<String>,
+    /// The connection in words: what the sidebar shows, with what to do.
+    pub connection: HostConnection,
+    /// A saved remote host's URL and pin (none for the embedded host).
+    pub remote: Option<RemoteView>,
 }
 
 /// A session's status word in the sidebar.

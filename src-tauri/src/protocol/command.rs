@@ -20,6 +20,7 @@ use ts_rs::TS;
 use super::app::AppOp;
 use super::chat::ChatOp;
 use super::customization::ToggleScope;
+use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
 use crate::error::CoreError;
@@ -93,6 +94,16 @@ commands! {
     "app.watch" => AppWatch(NoArgs) -> StreamOpened, streams AppOp;
     /// Stop a stream's events.
     "stream.close" => StreamClose(StreamCloseArgs) -> ();
+    /// "Add host", step one: a `wss://` host's certificate fingerprint, to trust.
+    "host.probe" => HostProbe(HostProbeArgs) -> HostProbe;
+    /// "Add host": prove the token, save the host (token in the OS keyring), connect.
+    "host.add" => HostAdd(HostAddArgs) -> HostAdded;
+    /// Rename a saved host.
+    "host.rename" => HostRename(HostRenameArgs) -> ();
+    /// Forget a saved host and its token.
+    "host.remove" => HostRemove(HostArgs) -> ();
+    /// Try a host again now ("Retry now", "Reconnect").
+    "host.reconnect" => HostReconnect(HostArgs) -> ();
     /// Start a session on a host.
     "session.create" => SessionCreate(SessionCreateArgs) -> SessionCreated;
     /// Rename a session.
@@ -275,7 +286,8 @@ pub struct SessionMarkReadArgs {
 pub struct FolderListArgs {
     /// Host id.
     pub host: String,
-    /// Folder URI (the host's default directory, else home, if absent).
+    /// Folder URI; if absent, the host's default directory (for a host that
+    /// names none: this computer's home on the embedded host, `/` on a remote one).
     pub uri: Option<String>,
 }
 
@@ -604,6 +616,15 @@ mod tests {
         vec![
             ("app.watch", json!({})),
             ("stream.close", json!({"streamId": 3})),
+            ("host.probe", json!({"url": "wss://box.lan:8765/"})),
+            (
+                "host.add",
+                json!({"name": "box", "url": "wss://box.lan:8765/", "token": "t", "fingerprint": "AB:CD",
+                "insecureTokenFile": null}),
+            ),
+            ("host.rename", json!({"host": "h1", "name": "big box"})),
+            ("host.remove", json!({"host": "h1"})),
+            ("host.reconnect", json!({"host": "h1"})),
             ("session.create", json!({"host": h, "agent": null, "folder": "file:///w"})),
             ("session.rename", json!({"host": h, "session": s, "title": "T"})),
             ("session.archive", json!({"host": h, "session": s, "archived": true})),

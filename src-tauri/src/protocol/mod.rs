@@ -16,6 +16,8 @@
 //!   argument struct per command, [`Reply`] (each command's result) and
 //!   [`COMMANDS`], all from one table;
 //! - [`app`]     — the app stream: [`AppOp`], hosts, session rows, inbox;
+//! - [`host`]    — a host's connection in words, "Add host" and the host
+//!   menu's arguments and results;
 //! - [`chat`]    — a chat stream: [`ChatOp`], turns, chat meta, the
 //!   session's start;
 //! - [`customization`] — the session's customizations (containers,
@@ -37,6 +39,7 @@ mod bindings;
 pub mod chat;
 pub mod command;
 pub mod customization;
+pub mod host;
 pub mod input;
 pub mod part;
 

@@ -16,6 +16,7 @@
 //! - [`interop`]     — real agents from npm (`tests/interop`): the mock
 //!   model server as a child process, whether the agents are installed.
 //! - [`wait_for_action`] — await a matching envelope on a subscription.
+//! - [`files_containing`] — the files under a folder holding some bytes.
 //! - [`SecretService`] (`secret_service.rs`) — a private D-Bus session with
 //!   an unlocked gnome-keyring, for keyring tests against the real thing.
 //!
@@ -83,6 +84,23 @@ pub async fn wait_for_action(sub: &mut SessionSubscription, pred: impl Fn(&Actio
     })
     .await
     .unwrap_or_else(|_| panic!("timed out waiting for an action on {}", sub.uri()))
+}
+
+/// Every file under `dir` whose bytes contain `needle` (a token that must
+/// not be on disk in plain text, say).
+pub fn files_containing(dir: &std::path::Path, needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            found.extend(files_containing(&path, needle));
+        } else if let Ok(bytes) = std::fs::read(&path) {
+            if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    found
 }
 
 /// The wire `type` of an envelope's action.

@@ -3,6 +3,8 @@ import type { ChatOpened } from "./ChatOpened";
 import type { Completions } from "./Completions";
 import type { Dispatched } from "./Dispatched";
 import type { FolderListing } from "./FolderListing";
+import type { HostAdded } from "./HostAdded";
+import type { HostProbe } from "./HostProbe";
 import type { OlderFetched } from "./OlderFetched";
 import type { Queued } from "./Queued";
 import type { Sent } from "./Sent";
@@ -12,4 +14,4 @@ import type { StreamOpened } from "./StreamOpened";
 /**
  * Each command's result type, by name (TypeScript only).
  */
-export type CommandResults = { "app.watch": StreamOpened, "stream.close": null, "session.create": SessionCreated, "session.rename": Dispatched, "session.archive": Dispatched, "session.markRead": Dispatched, "session.dispose": null, "folder.list": FolderListing, "chat.open": ChatOpened, "chat.send": Sent, "chat.queue": Queued, "chat.removeQueued": Dispatched, "chat.reorderQueued": Dispatched, "chat.cancel": Dispatched, "chat.confirm": Dispatched, "chat.draft": Dispatched, "chat.inputAnswer": Dispatched, "chat.inputComplete": Dispatched, "chat.retry": Dispatched, "chat.fetchOlder": OlderFetched, "chat.completions": Completions, "customizations.toggle": Dispatched, };
+export type CommandResults = { "app.watch": StreamOpened, "stream.close": null, "host.probe": HostProbe, "host.add": HostAdded, "host.rename": null, "host.remove": null, "host.reconnect": null, "session.create": SessionCreated, "session.rename": Dispatched, "session.archive": Dispatched, "session.markRead": Dispatched, "session.dispose": null, "folder.list": FolderListing, "chat.open": ChatOpened, "chat.send": Sent, "chat.queue": Queued, "chat.removeQueued": Dispatched, "chat.reorderQueued": Dispatched, "chat.cancel": Dispatched, "chat.confirm": Dispatched, "chat.draft": Dispatched, "chat.inputAnswer": Dispatched, "chat.inputComplete": Dispatched, "chat.retry": Dispatched, "chat.fetchOlder": OlderFetched, "chat.completions": Completions, "customizations.toggle": Dispatched, };

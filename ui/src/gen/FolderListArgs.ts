@@ -9,6 +9,7 @@ export type FolderListArgs = {
  */
 host: string, 
 /**
- * Folder URI (the host's default directory, else home, if absent).
+ * Folder URI; if absent, the host's default directory (for a host that
+ * names none: this computer's home on the embedded host, `/` on a remote one).
  */
 uri?: string | null, };

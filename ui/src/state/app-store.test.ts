@@ -9,6 +9,8 @@ const host: HostView = {
   defaultDirectory: null,
   agents: [],
   error: null,
+  connection: { state: 'connected' },
+  remote: null,
 };
 const row = (uri: string, extra: Partial<SessionRow> = {}): SessionRow => ({
   host: 'local',

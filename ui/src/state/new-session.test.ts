@@ -11,6 +11,8 @@ const host = (extra: Partial<HostView> = {}): HostView => ({
   defaultDirectory: null,
   agents: [agent('fake'), agent('slow')],
   error: null,
+  connection: { state: 'connected' },
+  remote: null,
   ...extra,
 });
 const app = (hosts: HostView[]): AppState => ({ ...emptyApp(), hosts });

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use ahp::{Client, ClientConfig};
-use hangar_e2e::{hangar_bin, Launch, RawClient, SecretService, TestHost};
+use hangar_e2e::{files_containing, hangar_bin, Launch, RawClient, SecretService, TestHost};
 use hangar_remote::{ConnectError, Fingerprint};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Error as WsError;
@@ -54,22 +54,6 @@ fn device_token(host: &TestHost, name: &str) -> String {
 fn tls_fingerprint(host: &TestHost) -> String {
     let ready: Value = serde_json::from_str(&host.ready_line).unwrap();
     ready["tlsFingerprint"].as_str().unwrap_or_else(|| panic!("no tlsFingerprint in {}", host.ready_line)).to_owned()
-}
-
-/// Every file under `dir` whose bytes contain `needle`.
-fn files_containing(dir: &Path, needle: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
-        let path = entry.path();
-        if entry.file_type().unwrap().is_dir() {
-            found.extend(files_containing(&path, needle));
-        } else if let Ok(bytes) = std::fs::read(&path) {
-            if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
-                found.push(path.display().to_string());
-            }
-        }
-    }
-    found
 }
 
 fn initialize() -> Value {

@@ -1,0 +1,474 @@
+//! The desktop core with saved remote hosts, over real processes (issue
+//! 14): `hangar serve` hosts on loopback (one `wss://` with a self-signed
+//! certificate) in a temporary saved-host list; the core reads the list,
+//! shows each host's sessions and connection state in words, adds a host
+//! the way the "Add host" dialog does, creates a session on each host in a
+//! folder its picker lists on that host; a host killed and restarted goes
+//! reconnecting, then connected, with the open chat intact and brought up
+//! to date; a revoked device token shows "token refused"; a changed
+//! certificate is refused with both fingerprints; a host that is down says
+//! why and when it is tried next; a host that speaks another protocol
+//! version says so. The keyring case runs the bridge process against a real
+//! Secret Service. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
+
+#![allow(clippy::unwrap_used, clippy::panic, reason = "test code: a failed unwrap or panic is a failed test")]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ahp::hosts::HostId;
+use futures_util::{SinkExt, StreamExt};
+use hangar_desktop::commands::call_wire;
+use hangar_desktop::core::{Core, Sink};
+use hangar_desktop::protocol::StreamEvent;
+use hangar_e2e::acp::fake_agent_bin;
+use hangar_e2e::{files_containing, hangar_bin, Launch, SecretService, TestHost};
+use hangar_remote::{NewHost, Remotes, TokenStorage};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The longest any one wait may take: a reconnect waits out a backoff
+/// (exponential from 250 ms, capped at 30 s) on a loaded machine.
+const PATIENCE: Duration = Duration::from_secs(90);
+
+/// Poll `probe` every 25 ms until it yields, at most [`PATIENCE`].
+async fn until<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        if let Some(found) = probe() {
+            return found;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "gave up waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// Every host's view, and every session row by `(host, uri)`.
+type Held = (Vec<Value>, BTreeMap<(String, String), Value>);
+
+/// The app stream as the UI holds it.
+#[derive(Clone, Default)]
+struct AppView(Arc<Mutex<Held>>);
+
+impl AppView {
+    fn sink(&self) -> Sink {
+        let me = self.clone();
+        Arc::new(move |event: StreamEvent| {
+            let op = serde_json::to_value(event).unwrap();
+            let mut view = me.0.lock().unwrap();
+            let (hosts, rows) = &mut *view;
+            let key = |r: &Value| (r["host"].as_str().unwrap().to_owned(), r["uri"].as_str().unwrap().to_owned());
+            if let Some(h) = op.get("hosts") {
+                *hosts = h.as_array().unwrap().clone();
+            }
+            match op["op"].as_str().unwrap() {
+                "snapshot" | "sessions" => {
+                    *rows = op["sessions"].as_array().unwrap().iter().map(|r| (key(r), r.clone())).collect();
+                }
+                "session" => {
+                    rows.insert(key(&op["row"]), op["row"].clone());
+                }
+                "sessionRemoved" => {
+                    rows.remove(&(op["host"].as_str().unwrap().to_owned(), op["uri"].as_str().unwrap().to_owned()));
+                }
+                _ => {}
+            }
+            true
+        })
+    }
+
+    fn host(&self, id: &str) -> Option<Value> {
+        self.0.lock().unwrap().0.iter().find(|h| h["id"] == id).cloned()
+    }
+
+    /// The host's `connection` once its `state` is `state`.
+    async fn state(&self, id: &str, state: &str) -> Value {
+        until(&format!("host {id} {state}"), || {
+            self.host(id).map(|h| h["connection"].clone()).filter(|c| c["state"] == state)
+        })
+        .await
+    }
+
+    fn rows_of(&self, host: &str) -> Vec<Value> {
+        self.0.lock().unwrap().1.values().filter(|r| r["host"] == host).cloned().collect()
+    }
+}
+
+/// The `snapshot` ops a chat stream received, in order.
+#[derive(Clone, Default)]
+struct Snapshots(Arc<Mutex<Vec<Value>>>);
+
+impl Snapshots {
+    fn sink(&self) -> Sink {
+        let me = self.clone();
+        Arc::new(move |event: StreamEvent| {
+            let op = serde_json::to_value(event).unwrap();
+            if op["op"] == "snapshot" {
+                me.0.lock().unwrap().push(op);
+            }
+            true
+        })
+    }
+
+    fn all(&self) -> Vec<Value> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+async fn call(core: &Arc<Core>, name: &str, args: Value) -> Result<Value, String> {
+    match call_wire(core, name, args, None).await {
+        Ok(reply) => Ok(serde_json::to_value(reply).unwrap()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A fake-agent spec for `hangar serve --agent`: it echoes every prompt.
+fn echo_agent(dir: &Path) -> String {
+    let script = dir.join("echo.json");
+    std::fs::write(&script, json!({"turns": [[{"echo": true}, {"end": "end_turn"}]]}).to_string()).unwrap();
+    format!("fake={} --script {}", fake_agent_bin().display(), script.display())
+}
+
+/// A remote machine: its HOME (with a `proj` folder), data dir and agent.
+struct Machine {
+    _tmp: tempfile::TempDir,
+    home: PathBuf,
+    data: PathBuf,
+    agent: String,
+    listen: String,
+}
+
+impl Machine {
+    fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(home.join("proj")).unwrap();
+        let data = tmp.path().join("data");
+        let agent = echo_agent(tmp.path());
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        Self { home: home.canonicalize().unwrap(), data, agent, listen: format!("127.0.0.1:{port}"), _tmp: tmp }
+    }
+
+    /// `hangar serve` on this machine's fixed address (`extra`: e.g. `--tls-self-signed`).
+    fn serve(&self, extra: &[&str]) -> TestHost {
+        let home = self.home.display().to_string();
+        let mut args = vec!["--listen", self.listen.as_str(), "--agent", self.agent.as_str()];
+        args.extend(extra);
+        TestHost::start_in(Launch::Process(&[("HOME", home.as_str())]), &self.data, &args)
+    }
+
+    /// `hangar token create NAME` on this machine's data dir (the host may be stopped).
+    fn device_token(&self, name: &str) -> String {
+        let out = std::process::Command::new(hangar_bin())
+            .args(["token", "create", name, "--data-dir", &self.data.display().to_string()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    }
+
+    fn revoke(&self, name: &str) {
+        let out = std::process::Command::new(hangar_bin())
+            .args(["token", "revoke", name, "--data-dir", &self.data.display().to_string()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    fn home_uri(&self) -> String {
+        format!("file://{}", self.home.display())
+    }
+}
+
+fn fingerprint_of(host: &TestHost) -> String {
+    let ready: Value = serde_json::from_str(&host.ready_line).unwrap();
+    ready["tlsFingerprint"].as_str().unwrap().to_owned()
+}
+
+/// Save a host in `cfg`'s list (token in a 0600 file: the keyring is not the point here).
+fn save(cfg: &Path, name: &str, url: &str, token: &str, fingerprint: Option<&str>) -> String {
+    let new = NewHost {
+        name: name.into(),
+        url: url.into(),
+        token: token.into(),
+        fingerprint: fingerprint.map(|f| f.parse().unwrap()),
+        token_storage: TokenStorage::InsecureFile,
+    };
+    Remotes::at(cfg).add(new).unwrap().id
+}
+
+/// A core that read the saved list in `cfg`, and its app stream.
+async fn desktop(cfg: &Path) -> (Arc<Core>, AppView) {
+    let core = Core::start();
+    core.load_saved_hosts(Remotes::at(cfg)).await.unwrap();
+    let app = AppView::default();
+    call_wire(&core, "app.watch", json!({}), Some(app.sink())).await.unwrap();
+    (core, app)
+}
+
+/// Create a session with the fake agent in `folder` on `host`, open its
+/// chat, send `text` and wait for the echo: `(session, chat, its snapshots)`.
+async fn session_with_a_turn(core: &Arc<Core>, host: &str, folder: &str, text: &str) -> (String, String, Snapshots) {
+    let created = call(core, "session.create", json!({"host": host, "agent": "fake", "folder": folder})).await.unwrap();
+    let session = created["session"].as_str().unwrap().to_owned();
+    let ops = Snapshots::default();
+    let opened = call_wire(core, "chat.open", json!({"host": host, "session": session}), Some(ops.sink())).await;
+    let chat = serde_json::to_value(opened.unwrap()).unwrap()["chat"].as_str().unwrap().to_owned();
+    call(core, "chat.send", json!({"host": host, "chat": chat, "text": text})).await.unwrap();
+    finished_turns(core, host, &chat, 1).await;
+    (session, chat, ops)
+}
+
+/// The chat's mirrored state once it has `n` finished turns; their texts.
+async fn finished_turns(core: &Arc<Core>, host: &str, chat: &str, n: usize) -> Vec<String> {
+    let id = HostId::new(host);
+    until(&format!("{n} turns on {chat}"), || {
+        let state = core.chat_state(&id, chat)?;
+        (state.turns.len() >= n && state.active_turn.is_none())
+            .then(|| state.turns.iter().map(|t| t.message.text.clone()).collect())
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_saved_hosts_their_sessions_a_new_session_on_each_and_a_restart() {
+    let (plain_machine, tls_machine) = (Machine::new(), Machine::new());
+    let plain = plain_machine.serve(&[]);
+    let mut tls = tls_machine.serve(&["--tls-self-signed"]);
+    let pinned = fingerprint_of(&tls);
+    let cfg = tempfile::tempdir().unwrap();
+
+    // A session made on the plain host before the app starts, by another client.
+    let (other, _) = hangar_e2e::initialized(&plain, "other-device").await;
+    let before = json!({"channel": "ahp-session:/made-elsewhere", "provider": "fake",
+        "workingDirectories": [format!("{}/proj", plain_machine.home_uri())]});
+    let _: Value = other.request("createSession", before).await.unwrap();
+
+    // The plain host is in the saved list at launch; the TLS one is added as the dialog does.
+    let plain_id = save(cfg.path(), "plain", &plain.url, &plain.token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&plain_id, "connected").await;
+    until("the other client's session in the sidebar", || {
+        app.rows_of(&plain_id).into_iter().find(|r| r["uri"] == "ahp-session:/made-elsewhere")
+    })
+    .await;
+    let plain_view = app.host(&plain_id).unwrap();
+    assert_eq!(plain_view["label"], "plain");
+    assert_eq!(plain_view["remote"]["url"], plain.url.as_str());
+
+    let probed = call(&core, "host.probe", json!({"url": tls.url})).await.unwrap();
+    assert_eq!(probed, json!({"secure": true, "fingerprint": pinned}), "the certificate to trust");
+    let token = tls_machine.device_token("desk");
+    let add = |token: &str, fingerprint: &str| json!({"name": "tls", "url": tls.url, "token": token, "fingerprint": fingerprint, "insecureTokenFile": true});
+    let refused = call(&core, "host.add", add("not-the-token", &pinned)).await.unwrap_err();
+    assert!(refused.contains("refused the token"), "{refused}");
+    assert_eq!(Remotes::at(cfg.path()).list().unwrap().len(), 1, "a refused token saves nothing");
+    let added = call(&core, "host.add", add(&token, &pinned)).await.unwrap();
+    let tls_id = added["host"].as_str().unwrap().to_owned();
+    app.state(&tls_id, "connected").await;
+    assert_eq!(app.host(&tls_id).unwrap()["remote"]["fingerprint"], pinned.as_str());
+
+    // Each host's folder picker starts at that host's home, and a session starts there.
+    let mut chats = Vec::new();
+    for (id, machine) in [(&plain_id, &plain_machine), (&tls_id, &tls_machine)] {
+        let listed = call(&core, "folder.list", json!({"host": id})).await.unwrap();
+        assert_eq!(listed["uri"], machine.home_uri(), "the remote host's home, not this one's");
+        let proj = listed["entries"].as_array().unwrap().iter().find(|e| e["name"] == "proj").unwrap()["uri"].clone();
+        let (session, chat, ops) = session_with_a_turn(&core, id, proj.as_str().unwrap(), "hello").await;
+        until("the new session's row", || app.rows_of(id).into_iter().find(|r| r["uri"] == session.as_str())).await;
+        chats.push((chat, ops));
+    }
+    let agents = &app.host(&tls_id).unwrap()["agents"];
+    assert_eq!(agents[0]["provider"], "fake", "the remote host's agents: {agents}");
+
+    // The TLS host dies: reconnecting, the chat still shown; back: connected and resynchronised.
+    let (tls_chat, tls_ops) = &chats[1];
+    let snapshots_before = tls_ops.all().len();
+    tls.kill9();
+    let lost = app.state(&tls_id, "reconnecting").await;
+    assert!(lost["attempt"].is_u64(), "{lost}");
+    assert_eq!(finished_turns(&core, &tls_id, tls_chat, 1).await, ["hello"], "the chat is kept while down");
+    let _tls = tls_machine.serve(&["--tls-self-signed"]);
+    app.state(&tls_id, "connected").await;
+    let resynced = until("a fresh snapshot of the open chat", || {
+        let snapshots = tls_ops.all();
+        (snapshots.len() > snapshots_before).then(|| snapshots.last().cloned().unwrap())
+    })
+    .await;
+    assert!(resynced.to_string().contains("echo: hello"), "the chat is intact after the restart: {resynced}");
+    assert!(
+        tls_ops.all()[snapshots_before..].iter().all(|s| !s["turns"].as_array().unwrap().is_empty()),
+        "no snapshot since the restart blanked the chat"
+    );
+    call(&core, "chat.send", json!({"host": tls_id, "chat": tls_chat, "text": "after"})).await.unwrap();
+    assert_eq!(finished_turns(&core, &tls_id, tls_chat, 2).await, ["hello", "after"]);
+    assert_eq!(app.host(&plain_id).unwrap()["connection"]["state"], "connected", "the other host was not disturbed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revoked_device_token_shows_token_refused() {
+    let machine = Machine::new();
+    let host = machine.serve(&[]);
+    let cfg = tempfile::tempdir().unwrap();
+    let id = save(cfg.path(), "box", &host.url, &machine.device_token("laptop"), None);
+    let (_core, app) = desktop(cfg.path()).await;
+    app.state(&id, "connected").await;
+    machine.revoke("laptop");
+    let refused = app.state(&id, "tokenRefused").await;
+    assert_eq!(refused["status"], 403, "{refused}");
+    assert!(refused["reason"].as_str().unwrap().contains("hangar token create"), "says what to do: {refused}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_certificate_is_refused_with_both_fingerprints() {
+    let machine = Machine::new();
+    let mut host = machine.serve(&["--tls-self-signed"]);
+    let pinned = fingerprint_of(&host);
+    let cfg = tempfile::tempdir().unwrap();
+    let id = save(cfg.path(), "box", &host.url, &host.token, Some(&pinned));
+    let (_core, app) = desktop(cfg.path()).await;
+    app.state(&id, "connected").await;
+    host.kill9();
+    std::fs::remove_dir_all(machine.data.join("tls")).unwrap();
+    let renewed = machine.serve(&["--tls-self-signed"]);
+    let changed = app.state(&id, "certificateChanged").await;
+    assert_eq!(changed["expected"], pinned.as_str());
+    assert_eq!(changed["found"], fingerprint_of(&renewed).as_str());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_that_is_down_says_why_and_when_and_retry_now_connects() {
+    let machine = Machine::new();
+    let token = machine.device_token("laptop");
+    let cfg = tempfile::tempdir().unwrap();
+    let url = format!("ws://{}/", machine.listen);
+    let id = save(cfg.path(), "box", &url, &token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    let down = until("a scheduled retry", || {
+        app.host(&id).map(|h| h["connection"].clone()).filter(|c| c["nextAttemptAt"].is_u64())
+    })
+    .await;
+    assert_eq!(down["state"], "unreachable", "{down}");
+    assert!(down["reason"].as_str().unwrap().contains(&machine.listen), "{down}");
+    let _host = machine.serve(&[]);
+    call(&core, "host.reconnect", json!({"host": id})).await.unwrap();
+    app.state(&id, "connected").await;
+}
+
+/// A WebSocket server on loopback that answers every `initialize` the way a
+/// host that speaks only protocol 2.0.0 would.
+async fn future_host() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let Ok(mut ws) = tokio_tungstenite::accept_async(tcp).await else { return };
+                while let Some(Ok(Message::Text(text))) = ws.next().await {
+                    let request: Value = serde_json::from_str(&text).unwrap();
+                    let error = json!({"code": -32005, "message": "no offered protocol version is supported",
+                        "data": {"supportedVersions": ["2.0.0"]}});
+                    let reply = json!({"jsonrpc": "2.0", "id": request["id"], "error": error});
+                    let _ = ws.send(Message::text(reply.to_string())).await;
+                }
+            });
+        }
+    });
+    url
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_speaking_another_protocol_version_says_so() {
+    let url = future_host().await;
+    let cfg = tempfile::tempdir().unwrap();
+    let id = save(cfg.path(), "future", &url, "any-token", None);
+    let (_core, app) = desktop(cfg.path()).await;
+    let refused = app.state(&id, "protocolUnsupported").await;
+    let reason = refused["reason"].as_str().unwrap();
+    assert!(reason.contains("2.0.0") && reason.contains(ahp_types::PROTOCOL_VERSION), "{reason}");
+}
+
+/// The bridge process (the desktop core behind its loopback socket).
+struct Bridge {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Bridge {
+    fn start(home: &Path, cfg: &Path, keyring: &SecretService) -> Self {
+        use std::io::BufRead;
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hangar-desktop-bridge"));
+        cmd.args(["--no-discover", "--data-dir", &home.join("data").display().to_string()])
+            .args(["--config-dir", &cfg.display().to_string()])
+            .env("HOME", home)
+            .env_remove("DBUS_SESSION_BUS_ADDRESS")
+            .stdout(std::process::Stdio::piped());
+        for (k, v) in keyring.env() {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line.trim().strip_prefix("listening http://").unwrap_or_else(|| panic!("bridge said {line:?}"));
+        Self { child, url: format!("ws://{addr}/ipc") }
+    }
+
+    /// Run one command over the bridge's socket; its `ok` or `err`, and the
+    /// first stream event if it opened a stream.
+    async fn call(&self, cmd: &str, args: Value, stream: bool) -> (Value, Option<Value>) {
+        let (mut ws, _) = tokio_tungstenite::connect_async(self.url.as_str()).await.unwrap();
+        let request = json!({"id": 1, "cmd": cmd, "args": args, "stream": stream});
+        ws.send(Message::text(request.to_string())).await.unwrap();
+        let (mut reply, mut event) = (None, None);
+        while reply.is_none() || (stream && event.is_none()) {
+            let Some(Ok(Message::Text(text))) = ws.next().await else { panic!("the bridge closed") };
+            let frame: Value = serde_json::from_str(&text).unwrap();
+            if frame.get("stream").is_some() {
+                event = Some(frame["event"].clone());
+            } else {
+                reply = Some(frame);
+            }
+        }
+        (reply.unwrap(), event)
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_app_keeps_an_added_hosts_token_in_the_keyring_and_finds_it_at_the_next_launch() {
+    let Some(keyring) = SecretService::start() else { return };
+    let machine = Machine::new();
+    let host = machine.serve(&["--tls-self-signed"]);
+    let token = machine.device_token("desk");
+    let (home, cfg) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let args = json!({"name": "box", "url": host.url, "token": token, "fingerprint": fingerprint_of(&host)});
+    let (reply, _) = Bridge::start(home.path(), cfg.path(), &keyring).call("host.add", args, false).await;
+    let id = reply["ok"]["host"].as_str().unwrap_or_else(|| panic!("host.add: {reply}")).to_owned();
+    let saved = Remotes::at(cfg.path()).list().unwrap();
+    assert_eq!(saved[0].token_storage, TokenStorage::Keyring);
+    for dir in [cfg.path(), home.path(), keyring.home()] {
+        assert_eq!(files_containing(dir, &token), Vec::<String>::new(), "token in plain text under {}", dir.display());
+    }
+
+    // The next launch reads the list and the token from the keyring.
+    let bridge = Bridge::start(home.path(), cfg.path(), &keyring);
+    let mut state = Value::Null;
+    for _ in 0..400 {
+        let (_, snapshot) = bridge.call("app.watch", json!({}), true).await;
+        let hosts = snapshot.unwrap()["hosts"].clone();
+        state = hosts.as_array().unwrap().iter().find(|h| h["id"] == id.as_str()).unwrap()["connection"].clone();
+        if state["state"] == "connected" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(state["state"], "connected", "{state}");
+}

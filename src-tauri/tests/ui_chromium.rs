@@ -3,7 +3,9 @@
 //! are prepended; `mentions.mjs` for an `@` mention's attachment;
 //! `new-session.mjs` for the new-session dialog and its folder picker;
 //! `customizations.mjs` for the Customizations panel, a toggle and a custom
-//! agent against the host's own discovery): the built
+//! agent against the host's own discovery;
+//! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
+//! against real `hangar serve` processes): the built
 //! UI in headless
 //! Chromium against `hangar-desktop-bridge` (built by cargo for this test)
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
@@ -51,18 +53,25 @@ fn the_customizations_panel_lists_toggles_and_the_composer_picks_a_custom_agent(
     run_ui_script("customizations.mjs");
 }
 
+#[test]
+fn remote_hosts_say_their_state_and_are_added_renamed_and_removed() {
+    run_ui_script("hosts.mjs");
+}
+
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its
 /// prerequisites are missing.
 fn run_ui_script(script: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let bridge = PathBuf::from(env!("CARGO_BIN_EXE_hangar-desktop-bridge"));
     let fake = bridge.with_file_name("hangar-fake-agent");
+    let hangar = bridge.with_file_name("hangar");
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     let missing: Vec<String> = [
         (root.join("ui/dist/index.html"), "ui/dist (npm run build)"),
         (root.join("ui/node_modules/playwright-core"), "ui/node_modules (npm ci)"),
         (PathBuf::from(&chromium), "chromium"),
         (fake.clone(), "hangar-fake-agent (cargo build -p hangar-fake-agent)"),
+        (hangar.clone(), "hangar (cargo build -p hangar-cli)"),
     ]
     .into_iter()
     .filter(|(p, _)| !p.exists())
@@ -79,6 +88,7 @@ fn run_ui_script(script: &str) {
     cmd.arg(root.join("ui/tests/ui").join(script))
         .env("BRIDGE_BIN", &bridge)
         .env("FAKE_AGENT_BIN", &fake)
+        .env("HANGAR_BIN", &hangar)
         .env("CHROMIUM", &chromium);
     if let Some(dir) = std::env::var_os("SCREENSHOT_DIR") {
         cmd.env("SCREENSHOT_DIR", dir);

@@ -1,18 +1,21 @@
 // Entry: the app stream (hosts, sessions, inbox) and the layout.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { AddHostDialog } from './components/AddHostDialog';
 import { ChatPane } from './components/ChatPane';
 import { Inbox } from './components/Inbox';
 import { NewSessionDialog } from './components/NewSessionDialog';
 import { Sidebar } from './components/Sidebar';
 import { errorText, stream } from './ipc';
 import { type AppState, applyAppOp, emptyApp, rowKey } from './state/app-store';
+import { connectionText } from './state/hosts';
 import './styles.css';
 
 function App() {
   const [app, setApp] = useState<AppState>(emptyApp);
   const [selected, setSelected] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  const [addingHost, setAddingHost] = useState(false);
   const [inboxOpen, setInboxOpen] = useState(false);
   const [showArchived, setShowArchived] = useState(false);
   const [error, setError] = useState('');
@@ -22,9 +25,8 @@ function App() {
   }, []);
 
   const row = selected ? app.sessions[selected] : undefined;
-  const agent = row
-    ? app.hosts.find((h) => h.id === row.host)?.agents.find((a) => a.provider === row.provider)
-    : undefined;
+  const rowHost = row ? app.hosts.find((h) => h.id === row.host) : undefined;
+  const agent = rowHost?.agents.find((a) => a.provider === row?.provider);
   const open = (host: string, uri: string) => {
     setSelected(rowKey(host, uri));
     setInboxOpen(false);
@@ -38,6 +40,7 @@ function App() {
         inboxOpen={inboxOpen}
         onSelect={open}
         onNew={() => setCreating(true)}
+        onAddHost={() => setAddingHost(true)}
         onInbox={() => setInboxOpen((v) => !v)}
         onToggleArchived={() => setShowArchived((v) => !v)}
       />
@@ -48,6 +51,12 @@ function App() {
           </p>
         )}
         {app.notices.length > 0 && <p class="notice small">{app.notices[app.notices.length - 1]}</p>}
+        {row && rowHost && !rowHost.connected && !inboxOpen && (
+          <p class="notice small" data-testid="host-offline">
+            {rowHost.label}: {connectionText(rowHost.connection, Date.now()).word.toLowerCase()}. This is the last state
+            received; it is brought up to date when the host is back.
+          </p>
+        )}
         {inboxOpen ? (
           <Inbox app={app} onOpen={open} />
         ) : row ? (
@@ -62,6 +71,7 @@ function App() {
           </div>
         )}
       </main>
+      {addingHost && <AddHostDialog onClose={() => setAddingHost(false)} onAdded={() => setAddingHost(false)} />}
       {creating && (
         <NewSessionDialog
           app={app}

@@ -1,5 +1,7 @@
-// Sessions grouped by host with live status, unread marker and title.
+// Sessions grouped by host (each with its connection in words and its
+// menu) with live status, unread marker and title; "Add host".
 import { type AppState, folderName, groupSessions, rowKey, statusLabel } from '../state/app-store';
+import { HostHeader } from './HostHeader';
 
 export function Sidebar(props: {
   app: AppState;
@@ -8,6 +10,7 @@ export function Sidebar(props: {
   inboxOpen: boolean;
   onSelect: (host: string, uri: string) => void;
   onNew: () => void;
+  onAddHost: () => void;
   onInbox: () => void;
   onToggleArchived: () => void;
 }) {
@@ -30,10 +33,8 @@ export function Sidebar(props: {
       </button>
       <div class="groups">
         {groups.map((g) => (
-          <section class="host-group" key={g.host.id}>
-            <h2 title={g.host.error ?? g.host.state}>
-              <span class={`conn ${g.host.connected ? 'up' : 'down'}`} /> {g.host.label}
-            </h2>
+          <section class="host-group" key={g.host.id} data-testid="host-group" data-host={g.host.id}>
+            <HostHeader host={g.host} />
             {g.rows.length === 0 && (
               <p class="muted small">{props.showArchived ? 'No archived sessions' : 'No sessions yet'}</p>
             )}
@@ -78,6 +79,9 @@ export function Sidebar(props: {
         />{' '}
         Show archived
       </label>
+      <button type="button" class="add-host-button" data-testid="add-host" onClick={props.onAddHost}>
+        Add host…
+      </button>
     </nav>
   );
 }

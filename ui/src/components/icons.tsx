@@ -52,3 +52,14 @@ export function PaperclipIcon() {
     </Icon>
   );
 }
+
+/** A menu of more actions: three dots in a row. */
+export function MoreIcon() {
+  return (
+    <Icon>
+      <circle cx="5" cy="12" r="1" />
+      <circle cx="12" cy="12" r="1" />
+      <circle cx="19" cy="12" r="1" />
+    </Icon>
+  );
+}

@@ -1,5 +1,5 @@
 // Shared by the small UI test files (streaming.mjs, paging.mjs,
-// mentions.mjs, new-session.mjs): start the real core (hangar-desktop-bridge) in a temp HOME
+// mentions.mjs, new-session.mjs, hosts.mjs): start the real core (hangar-desktop-bridge) in a temp HOME
 // with the given agents, open headless Chromium on it, and clean both up;
 // `writeTurns` (also used by bench.mjs) fills a session. Env: BRIDGE_BIN,
 // FAKE_AGENT_BIN, CHROMIUM; UI_DIR serves another build of the UI (to see a
@@ -24,17 +24,25 @@ export function tempHome(prefix) {
   return home;
 }
 
+/** `process.env` with `changes` (a `null` value removes the variable). */
+export function withEnv(changes) {
+  const env = { ...process.env, ...changes };
+  for (const [k, v] of Object.entries(changes)) if (v === null) delete env[k];
+  return env;
+}
+
 /**
  * Start the bridge and Chromium; `agents` are `ID=COMMAND` strings; `init`
- * (optional) runs in the page before the UI's own scripts.
+ * (optional) runs in the page before the UI's own scripts; `env` (optional)
+ * changes the bridge's environment (see `withEnv`).
  */
-export async function start(home, agents = [], { init } = {}) {
+export async function start(home, agents = [], { init, env = {} } = {}) {
   const ui = process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : [];
   const bridge = spawn(
     bridgeBin,
     ['--no-discover', '--data-dir', join(home, 'data'), ...agents.flatMap((a) => ['--agent', a]), ...ui],
     {
-      env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+      env: withEnv({ HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn', ...env }),
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

@@ -70,6 +70,9 @@ pub struct Host {
     watches: Mutex<HashMap<String, LiveWatch>>,
     /// Each open session's customizations, kept current.
     pub customizations: Arc<Customizations>,
+    /// Set at shutdown; the customization watcher's callback holds it while
+    /// it uses the host.
+    watch_gate: Arc<Mutex<bool>>,
     /// Fan-out.
     pub hub: Arc<Hub>,
     /// Requests the host sent to clients, awaiting their answers.
@@ -154,6 +157,7 @@ impl Host {
             resources,
             watches: Mutex::new(HashMap::new()),
             customizations,
+            watch_gate: Arc::new(Mutex::new(false)),
             hub,
             outgoing: OutgoingRequests::default(),
             turn_pages,
@@ -167,7 +171,15 @@ impl Host {
             config,
         });
         let weak = Arc::downgrade(&host);
+        let gate = host.watch_gate.clone();
         host.customizations.start_watching(Box::new(move |paths| {
+            // Held while the host is in use here, so `shutdown` waits for
+            // this to end and no watcher thread keeps a stopped host (its
+            // data-dir lock) alive afterwards.
+            let closed = lock(&gate);
+            if *closed {
+                return;
+            }
             if let Some(host) = weak.upgrade() {
                 let out = host.customizations.files_changed(&paths);
                 host.publish(out);
@@ -403,6 +415,10 @@ impl Host {
 
     /// Stop: checkpoint every channel, commit, and end the writer.
     pub fn shutdown(&self) {
+        // First: no watcher callback uses the host after this (one running
+        // now is waited for).
+        *lock(&self.watch_gate) = true;
+        self.customizations.stop_watching();
         self.agents.shutdown();
         {
             let mut engine = lock(&self.engine);

@@ -85,6 +85,11 @@ impl Customizations {
         self.sync_watches();
     }
 
+    /// Stop following file changes (at shutdown).
+    pub fn stop_watching(&self) {
+        lock(&self.watcher).take();
+    }
+
     /// Track `session` (its agent, its `file:` working directories): discover
     /// its customizations. `stored` is the tree its state already holds
     /// (after a restart): its session-scope decisions are kept, and nothing

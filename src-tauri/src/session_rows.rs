@@ -45,7 +45,8 @@ pub fn row(host: &HostHandle, s: &SessionSummary, session: Option<&SessionState>
         title: s.title.clone(),
         provider: s.provider.clone(),
         status: status_word(s.status, Lifecycle::of(session)),
-        activity: s.activity.clone(),
+        // Hosts announce an ended activity as "" (a partial update cannot clear a field).
+        activity: s.activity.clone().filter(|a| !a.is_empty()),
         unread: !bits.contains(StatusBits::IsRead),
         archived: bits.contains(StatusBits::IsArchived),
         folder: s.working_directories.as_ref().and_then(|w| w.first().cloned()),

@@ -243,6 +243,34 @@ impl Rig {
         serde_json::to_value(&env.action).unwrap()
     }
 
+    /// Wait, on the session channel alone, until the session's
+    /// `inputNeeded` lists the tool call `tool_call_id` as a
+    /// `toolConfirmation`; returns the entry's id. A client that follows
+    /// only the session (a session list) sees this and nothing of the chat.
+    pub async fn wait_confirmation_on_session(&mut self, tool_call_id: &str) -> String {
+        let wanted = tool_call_id.to_owned();
+        let env = wait_for_action(&mut self.session_sub, move |e| {
+            let v = serde_json::to_value(&e.action).unwrap();
+            v["type"] == "session/inputNeededSet"
+                && v["request"]["kind"] == "toolConfirmation"
+                && v["request"]["toolCall"]["toolCallId"] == wanted.as_str()
+        })
+        .await;
+        let v = serde_json::to_value(&env.action).unwrap();
+        v["request"]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Wait, on the session channel alone, until entry `id` leaves the
+    /// session's `inputNeeded`.
+    pub async fn wait_input_needed_removed(&mut self, id: &str) {
+        let id = id.to_owned();
+        wait_for_action(&mut self.session_sub, move |e| {
+            let v = serde_json::to_value(&e.action).unwrap();
+            v["type"] == "session/inputNeededRemoved" && v["id"] == id.as_str()
+        })
+        .await;
+    }
+
     /// Answer a confirmation.
     pub async fn confirm(&self, turn_id: &str, tool_call_id: &str, approved: bool, option: Option<&str>) {
         let action = ChatToolCallConfirmedAction {

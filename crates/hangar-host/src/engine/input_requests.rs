@@ -1,11 +1,16 @@
 //! Input requests (`chat/inputRequested` parts) in the engine.
 //!
 //! Map:
-//! - [`Engine::sync_input_needed`] — mirrors a chat's open input requests
-//!   into its session's `inputNeeded` list (`session/inputNeededSet` when
-//!   one opens or its failed turn is resumed, `session/inputNeededRemoved`
-//!   when it is answered, closed or its turn ends), so a client watching only the session sees that it
-//!   needs input. Entry ids are `{chat}#{requestId}`.
+//! - [`Engine::sync_input_needed`] — mirrors what a chat's active turn waits
+//!   on a person for into its session's `inputNeeded` list, as AHP 1.0.0
+//!   asks of a host: open input requests (`chatInput`), tool calls pending a
+//!   parameter or result confirmation (`toolConfirmation`) and tool calls
+//!   blocked on authentication (`toolAuthentication`).
+//!   `session/inputNeededSet` when one opens or changes, or its failed turn
+//!   is resumed; `session/inputNeededRemoved` when it is answered,
+//!   confirmed, denied, cancelled or its turn ends. So a client watching
+//!   only the session sees that it needs a person. Entry ids are
+//!   `{chat}#{requestId}` and `{chat}#tool:{toolCallId}`.
 //! - [`check_input_action`] — preconditions of a client's
 //!   `chat/inputAnswerChanged` / `chat/inputCompleted`: the request must be
 //!   open in the active turn, answers must name its questions with a value
@@ -18,14 +23,17 @@ use std::collections::HashMap;
 use ahp_types::actions::{SessionInputNeededRemovedAction, SessionInputNeededSetAction};
 use ahp_types::state::{
     ChatInputAnswer, ChatInputAnswerValue, ChatInputQuestion, ChatInputRequest, ChatInputResponseKind, ChatState,
-    ResponsePart, SessionChatInputRequest, SessionInputRequest,
+    ResponsePart, SessionChatInputRequest, SessionInputRequest, SessionToolAuthenticationRequest,
+    SessionToolConfirmationRequest, ToolCallConfirmationState, ToolCallState,
 };
 use ahp_types::StateAction;
 
 use super::Engine;
 
-/// Whether `action` can open or close an input request (a resumed turn
-/// reopens the requests it still had open when it failed).
+/// Whether `action` can open or close an entry of the session's
+/// `inputNeeded`: an input request, or a tool call waiting for a
+/// confirmation or for authentication (a resumed turn reopens what it still
+/// had open when it failed).
 pub(super) fn touches_input_requests(action: &StateAction) -> bool {
     matches!(
         action,
@@ -33,11 +41,22 @@ pub(super) fn touches_input_requests(action: &StateAction) -> bool {
             | StateAction::ChatInputCompleted(_)
             | StateAction::ChatTruncated(_)
             | StateAction::ChatTurnResume(_)
+            | StateAction::ChatToolCallStart(_)
+            | StateAction::ChatToolCallReady(_)
+            | StateAction::ChatToolCallConfirmed(_)
+            | StateAction::ChatToolCallComplete(_)
+            | StateAction::ChatToolCallResultConfirmed(_)
+            | StateAction::ChatToolCallAuthRequired(_)
+            | StateAction::ChatToolCallAuthResolved(_)
     ) || super::ends_turn(action)
 }
 
 fn entry_id(chat: &str, request_id: &str) -> String {
     format!("{chat}#{request_id}")
+}
+
+fn tool_entry_id(chat: &str, tool_call_id: &str) -> String {
+    format!("{chat}#tool:{tool_call_id}")
 }
 
 /// The unanswered input requests of the chat's active turn.
@@ -52,42 +71,87 @@ fn open_requests(chat: &ChatState) -> Vec<&ChatInputRequest> {
         .collect()
 }
 
+/// What the chat's active turn waits on a person for, as the session's
+/// `inputNeeded` entries: open input requests, tool calls pending a
+/// (parameter or result) confirmation, tool calls blocked on authentication.
+fn waiting_on_person(chat_uri: &str, chat: &ChatState) -> Vec<SessionInputRequest> {
+    let Some(turn) = chat.active_turn.as_ref() else { return Vec::new() };
+    let mut entries: Vec<SessionInputRequest> = open_requests(chat)
+        .into_iter()
+        .map(|r| {
+            SessionInputRequest::ChatInput(SessionChatInputRequest {
+                id: entry_id(chat_uri, &r.id),
+                chat: chat_uri.to_owned(),
+                request: r.clone(),
+            })
+        })
+        .collect();
+    for part in &turn.response_parts {
+        let ResponsePart::ToolCall(part) = part else { continue };
+        let confirmation = match &part.tool_call {
+            ToolCallState::PendingConfirmation(t) => {
+                (t.tool_call_id.clone(), ToolCallConfirmationState::PendingConfirmation(t.clone()))
+            }
+            ToolCallState::PendingResultConfirmation(t) => {
+                (t.tool_call_id.clone(), ToolCallConfirmationState::PendingResultConfirmation(t.clone()))
+            }
+            ToolCallState::AuthRequired(t) => {
+                entries.push(SessionInputRequest::ToolAuthentication(Box::new(SessionToolAuthenticationRequest {
+                    id: tool_entry_id(chat_uri, &t.tool_call_id),
+                    chat: chat_uri.to_owned(),
+                    turn_id: turn.id.clone(),
+                    tool_call: (**t).clone(),
+                })));
+                continue;
+            }
+            _ => continue,
+        };
+        entries.push(SessionInputRequest::ToolConfirmation(SessionToolConfirmationRequest {
+            id: tool_entry_id(chat_uri, &confirmation.0),
+            chat: chat_uri.to_owned(),
+            turn_id: turn.id.clone(),
+            tool_call: confirmation.1,
+        }));
+    }
+    entries
+}
+
+/// The id and chat of a session `inputNeeded` entry this host writes.
+fn entry_key(entry: &SessionInputRequest) -> Option<(&str, &str)> {
+    match entry {
+        SessionInputRequest::ChatInput(c) => Some((&c.id, &c.chat)),
+        SessionInputRequest::ToolConfirmation(t) => Some((&t.id, &t.chat)),
+        SessionInputRequest::ToolAuthentication(t) => Some((&t.id, &t.chat)),
+        SessionInputRequest::ToolClientExecution(_) | SessionInputRequest::Unknown(_) => None,
+    }
+}
+
 impl Engine {
-    /// Bring the session's `inputNeeded` entries for `chat` in line with the
-    /// chat's open input requests.
+    /// Bring the session's `inputNeeded` entries for `chat` in line with
+    /// what the chat's active turn waits on a person for: an entry that
+    /// opens or changes is set (upsert), one that closed is removed.
     pub(super) fn sync_input_needed(&mut self, session: &str, chat: &str) {
         let (Some(chat_entry), Some(session_entry)) = (self.chats.get(chat), self.sessions.get(session)) else {
             return;
         };
-        let open: Vec<SessionChatInputRequest> = open_requests(&chat_entry.state)
-            .into_iter()
-            .map(|r| SessionChatInputRequest { id: entry_id(chat, &r.id), chat: chat.to_owned(), request: r.clone() })
-            .collect();
-        let listed: Vec<String> = session_entry
+        let wanted = waiting_on_person(chat, &chat_entry.state);
+        let listed: Vec<&SessionInputRequest> = session_entry
             .state
             .input_needed
             .iter()
             .flatten()
-            .filter_map(|r| match r {
-                SessionInputRequest::ChatInput(c) if c.chat == chat => Some(c.id.clone()),
-                _ => None,
-            })
+            .filter(|r| entry_key(r).is_some_and(|(_, c)| c == chat))
             .collect();
-        let open_ids: Vec<String> = open.iter().map(|r| r.id.clone()).collect();
-        let mut actions: Vec<StateAction> = open
-            .into_iter()
-            .filter(|r| !listed.contains(&r.id))
-            .map(|r| {
-                StateAction::SessionInputNeededSet(Box::new(SessionInputNeededSetAction {
-                    request: SessionInputRequest::ChatInput(r),
-                }))
-            })
+        let mut actions: Vec<StateAction> = wanted
+            .iter()
+            .filter(|w| !listed.contains(w))
+            .map(|w| StateAction::SessionInputNeededSet(Box::new(SessionInputNeededSetAction { request: w.clone() })))
             .collect();
+        let wanted_ids: Vec<&str> = wanted.iter().filter_map(|w| entry_key(w).map(|(id, _)| id)).collect();
         actions.extend(
-            listed
-                .into_iter()
-                .filter(|id| !open_ids.contains(id))
-                .map(|id| StateAction::SessionInputNeededRemoved(SessionInputNeededRemovedAction { id })),
+            listed.iter().filter_map(|r| entry_key(r).map(|(id, _)| id)).filter(|id| !wanted_ids.contains(id)).map(
+                |id| StateAction::SessionInputNeededRemoved(SessionInputNeededRemovedAction { id: id.to_owned() }),
+            ),
         );
         for action in actions {
             let _ = self.emit_server(session, action);

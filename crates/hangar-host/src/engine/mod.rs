@@ -12,7 +12,10 @@
 //!   answering behind every action already queued.
 //! - `client_actions.rs` — validating a client's `dispatchAction`.
 //! - `input_requests.rs` — input requests: the session's `inputNeeded`
-//!   mirror and the preconditions of a client's answers.
+//!   mirror (input requests, tool confirmations, tool sign-ins) and the
+//!   preconditions of a client's answers.
+//! - `activity.rs`  — the chat's and session's `activity` in words, derived
+//!   from the active turn.
 //! - `queue.rs`     — starting queued messages when a chat goes idle or its
 //!   session becomes ready (or failed to start: they end with its error).
 //! - `effects.rs`   — what the engine asks the outside world to do (agents).
@@ -22,6 +25,7 @@
 //! The engine is used under a `Mutex` and never awaits: every method is a
 //! short, synchronous state transition.
 
+mod activity;
 mod channels;
 pub(crate) mod client_actions;
 pub mod clock;
@@ -250,6 +254,9 @@ impl Engine {
             self.record_effect(&session, channel, action);
             if input_requests::touches_input_requests(action) {
                 self.sync_input_needed(&session, channel);
+            }
+            if input_requests::touches_input_requests(action) || matches!(action, StateAction::ChatTurnStarted(_)) {
+                self.sync_activity(&session, channel);
             }
             self.sync_chat_summary(&session, channel);
             if ends_turn(action) {

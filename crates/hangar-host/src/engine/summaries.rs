@@ -1,6 +1,9 @@
 //! Derived summaries: a chat's `ChatSummary` inside its session
 //! (`session/chatUpdated`), and the `SessionSummary` that `listSessions`
 //! serves and `root/sessionSummaryChanged` announces.
+//!
+//! AHP's partial updates can set a field, not clear it: an activity that
+//! ends (the chat went idle) is announced as an empty string.
 
 use std::sync::Arc;
 
@@ -46,11 +49,10 @@ impl Engine {
             changes.modified_at = Some(state.modified_at.clone());
             changed = true;
         }
-        if current.activity != state.activity {
-            if let Some(activity) = &state.activity {
-                changes.activity = Some(activity.clone());
-                changed = true;
-            }
+        if shown(&current.activity) != shown(&state.activity) {
+            // A partial update cannot clear a field: an empty activity is none.
+            changes.activity = Some(state.activity.clone().unwrap_or_default());
+            changed = true;
         }
         if changed {
             let action = StateAction::SessionChatUpdated(SessionChatUpdatedAction { chat: chat.to_owned(), changes });
@@ -203,6 +205,11 @@ fn notification_frame(method: &str, params: &impl Serialize) -> String {
 }
 
 /// The fields of `new` that differ from `old`, as a partial summary.
+/// An activity as a client shows it: empty is none.
+fn shown(activity: &Option<String>) -> Option<&str> {
+    activity.as_deref().filter(|a| !a.is_empty())
+}
+
 fn changed_fields(old: &SessionSummary, new: &SessionSummary) -> PartialSessionSummary {
     fn diff<T: PartialEq + Clone>(old: &T, new: &T) -> Option<T> {
         (old != new).then(|| new.clone())
@@ -218,7 +225,8 @@ fn changed_fields(old: &SessionSummary, new: &SessionSummary) -> PartialSessionS
         provider: diff(&old.provider, &new.provider),
         title: diff(&old.title, &new.title),
         status: diff(&old.status, &new.status),
-        activity: diff_opt(&old.activity, &new.activity),
+        // A partial update cannot clear a field: an empty activity is none.
+        activity: (shown(&old.activity) != shown(&new.activity)).then(|| new.activity.clone().unwrap_or_default()),
         origin: diff_opt(&old.origin, &new.origin),
         project: diff_opt(&old.project, &new.project),
         working_directories: diff_opt(&old.working_directories, &new.working_directories),

@@ -1,7 +1,10 @@
 //! Real ACP agents from npm (codex, claude, qwen) behind `hangar serve`,
 //! their model API pointed at the mock model server (`tests/interop`).
 //! Each agent: approve (file edited), reject (unchanged), cancel
-//! (unchanged), and a queued message started after a turn.
+//! (unchanged), and a queued message started after a turn. In each, the
+//! session channel alone shows the pending confirmation in `inputNeeded`
+//! (kind `toolConfirmation`, status input-needed) until it is answered or
+//! cancelled.
 //!
 //! Needs `npm ci` in `tests/interop/agents` and node on PATH. Skipped with a
 //! message when `node_modules` is missing, unless `HANGAR_REQUIRE_INTEROP`
@@ -30,14 +33,27 @@ fn file(rig: &Rig) -> String {
     std::fs::read_to_string(rig.workspace.join("hello.txt")).unwrap()
 }
 
+/// The session channel lists the pending confirmation `ready` (a
+/// `chat/toolCallReady`) and says the session needs input; returns the
+/// entry's id.
+async fn listed_on_session(rig: &mut Rig, agent: &str, ready: &serde_json::Value) -> String {
+    let entry = rig.wait_confirmation_on_session(ready["toolCallId"].as_str().unwrap()).await;
+    let state = rig.session_state().await;
+    let status = ahp_types::state::SessionStatus(state.status);
+    assert!(status.contains(ahp_types::state::SessionStatus::InputNeeded), "{agent}: status {}", state.status);
+    entry
+}
+
 async fn approve(agent: &str, mock: &Mock) {
     let (mut rig, _home) = rig(agent, mock).await;
     let turn = rig.send(PROMPT).await;
     let ready = rig.wait_confirmation().await;
     assert!(ready["options"].as_array().is_some_and(|o| !o.is_empty()), "{ready}");
+    let entry = listed_on_session(&mut rig, agent, &ready).await;
     // Queue a message while the first turn runs: it starts right after.
     rig.pending(PendingMessageKind::Queued, "q1", "Thanks. Anything else?").await;
     rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), true, None).await;
+    rig.wait_input_needed_removed(&entry).await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete", "{agent} approve");
     assert_eq!(file(&rig), "hello ACP\n", "{agent} wrote the approved edit");
     let t = rig.turn(&turn).await;
@@ -55,7 +71,9 @@ async fn reject(agent: &str, mock: &Mock) {
     let (mut rig, _home) = rig(agent, mock).await;
     let turn = rig.send(PROMPT).await;
     let ready = rig.wait_confirmation().await;
+    let entry = listed_on_session(&mut rig, agent, &ready).await;
     rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), false, None).await;
+    rig.wait_input_needed_removed(&entry).await;
     let end = rig.wait_end(&turn).await;
     // codex ends a rejected turn `cancelled`; the others go on to end_turn.
     assert!(end == "chat/turnComplete" || (agent == "codex" && end == "chat/turnCancelled"), "{agent} reject: {end}");
@@ -66,8 +84,10 @@ async fn reject(agent: &str, mock: &Mock) {
 async fn cancel(agent: &str, mock: &Mock) {
     let (mut rig, _home) = rig(agent, mock).await;
     let turn = rig.send(PROMPT).await;
-    rig.wait_confirmation().await;
+    let ready = rig.wait_confirmation().await;
+    let entry = listed_on_session(&mut rig, agent, &ready).await;
     rig.dispatch(hangar_e2e::actions::turn_cancelled(&turn)).await;
+    rig.wait_input_needed_removed(&entry).await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnCancelled");
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     assert_eq!(file(&rig), "hello world\n", "{agent} must not write after a cancel");

@@ -101,6 +101,38 @@ fn asked_then_failed(f: &mut Fx) {
     f.server(On::Chat, turn_error(TURN));
 }
 
+/// A tool call `t1` started, not yet waiting for the person.
+fn tool_started(f: &mut Fx) {
+    running(f);
+    let [start, _] = tool_call_pending(TURN, "t1");
+    f.server(On::Chat, start);
+}
+
+/// A tool call `t1` waiting for the person's confirmation.
+fn confirming(f: &mut Fx) {
+    running(f);
+    for action in tool_call_pending(TURN, "t1") {
+        f.server(On::Chat, action);
+    }
+}
+
+/// A tool call waiting for confirmation and an input request, both open.
+fn confirming_and_asking(f: &mut Fx) {
+    confirming(f);
+    f.server(On::Chat, requested(form()));
+}
+
+fn tool_confirmed(approved: bool) -> Value {
+    let mut action = json!({ "type": "chat/toolCallConfirmed", "turnId": TURN, "toolCallId": "t1",
+        "approved": approved });
+    if approved {
+        action["confirmed"] = json!("user-action");
+    } else {
+        action["reason"] = json!("denied");
+    }
+    action
+}
+
 fn rows() -> Vec<Row> {
     use By::*;
     use Expect::*;
@@ -139,6 +171,43 @@ fn rows() -> Vec<Row> {
             Client,
             json!({ "type": "chat/turnResume", "turnId": TURN }),
             Applied(&[], &["r1"]),
+        ),
+        // Tool calls waiting for a confirmation are mirrored too (AHP 1.0.0:
+        // a client following only the session must see it needs a person).
+        row(
+            "a tool call waiting for confirmation is listed on the session",
+            tool_started,
+            Server,
+            tool_call_pending(TURN, "t1")[1].clone(),
+            Applied(&[], &["tool:t1"]),
+        ),
+        row(
+            "an approved tool call is unlisted",
+            confirming,
+            Client,
+            tool_confirmed(true),
+            Applied(&["ToolCallConfirmed"], &[]),
+        ),
+        row(
+            "a denied tool call is unlisted",
+            confirming,
+            Client,
+            tool_confirmed(false),
+            Applied(&["ToolCallConfirmed"], &[]),
+        ),
+        row(
+            "a cancelled turn unlists its pending tool call",
+            confirming,
+            Client,
+            turn_cancelled(TURN),
+            Applied(&["TurnCancelled"], &[]),
+        ),
+        row(
+            "answering a request leaves the pending tool call listed",
+            confirming_and_asking,
+            Client,
+            completed("r1", "decline", Value::Null),
+            Applied(&["InputCompleted"], &["tool:t1"]),
         ),
         // Preconditions of a client's answers.
         row(

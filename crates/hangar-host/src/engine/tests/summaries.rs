@@ -33,11 +33,34 @@ const IS_READ: u32 = SessionStatus::IsRead.0;
 const IS_ARCHIVED: u32 = SessionStatus::IsArchived.0;
 
 /// `chat/turnComplete` as it is published with what it derives.
-const TURN_ENDED: &[&str] = &["chat/turnComplete", "session/chatUpdated", "root/sessionSummaryChanged"];
+/// A turn starts: the chat and the session say the agent is working.
+const TURN_STARTED: &[&str] = &[
+    "chat/turnStarted",
+    "chat/activityChanged",
+    "session/chatUpdated",
+    "root/sessionSummaryChanged",
+    "session/activityChanged",
+];
+/// A turn ends: the chat and the session no longer say what it does.
+const TURN_ENDED: &[&str] = &[
+    "chat/turnComplete",
+    "chat/activityChanged",
+    "session/chatUpdated",
+    "root/sessionSummaryChanged",
+    "session/activityChanged",
+    "root/sessionSummaryChanged",
+];
 
 fn running_and_read(f: &mut Fx) {
     running(f);
     f.server(On::Session, json!({ "type": "session/isReadChanged", "isRead": true }));
+}
+
+/// A turn whose tool call `t1` is being prepared.
+fn running_a_tool(f: &mut Fx) {
+    running(f);
+    let [start, _] = tool_call_pending(TURN, "t1");
+    f.server(On::Chat, start);
 }
 
 fn chat_reading(f: &mut Fx) {
@@ -52,10 +75,10 @@ fn rows() -> Vec<Row> {
             setup: idle,
             on: Chat,
             action: turn_started(TURN),
-            published: &["chat/turnStarted", "session/chatUpdated", "root/sessionSummaryChanged"],
-            changed: &["chats", "modifiedAt", "status"],
+            published: TURN_STARTED,
+            changed: &["activity", "chats", "modifiedAt", "status"],
             status: IN_PROGRESS,
-            activity: None,
+            activity: Some("Working"),
             modified_at: Some(STARTED_AT),
         },
         Row {
@@ -64,10 +87,10 @@ fn rows() -> Vec<Row> {
             on: Chat,
             action: json!({ "type": "chat/turnStarted", "turnId": TURN, "startedAt": "2000-01-01T00:00:00Z",
                 "message": user_message("hi") }),
-            published: &["chat/turnStarted", "session/chatUpdated", "root/sessionSummaryChanged"],
-            changed: &["chats", "status"],
+            published: TURN_STARTED,
+            changed: &["activity", "chats", "status"],
             status: IN_PROGRESS,
-            activity: None,
+            activity: Some("Working"),
             modified_at: None,
         },
         Row {
@@ -76,7 +99,7 @@ fn rows() -> Vec<Row> {
             on: Chat,
             action: turn_complete(TURN),
             published: TURN_ENDED,
-            changed: &["chats", "modifiedAt", "status"],
+            changed: &["activity", "chats", "modifiedAt", "status"],
             status: IDLE,
             activity: None,
             modified_at: Some("2099-01-01T00:00:00.005Z"),
@@ -88,12 +111,15 @@ fn rows() -> Vec<Row> {
             action: turn_complete(TURN),
             published: &[
                 "chat/turnComplete",
+                "chat/activityChanged",
                 "session/chatUpdated",
+                "root/sessionSummaryChanged",
+                "session/activityChanged",
                 "root/sessionSummaryChanged",
                 "session/isReadChanged",
                 "root/sessionSummaryChanged",
             ],
-            changed: &["chats", "modifiedAt", "status"],
+            changed: &["activity", "chats", "modifiedAt", "status"],
             status: IDLE,
             activity: None,
             modified_at: Some("2099-01-01T00:00:00.005Z"),
@@ -103,8 +129,15 @@ fn rows() -> Vec<Row> {
             setup: running,
             on: Chat,
             action: turn_error(TURN),
-            published: &["chat/error", "session/chatUpdated", "root/sessionSummaryChanged"],
-            changed: &["chats", "modifiedAt", "status"],
+            published: &[
+                "chat/error",
+                "chat/activityChanged",
+                "session/chatUpdated",
+                "root/sessionSummaryChanged",
+                "session/activityChanged",
+                "root/sessionSummaryChanged",
+            ],
+            changed: &["activity", "chats", "modifiedAt", "status"],
             status: ERROR,
             activity: None,
             modified_at: Some("2099-01-01T00:00:00.005Z"),
@@ -118,12 +151,35 @@ fn rows() -> Vec<Row> {
                 "chat/inputRequested",
                 "session/inputNeededSet",
                 "root/sessionSummaryChanged",
+                "chat/activityChanged",
                 "session/chatUpdated",
                 "root/sessionSummaryChanged",
+                "session/activityChanged",
+                "root/sessionSummaryChanged",
             ],
-            changed: &["chats", "status"],
+            changed: &["activity", "chats", "status"],
             status: INPUT_NEEDED,
-            activity: None,
+            activity: Some("Waiting for your answer"),
+            modified_at: Some(STARTED_AT),
+        },
+        Row {
+            name: "a tool call waiting for approval says so in the activity",
+            setup: running_a_tool,
+            on: Chat,
+            action: tool_call_pending(TURN, "t1")[1].clone(),
+            published: &[
+                "chat/toolCallReady",
+                "session/inputNeededSet",
+                "root/sessionSummaryChanged",
+                "chat/activityChanged",
+                "session/chatUpdated",
+                "root/sessionSummaryChanged",
+                "session/activityChanged",
+                "root/sessionSummaryChanged",
+            ],
+            changed: &["activity", "chats", "status"],
+            status: INPUT_NEEDED,
+            activity: Some("Waiting for approval: Shell"),
             modified_at: Some(STARTED_AT),
         },
         Row {
@@ -189,16 +245,20 @@ fn rows() -> Vec<Row> {
             published: &["chat/pendingMessageSet"],
             changed: &[],
             status: IN_PROGRESS,
-            activity: None,
+            activity: Some("Working"),
             modified_at: Some(STARTED_AT),
         },
     ]
 }
 
-/// `summary` with `changes` (a partial summary) applied.
+/// `summary` with `changes` (a partial summary) applied, as a client does:
+/// an empty activity is none.
 fn merged(mut summary: Value, changes: &Value) -> Value {
     if let (Some(summary), Some(changes)) = (summary.as_object_mut(), changes.as_object()) {
         summary.extend(changes.clone());
+        if summary.get("activity").is_some_and(|a| a == "") {
+            summary.remove("activity");
+        }
     }
     summary
 }
@@ -229,7 +289,8 @@ fn summaries_follow_the_session_and_its_chats() {
             fields(&chat.title, chat.status, &chat.modified_at),
             "{name}: session.chats[] follows the chat"
         );
-        assert_eq!(entry.activity, chat.activity, "{name}: the chat's activity in session.chats[]");
+        let shown = entry.activity.as_deref().filter(|a| !a.is_empty());
+        assert_eq!(shown, chat.activity.as_deref(), "{name}: the chat's activity in session.chats[]");
 
         // The announcements carry exactly the changed fields: applied to the
         // summary before, they give the summary after.

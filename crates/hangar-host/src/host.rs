@@ -12,6 +12,7 @@ use ahp_types::state::{ChatState, RootState, SessionState};
 use ahp_types::StateAction;
 
 use crate::config::HostConfig;
+use crate::customizations::completions::AgentCommand;
 use crate::customizations::service::{Customizations, Publish};
 use crate::engine::{ChannelRef, Engine, SideEffect};
 use crate::hub::{ConnId, Hub, Publication};
@@ -70,6 +71,8 @@ pub struct Host {
     watches: Mutex<HashMap<String, LiveWatch>>,
     /// Each open session's customizations, kept current.
     pub customizations: Arc<Customizations>,
+    /// Each session's agent's own `/` commands, as it last reported them.
+    agent_commands: Mutex<HashMap<String, Vec<AgentCommand>>>,
     /// Set at shutdown; the customization watcher's callback holds it while
     /// it uses the host.
     watch_gate: Arc<Mutex<bool>>,
@@ -157,6 +160,7 @@ impl Host {
             resources,
             watches: Mutex::new(HashMap::new()),
             customizations,
+            agent_commands: Mutex::default(),
             watch_gate: Arc::new(Mutex::new(false)),
             hub,
             outgoing: OutgoingRequests::default(),
@@ -235,6 +239,11 @@ impl Host {
         }
     }
 
+    /// The `/` commands `session`'s agent last reported.
+    pub fn agent_commands(&self, session: &str) -> Vec<AgentCommand> {
+        lock(&self.agent_commands).get(session).cloned().unwrap_or_default()
+    }
+
     /// What an effect means for the customizations (before the agent layer
     /// sees it: a new session's agent starts with its MCP servers known).
     fn customization_effect(&self, effect: &SideEffect) {
@@ -244,6 +253,7 @@ impl Host {
             }
             SideEffect::SessionDisposed { session, .. } => {
                 self.customizations.forget(session);
+                lock(&self.agent_commands).remove(session);
                 return;
             }
             SideEffect::CustomizationToggled { session, id, enablement } => {
@@ -510,6 +520,10 @@ impl AgentHost for Host {
     fn mcp_servers_skipped(&self, session: &str, skipped: Vec<crate::customizations::acp_mcp::Skipped>) {
         let out = self.customizations.mcp_skipped(session, skipped);
         self.publish(out);
+    }
+
+    fn agent_commands_changed(&self, session: &str, commands: Vec<AgentCommand>) {
+        lock(&self.agent_commands).insert(session.to_owned(), commands);
     }
 
     fn custom_agent(&self, session: &str, uri: &str) -> Option<ahp_types::state::AgentCustomization> {

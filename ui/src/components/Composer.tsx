@@ -12,7 +12,7 @@ import type { AgentInfo } from '../state/app-store';
 import { type ChatView, isStarting, startFailed } from '../state/chat-store';
 import { applyCompletion, mentionAt, moveInOrder } from '../state/composer';
 import { agentChoices } from '../state/customizations';
-import { mentionAttachments, type PickedMention, rememberPick } from '../state/mentions';
+import { completionNote, mentionAttachments, type PickedMention, rememberPick } from '../state/mentions';
 
 export function Composer({
   host,
@@ -193,6 +193,7 @@ export function Composer({
             <li>
               <button type="button" onClick={() => pick(it)}>
                 {it.insertText}
+                {completionNote(it.attachment) && <span class="note">{completionNote(it.attachment)}</span>}
               </button>
             </li>
           ))}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mentionAttachments, rememberPick } from './mentions';
+import { completionNote, mentionAttachments, rememberPick } from './mentions';
 
 const notes = {
   insertText: '@notes.md',
@@ -39,5 +39,21 @@ describe('mention attachments', () => {
     picked = rememberPick(picked, { ...notes, insertText: '@notes.md ' });
     picked = rememberPick(picked, { insertText: '@x' });
     expect(picked.length).toBe(1);
+  });
+});
+
+describe('completion notes', () => {
+  it("shows an agent command's hint and description, a file's nothing", () => {
+    const review = {
+      type: 'simple',
+      label: '/review',
+      displayKind: 'command',
+      _meta: { 'hangar.agentCommand': true, description: 'Review my changes', hint: '[focus]' },
+    };
+    expect(completionNote(review)).toBe('[focus] — Review my changes');
+    expect(completionNote({ type: 'resource', label: 'p', _meta: { description: 'Release notes' } })).toBe(
+      'Release notes',
+    );
+    expect(completionNote(src.attachment)).toBe('');
   });
 });

@@ -57,3 +57,14 @@ export function mentionAttachments(text: string, picked: PickedMention[]): Range
   }
   return out;
 }
+
+/**
+ * What a completion item says about itself beside its text: an agent
+ * command's argument hint and description (`/review [focus] — Review my
+ * changes`), a prompt's or skill's description; empty for a file.
+ */
+export function completionNote(attachment: Attachment): string {
+  const meta = (attachment._meta ?? {}) as { description?: unknown; hint?: unknown };
+  const parts = [meta.hint, meta.description].filter((p): p is string => typeof p === 'string' && p !== '');
+  return parts.join(' — ');
+}

@@ -1,11 +1,20 @@
-//! `/` completions: the session's enabled prompts and skills, offered when
-//! the first word of a message starts with `/`. Choosing one inserts
-//! `/name ` and attaches the prompt or skill file as a `resource`
-//! (`displayKind` `prompt` / `skill`), so an agent that does not read that
-//! file by itself still receives it with the message.
+//! `/` completions, offered when the first word of a message starts with `/`:
+//! - the agent's own commands (ACP `available_commands_update`): choosing
+//!   one inserts `/name ` and attaches a `simple` attachment (`displayKind`
+//!   `command`, `_meta` `hangar.agentCommand`, the description and argument
+//!   hint) that is not sent to the agent: the text carries the command, which
+//!   the agent runs itself;
+//! - the session's enabled prompts and skills: choosing one inserts
+//!   `/name ` and attaches the prompt or skill file as a `resource`
+//!   (`displayKind` `prompt` / `skill`), so an agent that does not read that
+//!   file by itself still receives it with the message.
+//!
+//! A name both offer is the agent's (it runs its own), listed once.
 
 use ahp_types::commands::{CompletionItem, CompletionItemKind, CompletionsParams, CompletionsResult};
-use ahp_types::state::{ChildCustomization, Customization, MessageAttachment, MessageResourceAttachment};
+use ahp_types::state::{
+    ChildCustomization, Customization, MessageAttachment, MessageResourceAttachment, SimpleMessageAttachment,
+};
 use ahp_types::state::{TextPosition, TextRange};
 
 use crate::resources::completions::{utf16_len, word_at};
@@ -25,6 +34,35 @@ pub struct SlashCommand {
     pub uri: String,
     /// `prompt` or `skill`.
     pub kind: &'static str,
+}
+
+/// A command the agent offers itself (ACP `available_commands_update`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentCommand {
+    /// The command (without `/`).
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// What to type after it, when it takes input.
+    pub hint: Option<String>,
+}
+
+/// The `_meta` key that marks an agent command's attachment.
+pub const AGENT_COMMAND_META: &str = "hangar.agentCommand";
+
+/// One offer: the agent's command or a prompt/skill file.
+enum Offer<'a> {
+    Agent(&'a AgentCommand),
+    File(&'a SlashCommand),
+}
+
+impl Offer<'_> {
+    fn name(&self) -> &str {
+        match self {
+            Offer::Agent(c) => &c.name,
+            Offer::File(c) => &c.name,
+        }
+    }
 }
 
 /// The enabled, unshadowed prompts and skills of `tree`, by name.
@@ -59,6 +97,7 @@ pub fn slash_commands(tree: &[Customization]) -> Vec<SlashCommand> {
 /// The `/` completions for `params`, or `None` when the cursor is not in a
 /// first word starting with `/` (then other completions apply).
 pub fn slash_completions(
+    agent: &[AgentCommand],
     commands: &[SlashCommand],
     params: &CompletionsParams,
 ) -> Result<Option<CompletionsResult>, RpcError> {
@@ -74,39 +113,115 @@ pub fn slash_completions(
         return Ok(None);
     }
     let query = word.query.to_lowercase();
-    let mut matches: Vec<&SlashCommand> = commands.iter().filter(|c| c.name.to_lowercase().contains(&query)).collect();
+    let offers = agent
+        .iter()
+        .map(Offer::Agent)
+        .chain(commands.iter().filter(|c| !agent.iter().any(|a| a.name == c.name)).map(Offer::File));
+    let mut matches: Vec<Offer> = offers.filter(|o| o.name().to_lowercase().contains(&query)).collect();
     // Prefix matches first, then the rest, each alphabetical.
-    matches.sort_by_key(|c| (!c.name.to_lowercase().starts_with(&query), c.name.clone()));
+    matches.sort_by_key(|o| (!o.name().to_lowercase().starts_with(&query), o.name().to_owned()));
     let items = matches
         .into_iter()
         .take(MAX_ITEMS)
-        .map(|c| {
-            let insert_text = format!("/{} ", c.name);
+        .map(|offer| {
+            let insert_text = format!("/{} ", offer.name());
             let end = word.column16 + utf16_len(insert_text.trim_end());
-            CompletionItem {
-                insert_text,
-                range_start: Some(word.start16),
-                range_end: Some(params.offset),
-                attachment: MessageAttachment::Resource(MessageResourceAttachment {
-                    label: format!("/{}", c.name),
-                    range: Some(TextRange {
-                        start: TextPosition { line: word.line, character: word.column16 },
-                        end: TextPosition { line: word.line, character: end },
-                    }),
+            let label = format!("/{}", offer.name());
+            let range = Some(TextRange {
+                start: TextPosition { line: word.line, character: word.column16 },
+                end: TextPosition { line: word.line, character: end },
+            });
+            let attachment = match offer {
+                Offer::Agent(c) => MessageAttachment::Simple(SimpleMessageAttachment {
+                    label,
+                    range,
+                    display_kind: Some("command".to_owned()),
+                    model_representation: None,
+                    meta: Some(meta(
+                        Some(&c.description),
+                        [(AGENT_COMMAND_META, true.into())]
+                            .into_iter()
+                            .chain(c.hint.as_ref().map(|h| ("hint", h.clone().into()))),
+                    )),
+                }),
+                Offer::File(c) => MessageAttachment::Resource(MessageResourceAttachment {
+                    label,
+                    range,
                     display_kind: Some(c.kind.to_owned()),
-                    meta: c.description.as_ref().map(|d| {
-                        let mut meta = serde_json::Map::new();
-                        meta.insert("description".to_owned(), d.clone().into());
-                        meta
-                    }),
+                    meta: c.description.as_ref().map(|d| meta(Some(d), std::iter::empty())),
                     uri: c.uri.clone(),
                     size_hint: None,
                     content_type: Some("text/markdown".to_owned()),
                     nonce: None,
                     selection: None,
                 }),
-            }
+            };
+            CompletionItem { insert_text, range_start: Some(word.start16), range_end: Some(params.offset), attachment }
         })
         .collect();
     Ok(Some(CompletionsResult { items }))
+}
+
+/// An attachment's `_meta`: its description, then `extra`.
+fn meta<'a>(
+    description: Option<&String>,
+    extra: impl Iterator<Item = (&'a str, serde_json::Value)>,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut meta = serde_json::Map::new();
+    if let Some(d) = description {
+        meta.insert("description".to_owned(), d.clone().into());
+    }
+    meta.extend(extra.map(|(k, v)| (k.to_owned(), v)));
+    meta
+}
+
+/// Whether `attachment` is an agent command's (its text is in the message:
+/// nothing to send).
+pub fn is_agent_command(attachment: &MessageAttachment) -> bool {
+    matches!(attachment, MessageAttachment::Simple(s)
+        if s.meta.as_ref().is_some_and(|m| m.contains_key(AGENT_COMMAND_META)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(text: &str) -> CompletionsParams {
+        CompletionsParams {
+            channel: "ahp-chat:/c".to_owned(),
+            meta: None,
+            kind: CompletionItemKind::UserMessage,
+            text: text.to_owned(),
+            offset: text.encode_utf16().count() as i64,
+        }
+    }
+
+    fn prompt(name: &str) -> SlashCommand {
+        SlashCommand { name: name.to_owned(), description: None, uri: format!("file:///w/{name}.md"), kind: "prompt" }
+    }
+
+    fn command(name: &str, hint: Option<&str>) -> AgentCommand {
+        AgentCommand { name: name.to_owned(), description: format!("{name} it"), hint: hint.map(str::to_owned) }
+    }
+
+    #[test]
+    fn the_agents_commands_and_the_files_are_offered_once_each() {
+        let agent = [command("review", Some("focus")), command("init", None)];
+        let files = [prompt("review"), prompt("release")];
+        let result = slash_completions(&agent, &files, &params("/re")).unwrap().unwrap();
+        let offered: Vec<(&str, bool)> =
+            result.items.iter().map(|i| (i.insert_text.as_str(), is_agent_command(&i.attachment))).collect();
+        assert_eq!(offered, [("/release ", false), ("/review ", true)], "prefix matches, the agent's review once");
+        let MessageAttachment::Simple(review) = &result.items[1].attachment else { panic!("not simple") };
+        let meta = review.meta.as_ref().unwrap();
+        assert_eq!(meta["hint"], "focus");
+        assert_eq!(meta["description"], "review it");
+        assert_eq!(review.display_kind.as_deref(), Some("command"));
+    }
+
+    #[test]
+    fn only_the_first_word_is_a_command() {
+        let agent = [command("review", None)];
+        assert!(slash_completions(&agent, &[], &params("please /re")).unwrap().is_none());
+    }
 }

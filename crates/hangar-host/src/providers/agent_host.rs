@@ -12,6 +12,7 @@ use ahp_types::state::{AgentCustomization, ChatState, RootState, SessionState};
 use ahp_types::StateAction;
 
 use crate::customizations::acp_mcp::Skipped;
+use crate::customizations::completions::AgentCommand;
 use crate::customizations::McpLaunch;
 
 /// The host as the agent layer sees it.
@@ -63,6 +64,11 @@ pub trait AgentHost: Send + Sync {
     /// [`AgentHost::mcp_servers`] it could not take, and why (empty when it
     /// took them all). Ignored by default.
     fn mcp_servers_skipped(&self, _session: &str, _skipped: Vec<Skipped>) {}
+
+    /// The agent of `session` reported the `/` commands it runs itself (ACP
+    /// `available_commands_update`; an empty list clears them). Ignored by
+    /// default.
+    fn agent_commands_changed(&self, _session: &str, _commands: Vec<AgentCommand>) {}
 
     /// The enabled custom agent of `session` whose URI is `uri` (a message's
     /// `agent`), if there is one. None by default.

@@ -21,6 +21,7 @@
 //! - `elicitation.rs` — ACP `elicitation/create` as AHP input requests and
 //!   the user's answers back.
 //! - `models.rs`    — models the agents report; `resolveSessionConfig`.
+//! - `commands.rs`  — the agent's own `/` commands (`available_commands_update`).
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
 //! - `chunk_lines.rs` — the reader's fast path for streamed text chunks:
@@ -50,6 +51,7 @@
 mod agent_host;
 mod chunk_lines;
 mod coalesce;
+mod commands;
 mod elicitation;
 mod fs;
 mod groups;

@@ -67,6 +67,8 @@ pub fn prompt_blocks(message: &Message, support: PromptSupport, scope: &Scope) -
         match attachment {
             MessageAttachment::Resource(r) => blocks.push(resource(r, support, scope)),
             MessageAttachment::EmbeddedResource(e) => blocks.push(embedded(e, support)),
+            // The message's text carries the command, which the agent runs.
+            a if crate::customizations::completions::is_agent_command(a) => {}
             MessageAttachment::Simple(s) => {
                 blocks.push(text_block(s.model_representation.as_deref().unwrap_or(&s.label)))
             }
@@ -219,6 +221,21 @@ mod tests {
         assert_eq!(embedded[2], message[0]);
         let plain = with_custom_agent(message, &agent, PromptSupport::default());
         assert_eq!(plain[1]["type"], "text", "no embedded context: the definition as text");
+    }
+
+    #[test]
+    fn an_agent_command_is_sent_as_the_text_alone() {
+        let message: Message =
+            serde_json::from_value(json!({ "text": "/review the parser", "origin": { "kind": "user" },
+            "attachments": [
+            { "type": "simple", "label": "/review", "displayKind": "command",
+              "_meta": { "hangar.agentCommand": true, "description": "Review" } },
+            { "type": "simple", "label": "a note" }
+        ] }))
+            .unwrap();
+        let blocks = prompt_blocks(&message, PromptSupport::default(), &Scope::new(&[], &[]));
+        let texts: Vec<&str> = blocks.iter().map(|b| b["text"].as_str().unwrap()).collect();
+        assert_eq!(texts, ["/review the parser", "a note"]);
     }
 
     #[test]

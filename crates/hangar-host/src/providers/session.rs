@@ -417,6 +417,11 @@ impl SessionTask {
                             }
                         }
                     }
+                    Some("available_commands_update") => {
+                        if let Some(commands) = super::commands::from_update(update) {
+                            self.host.agent_commands_changed(&self.setup.session, commands);
+                        }
+                    }
                     Some("config_option_update") => {
                         if self.models.update_from(update) {
                             self.models.publish(&*self.host, &self.setup.agent.id);

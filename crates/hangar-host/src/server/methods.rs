@@ -163,7 +163,7 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
             meta: None,
             snapshots,
             default_directory,
-            completion_trigger_characters: Some(vec!["@".to_owned()]),
+            completion_trigger_characters: Some(vec!["@".to_owned(), "/".to_owned()]),
             terminal_command_prefix: None,
             telemetry: None,
             automations: None,

@@ -38,9 +38,9 @@ pub fn resource_request(host: &Arc<Host>, conn: ConnId, id: Value, method: Strin
     });
 }
 
-/// `completions` on a chat: `/` commands from its session's enabled prompts
-/// and skills when the message starts with `/`, else `@` mentions from its
-/// working directories.
+/// `completions` on a chat: `/` commands (its agent's own, then its
+/// session's enabled prompts and skills) when the message starts with `/`,
+/// else `@` mentions from its working directories.
 pub fn completions(host: &Arc<Host>, conn: ConnId, id: Value, params: CompletionsParams) -> Result<(), RpcError> {
     let (session, roots) = host.with_engine_locked(|engine| {
         let session = match engine.channel(&params.channel) {
@@ -55,7 +55,8 @@ pub fn completions(host: &Arc<Host>, conn: ConnId, id: Value, params: Completion
     tokio::task::spawn_blocking(move || {
         host.ensure_customizations(&session);
         let commands = host.customizations.slash_commands(&session);
-        let outcome = match crate::customizations::completions::slash_completions(&commands, &params) {
+        let agent = host.agent_commands(&session);
+        let outcome = match crate::customizations::completions::slash_completions(&agent, &commands, &params) {
             Ok(Some(slash)) => Ok(slash),
             Ok(None) => host.resources.completions(&roots, &params),
             Err(e) => Err(e),

@@ -4,12 +4,14 @@
 //! (unchanged), and a queued message started after a turn. In each, the
 //! session channel alone shows the pending confirmation in `inputNeeded`
 //! (kind `toolConfirmation`, status input-needed) until it is answered or
-//! cancelled.
+//! cancelled. The commands an agent reports (`available_commands_update`)
+//! are offered as `/` completions.
 //!
 //! Needs `npm ci` in `tests/interop/agents` and node on PATH. Skipped with a
 //! message when `node_modules` is missing, unless `HANGAR_REQUIRE_INTEROP`
 //! is set (then it fails).
 
+use ahp_types::commands::{CompletionItemKind, CompletionsParams, CompletionsResult};
 use ahp_types::state::PendingMessageKind;
 use hangar_e2e::acp::{gone, markdown, processes_with, AgentCmd, Rig};
 use hangar_e2e::interop::{agent_command, available, interop_dir, Mock};
@@ -97,11 +99,47 @@ async fn cancel(agent: &str, mock: &Mock) {
     assert!(rig.host.sigterm().success());
 }
 
+/// The agent's own commands reach the `/` completions: `wanted` (a command
+/// the agent reports, found in its recorded transcript) with its description.
+async fn commands(agent: &str, mock: &Mock, wanted: &str) {
+    let (mut rig, _home) = rig(agent, mock).await;
+    let query = format!("/{}", &wanted[..2]);
+    let params = CompletionsParams {
+        channel: rig.chat.clone(),
+        meta: None,
+        kind: CompletionItemKind::UserMessage,
+        text: query.clone(),
+        offset: query.len() as i64,
+    };
+    // The agent reports its commands after `session/new`, when it is ready.
+    let deadline = tokio::time::Instant::now() + hangar_e2e::WAIT;
+    let item = loop {
+        let result: CompletionsResult = rig.client.request("completions", &params).await.unwrap();
+        let found = result.items.into_iter().find(|i| i.insert_text == format!("/{wanted} "));
+        if let Some(item) = found {
+            break item;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{agent}: /{wanted} never offered");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    let v = serde_json::to_value(&item.attachment).unwrap();
+    assert_eq!(v["type"], "simple", "{agent}: {v}");
+    assert_eq!(v["displayKind"], "command", "{agent}: {v}");
+    assert!(v["_meta"]["description"].as_str().is_some_and(|d| !d.is_empty()), "{agent}: {v}");
+    assert!(rig.host.sigterm().success());
+}
+
 async fn all(agent: &str) {
     if !available() {
         return;
     }
     let mock = Mock::start();
+    let wanted = match agent {
+        "codex" => "review",
+        "claude" => "debug",
+        _ => "status",
+    };
+    commands(agent, &mock, wanted).await;
     approve(agent, &mock).await;
     reject(agent, &mock).await;
     cancel(agent, &mock).await;

@@ -56,7 +56,7 @@ async fn setup_with(extra: impl FnOnce(&Path) -> Vec<String>) -> Fixture {
     let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
     let host = TestHost::try_start_in(Launch::Process(&[("HOME", home.to_str().unwrap())]), &data, &extra).unwrap();
     let (client, init) = hangar_e2e::initialized(&host, "files").await;
-    assert_eq!(init.completion_trigger_characters, Some(vec!["@".to_owned()]));
+    assert_eq!(init.completion_trigger_characters, Some(vec!["@".to_owned(), "/".to_owned()]));
     assert_eq!(init.default_directory, Some(uri(&home)));
     let _: Value = client
         .request("createSession", json!({"channel": "ahp-session:/files", "workingDirectories": [uri(&proj)]}))

@@ -16,7 +16,8 @@
 //! - whether the host was ever connected this launch (then it is
 //!   *reconnecting*, else *unreachable*), its label (renames) and its saved
 //!   details, and the sidebar's order (the embedded host first, then the
-//!   saved list's order).
+//!   saved list's order);
+//! - [`slept`]: whether the computer slept (then scheduled retries go at once).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -235,6 +236,11 @@ impl HostBook {
         }
     }
 
+    /// The hosts waiting for a scheduled retry.
+    pub fn scheduled(&self) -> Vec<HostId> {
+        self.lock().iter().filter(|(_, e)| e.next_attempt_at.is_some()).map(|(id, _)| id.clone()).collect()
+    }
+
     /// "Retry now" / "Reconnect": cancel the scheduled attempt; a refused
     /// host starts over as if new (its failure stays shown until the
     /// attempt's outcome replaces it).
@@ -275,6 +281,15 @@ impl HostBook {
             }
         }
     }
+}
+
+/// Whether the computer slept between two readings `tick` apart: the wall
+/// clock (which runs on through a suspend) moved on more than `slack` past
+/// the monotonic clock (which stops: `CLOCK_MONOTONIC` on Linux,
+/// `mach_absolute_time` on macOS). A wall-clock step (NTP) also counts:
+/// then an early retry is all it costs.
+pub fn slept(monotonic: Duration, wall: Duration, slack: Duration) -> bool {
+    wall > monotonic + slack
 }
 
 #[cfg(test)]
@@ -356,6 +371,28 @@ mod tests {
         assert!(!book.due(&id, second.schedule), "connected meanwhile");
         book.remove(&id);
         assert!(!book.due(&id, second.schedule + 1), "a removed host is never retried");
+    }
+
+    #[test]
+    fn a_wake_from_sleep_is_the_wall_clock_running_ahead() {
+        let (tick, slack) = (Duration::from_secs(5), Duration::from_secs(10));
+        assert!(!slept(tick, tick + Duration::from_millis(30), slack), "a busy tick is not a sleep");
+        assert!(slept(tick, Duration::from_secs(3600), slack), "an hour asleep");
+    }
+
+    #[test]
+    fn only_hosts_waiting_for_a_retry_are_scheduled() {
+        let book = HostBook::default();
+        let (down, refused, up) = (HostId::new("down"), HostId::new("refused"), HostId::new("up"));
+        for id in [&down, &refused, &up] {
+            book.add(id, id.as_str(), None);
+        }
+        book.note_attempt(&down, Some(unreachable()));
+        book.failed(&down, &ClientError::Shutdown, 0.5);
+        book.note_attempt(&refused, Some(Failure::Refused(HostConnection::Failed { reason: "no keyring".into() })));
+        book.failed(&refused, &ClientError::Shutdown, 0.5);
+        book.connected(&up);
+        assert_eq!(book.scheduled(), [down]);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The core's hosts: registering one in the multi-host client (the
 //! embedded host by URL, a saved remote host through `hangar_remote`), the
 //! reconnect schedule the core runs for them ([`HostBook`]: backoff with
-//! jitter, refusals parked), and the host menu's commands (rename, remove,
-//! reconnect) and "Add host".
+//! jitter, refusals parked; at once after a wake from sleep), and the host
+//! menu's commands (rename, remove, reconnect) and "Add host".
 //!
 //! Every host is added with the multi-host client's own reconnects
 //! disabled: after a failed attempt it reports `Failed` and waits, and the
@@ -13,6 +13,7 @@
 
 use std::future::Future;
 use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant, SystemTime};
 
 use ahp::hosts::{HostConfig, HostEvent, HostHandle, HostId, HostState, ReconnectPolicy};
 use ahp::transport::BoxedTransport;
@@ -23,7 +24,7 @@ use hangar_remote::{HostStream, Remotes, SavedHost};
 use super::{lock, send_app, Core, CoreState, EVENT_BUFFER};
 use crate::error::CoreError;
 use crate::event_feed::TappedTransport;
-use crate::host_book::Failure;
+use crate::host_book::{slept, Failure};
 use crate::protocol::app::HostView;
 use crate::protocol::host::{HostAddArgs, HostProbe, RemoteView};
 use crate::protocol::AppOp;
@@ -237,6 +238,31 @@ impl Core {
     /// A host as the sidebar shows it: with its connection in words.
     pub(super) fn view(&self, handle: &HostHandle) -> HostView {
         host_view(handle, self.book.connection(&handle.id, &handle.state), self.book.remote(&handle.id))
+    }
+}
+
+/// How often the clocks are compared to notice a wake from sleep.
+const WAKE_TICK: Duration = Duration::from_secs(5);
+
+/// After the computer slept, try every host waiting for a scheduled retry at
+/// once instead of waiting out its backoff (up to 30 s). Ends with the core.
+pub(super) async fn retry_after_sleep(core: Weak<Core>) {
+    let mut last = (Instant::now(), SystemTime::now());
+    loop {
+        tokio::time::sleep(WAKE_TICK).await;
+        let now = (Instant::now(), SystemTime::now());
+        let wall = now.1.duration_since(last.1).unwrap_or_default();
+        let woke = slept(now.0 - last.0, wall, 2 * WAKE_TICK);
+        last = now;
+        let Some(core) = core.upgrade() else { return };
+        if woke {
+            for id in core.book.scheduled() {
+                tracing::info!("woke from sleep: trying {id} now");
+                if let Err(e) = core.reconnect(&id).await {
+                    tracing::warn!("reconnecting {id}: {e}");
+                }
+            }
+        }
     }
 }
 

@@ -191,6 +191,7 @@ impl Core {
         let pump = core.clone();
         let feed = EventFeed::new(core.multi.events(), core.tap.clone(), core.lose.clone());
         tokio::spawn(async move { pump.pump(feed).await });
+        tokio::spawn(hosts::retry_after_sleep(Arc::downgrade(&core)));
         let watcher = core.clone();
         let mut host_events = core.multi.host_events();
         tokio::spawn(async move {

@@ -64,6 +64,7 @@ pub mod file_diff;
 pub mod folders;
 pub mod host_book;
 pub mod markdown;
+pub mod outbox;
 pub mod outgoing;
 pub mod part_append;
 pub mod part_view;

@@ -45,27 +45,29 @@ pub struct SessionStart {
 }
 
 impl SessionStart {
-    /// The `start` view: lifecycle, provider, the creation error and the
-    /// held messages (on `failed` they were not sent).
-    pub fn view(&self, session: Option<&SessionState>) -> StartView {
+    /// The `start` view: lifecycle, provider, the creation error, the held
+    /// messages (on `failed` they were not sent) and the `unsent` ones
+    /// waiting for the host (the core's outbox).
+    pub fn view(&self, session: Option<&SessionState>, unsent: Vec<PendingView>) -> StartView {
         StartView {
             lifecycle: Lifecycle::of(session),
             provider: session.map(|s| s.provider.clone()),
             error: session.and_then(|s| s.creation_error.as_ref()).map(|e| e.message.clone()),
             held: self.held.iter().map(|m| PendingView { id: m.id.clone(), text: m.message.text.clone() }).collect(),
+            unsent,
         }
     }
 
     /// The view, remembered as sent (for a chat snapshot).
-    pub fn snapshot(&mut self, session: Option<&SessionState>) -> StartView {
-        let view = self.view(session);
+    pub fn snapshot(&mut self, session: Option<&SessionState>, unsent: Vec<PendingView>) -> StartView {
+        let view = self.view(session, unsent);
         self.sent = Some(view.clone());
         view
     }
 
     /// A `start` op when the view differs from what was last sent.
-    pub fn update(&mut self, session: Option<&SessionState>) -> Option<ChatOp> {
-        let view = self.view(session);
+    pub fn update(&mut self, session: Option<&SessionState>, unsent: Vec<PendingView>) -> Option<ChatOp> {
+        let view = self.view(session, unsent);
         if self.sent.as_ref() == Some(&view) {
             return None;
         }
@@ -115,19 +117,19 @@ mod tests {
     fn messages_wait_for_ready_and_are_released_once() {
         let mut start = SessionStart::default();
         let creating = session("creating", None);
-        assert_eq!(start.snapshot(Some(&creating)).lifecycle, Lifecycle::Creating);
+        assert_eq!(start.snapshot(Some(&creating), Vec::new()).lifecycle, Lifecycle::Creating);
         start.hold(Composed::plain("first"));
         start.hold(Composed { model: Some("m".into()), ..Composed::plain("second") });
         assert!(start.release(Some(&creating)).is_empty(), "nothing leaves while creating");
-        let op = start_of(start.update(Some(&creating)));
+        let op = start_of(start.update(Some(&creating), Vec::new()));
         assert_eq!(op["held"][1]["text"], "second");
-        assert!(start.update(Some(&creating)).is_none(), "unchanged views are not re-sent");
+        assert!(start.update(Some(&creating), Vec::new()).is_none(), "unchanged views are not re-sent");
         let ready = session("ready", None);
         let released = start.release(Some(&ready));
         assert_eq!(released.iter().map(|m| m.message.text.as_str()).collect::<Vec<_>>(), ["first", "second"]);
         assert_eq!(released[1].message.model.as_deref(), Some("m"));
         assert!(start.release(Some(&ready)).is_empty());
-        let op = start_of(start.update(Some(&ready)));
+        let op = start_of(start.update(Some(&ready), Vec::new()));
         assert_eq!(op["lifecycle"], "ready");
         assert_eq!(op["held"], json!([]));
     }
@@ -138,7 +140,7 @@ mod tests {
         start.hold(Composed::plain("lost?"));
         let failed = session("failed", Some("the agent exited with status 3"));
         assert!(start.release(Some(&failed)).is_empty());
-        let view = serde_json::to_value(start.view(Some(&failed))).unwrap();
+        let view = serde_json::to_value(start.view(Some(&failed), Vec::new())).unwrap();
         assert_eq!(view["lifecycle"], "failed");
         assert_eq!(view["error"], "the agent exited with status 3");
         assert_eq!(view["held"][0]["text"], "lost?");

@@ -472,3 +472,85 @@ async fn the_app_keeps_an_added_hosts_token_in_the_keyring_and_finds_it_at_the_n
     }
     assert_eq!(state["state"], "connected", "{state}");
 }
+
+/// Every op a chat stream received, as JSON.
+fn recording_sink(ops: Arc<Mutex<Vec<Value>>>) -> Sink {
+    Arc::new(move |event: StreamEvent| {
+        ops.lock().unwrap().push(serde_json::to_value(event).unwrap());
+        true
+    })
+}
+
+/// The texts an outbox file holds.
+fn outbox_texts(cfg: &Path) -> Vec<String> {
+    let file: Value = serde_json::from_slice(&std::fs::read(cfg.join("outbox.json")).unwrap()).unwrap();
+    file["entries"].as_array().unwrap().iter().map(|e| e["message"]["text"].as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn messages_typed_while_the_host_is_down_are_kept_on_disk_and_sent_once() {
+    let machine = Machine::new();
+    let mut host = machine.serve(&[]);
+    let cfg = tempfile::tempdir().unwrap();
+    let id = save(cfg.path(), "box", &host.url, &host.token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&id, "connected").await;
+    let folder = format!("{}/proj", machine.home_uri());
+    let (session, chat, _) = session_with_a_turn(&core, &id, &folder, "hello").await;
+    let ops: Arc<Mutex<Vec<Value>>> = Arc::default();
+    call_wire(&core, "chat.open", json!({"host": id, "session": session}), Some(recording_sink(ops.clone())))
+        .await
+        .unwrap();
+
+    // The host goes down; two messages are typed: both kept on disk and shown as not sent yet.
+    host.kill9();
+    app.state(&id, "reconnecting").await;
+    for text in ["typed offline 1", "typed offline 2"] {
+        let sent = call(&core, "chat.send", json!({"host": id, "chat": chat, "text": text})).await.unwrap();
+        assert!(sent["held"].is_string(), "{sent}");
+    }
+    assert_eq!(outbox_texts(cfg.path()), ["typed offline 1", "typed offline 2"], "on disk before the answer");
+    until("the chat lists both as unsent", || {
+        let ops = ops.lock().unwrap();
+        let last = ops.iter().rev().find_map(|op| op.to_string().contains("\"unsent\"").then(|| op.to_string()))?;
+        (last.contains("typed offline 1") && last.contains("typed offline 2")).then_some(())
+    })
+    .await;
+
+    // Back: sent once each, in order, and the outbox is empty.
+    host = machine.serve(&[]);
+    app.state(&id, "connected").await;
+    let turns = finished_turns(&core, &id, &chat, 3).await;
+    assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2"]);
+    until("the outbox emptied", || outbox_texts(cfg.path()).is_empty().then_some(())).await;
+
+    // Another restart of the host sends nothing again.
+    host.kill9();
+    app.state(&id, "reconnecting").await;
+    let _host = machine.serve(&[]);
+    app.state(&id, "connected").await;
+    call(&core, "chat.send", json!({"host": id, "chat": chat, "text": "later"})).await.unwrap();
+    let turns = finished_turns(&core, &id, &chat, 4).await;
+    assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2", "later"], "nothing was sent twice");
+
+    // The app restarted with an outbox on disk: an entry the chat already
+    // holds (its turn id is there) is dropped, the other is sent once.
+    let hello_turn = core.chat_state(&HostId::new(id.as_str()), &chat).unwrap().turns[0].id.clone();
+    let cfg2 = tempfile::tempdir().unwrap();
+    let id2 = save(cfg2.path(), "box", &_host.url, &_host.token, None);
+    let mut outbox = hangar_desktop::outbox::Outbox::open(cfg2.path());
+    let entry = |id: &str, turn_id: &str, text: &str| hangar_desktop::outbox::OutboxEntry {
+        id: id.into(),
+        turn_id: turn_id.into(),
+        host: id2.clone(),
+        chat: chat.clone(),
+        message: serde_json::from_value(json!({"text": text, "origin": {"kind": "user"}})).unwrap(),
+    };
+    outbox.add(entry("old", &hello_turn, "already delivered")).unwrap();
+    outbox.add(entry("new", "turn-from-disk", "from disk")).unwrap();
+    let (core2, app2) = desktop(cfg2.path()).await;
+    app2.state(&id2, "connected").await;
+    until("the outbox of the restarted app emptied", || outbox_texts(cfg2.path()).is_empty().then_some(())).await;
+    let turns = finished_turns(&core2, &id2, &chat, 5).await;
+    assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2", "later", "from disk"]);
+}

@@ -65,6 +65,7 @@ impl Core {
     /// (as `hangar remote list` shows them). Returns how many.
     pub async fn load_saved_hosts(&self, remotes: Remotes) -> Result<usize, CoreError> {
         *lock(&self.remotes) = Some(remotes.clone());
+        lock(&self.state).outbox = crate::outbox::Outbox::open(remotes.dir());
         let saved = remote_hosts::list(&remotes).await?;
         for host in &saved {
             self.add_saved_host(host).await?;

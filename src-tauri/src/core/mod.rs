@@ -21,11 +21,14 @@
 //! - [`pump`] — applies the event feed to the mirror in batches, projects
 //!   the changed chats, sends held messages once their session is ready;
 //! - [`resync`] — after lost events (or a reconnect), re-snapshots every
-//!   channel the core holds on that host and re-sends the UI's views.
+//!   channel the core holds on that host and re-sends the UI's views;
+//! - [`unsent`] — messages typed while their host is unreachable: kept in
+//!   the outbox on disk, sent once when the host is connected again.
 
 mod hosts;
 mod pump;
 mod resync;
+mod unsent;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -43,8 +46,10 @@ use crate::customizations::view::CustomizationsFollow;
 use crate::error::CoreError;
 use crate::event_feed::{EventFeed, SeqTap};
 use crate::host_book::HostBook;
+use crate::outbox::Outbox;
 use crate::outgoing::{self, Composed};
 use crate::protocol::app::{InboxItem, SessionRow};
+use crate::protocol::chat::PendingView;
 use crate::protocol::command::Sent;
 use crate::protocol::{AppOp, ChatOp, StreamEvent};
 use crate::session_rows::{needs_input, row};
@@ -82,10 +87,11 @@ struct ChatWatch {
 }
 
 impl ChatWatch {
-    /// A full `snapshot` op (transcript and start view), remembered as sent.
-    fn snapshot(&mut self, chat: &ChatState, session: Option<&SessionState>) -> ChatOp {
+    /// A full `snapshot` op (transcript and start view, with the `unsent`
+    /// messages waiting for the host), remembered as sent.
+    fn snapshot(&mut self, chat: &ChatState, session: Option<&SessionState>, unsent: Vec<PendingView>) -> ChatOp {
         let mut snapshot = self.projection.snapshot(chat);
-        snapshot.start = Some(self.start.snapshot(session));
+        snapshot.start = Some(self.start.snapshot(session, unsent));
         snapshot.customizations = Some(self.customizations.snapshot(session));
         ChatOp::Snapshot(Box::new(snapshot))
     }
@@ -129,6 +135,8 @@ struct CoreState {
     /// Hosts whose already-waiting sessions were noted (without a
     /// notification) when the core first saw the host connected.
     seen_hosts: HashSet<String>,
+    /// Messages waiting for their host (on disk once the saved list is loaded).
+    outbox: Outbox,
     next_id: u64,
 }
 
@@ -203,6 +211,7 @@ impl Core {
                     if *generation > 1 {
                         watcher.resync(host_id).await;
                     }
+                    watcher.send_unsent(host_id).await;
                 }
                 watcher.push_hosts().await;
                 watcher.refresh_rows().await;
@@ -267,12 +276,13 @@ impl Core {
         let mut st = lock(&self.state);
         st.next_id += 1;
         let id = st.next_id;
-        let CoreState { mirror, chats, streams, .. } = &mut *st;
+        let CoreState { mirror, chats, streams, outbox, .. } = &mut *st;
         let chat_state = mirror.chats().get(&key).ok_or_else(|| CoreError::NotFound(chat.to_owned()))?;
         let watch = chats.get_mut(&key).ok_or_else(|| CoreError::NotFound(chat.to_owned()))?;
         // A fresh projection per stream would be wasteful; re-snapshot the
         // shared one so every sink of this chat is in step.
-        let snapshot = StreamEvent::Chat(watch.snapshot(chat_state, mirror.sessions().get(&watch.session_key)));
+        let unsent = outbox.views(host.as_str(), chat);
+        let snapshot = StreamEvent::Chat(watch.snapshot(chat_state, mirror.sessions().get(&watch.session_key), unsent));
         for other in watch.sinks.values() {
             other(snapshot.clone());
         }
@@ -285,18 +295,23 @@ impl Core {
 
     /// Send a message on a chat: a new turn, or — while the session's agent
     /// is still starting — held (shown in the chat's `start` view) and sent
-    /// once the session is ready. A session whose start failed refuses.
+    /// once the session is ready, or — while the host is unreachable — kept
+    /// on disk and sent once it is back ([`unsent`]). A session whose start
+    /// failed refuses.
     pub async fn send(&self, host: &HostId, chat: &str, message: Composed) -> Result<Sent, CoreError> {
         let key = HostedResourceKey::new(host.clone(), chat);
+        if self.multi.client(host).await.is_none() {
+            return self.keep_unsent(&key, &message);
+        }
         {
             let mut st = lock(&self.state);
-            let CoreState { mirror, chats, .. } = &mut *st;
+            let CoreState { mirror, chats, outbox, .. } = &mut *st;
             if let Some(watch) = chats.get_mut(&key) {
                 let session = mirror.sessions().get(&watch.session_key);
                 match Lifecycle::of(session) {
                     Lifecycle::Creating => {
                         let id = watch.start.hold(message);
-                        if let Some(op) = watch.start.update(session) {
+                        if let Some(op) = watch.start.update(session, outbox.views(host.as_str(), chat)) {
                             send_chat(&mut watch.sinks, ChatOp::Batch { ops: vec![op] });
                         }
                         return Ok(Sent::Held { held: id });
@@ -440,9 +455,13 @@ impl Core {
             customizations: CustomizationsFollow::default(),
         };
         st.chats.insert(key.clone(), watch);
-        let CoreState { mirror, chats, inbox, .. } = &mut *st;
+        let CoreState { mirror, chats, inbox, outbox, .. } = &mut *st;
         if let (Some(chat), Some(watch)) = (mirror.chats().get(key), chats.get_mut(key)) {
-            watch.snapshot(chat, mirror.sessions().get(&watch.session_key));
+            watch.snapshot(
+                chat,
+                mirror.sessions().get(&watch.session_key),
+                outbox.views(key.host_id.as_str(), &key.uri),
+            );
             update_inbox(inbox, key, &watch.session, chat);
         }
         let items = st.inbox.values().cloned().collect();

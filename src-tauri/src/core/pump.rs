@@ -118,7 +118,8 @@ impl Core {
                 _ => tracing::debug!("ignored event on {channel}"),
             }
         }
-        let CoreState { mirror, chats, inbox, app_sinks, .. } = &mut *st;
+        let CoreState { mirror, chats, inbox, app_sinks, outbox, .. } = &mut *st;
+        super::unsent::drop_delivered(outbox, mirror);
         let mut inbox_changed = false;
         dirty.extend(session_changed.iter().cloned());
         for key in dirty {
@@ -126,7 +127,7 @@ impl Core {
             let session = mirror.sessions().get(&watch.session_key);
             after.released.extend(watch.release(&key, chat, session));
             let mut ops = watch.projection.update(chat);
-            ops.extend(watch.start.update(session));
+            ops.extend(watch.start.update(session, outbox.views(key.host_id.as_str(), &key.uri)));
             if session_changed.contains(&key) {
                 ops.extend(watch.customizations.update(session));
             }

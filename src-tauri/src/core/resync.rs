@@ -37,12 +37,12 @@ impl Core {
         let mut released = Vec::new();
         {
             let mut st = lock(&self.state);
-            let CoreState { mirror, chats, inbox, app_sinks, .. } = &mut *st;
+            let CoreState { mirror, chats, inbox, app_sinks, outbox, .. } = &mut *st;
             for (key, watch) in chats.iter_mut().filter(|(k, _)| &k.host_id == host) {
                 let Some(chat) = mirror.chats().get(key) else { continue };
                 let session = mirror.sessions().get(&watch.session_key);
                 released.extend(watch.release(key, chat, session));
-                let snapshot = watch.snapshot(chat, session);
+                let snapshot = watch.snapshot(chat, session, outbox.views(host.as_str(), &key.uri));
                 send_chat(&mut watch.sinks, snapshot);
                 update_inbox(inbox, key, &watch.session, chat);
             }

@@ -67,6 +67,9 @@ pub struct StartView {
     pub error: Option<String>,
     /// Messages held until the agent is ready (not sent, if it failed).
     pub held: Vec<PendingView>,
+    /// Messages typed while the host was unreachable: kept on disk and sent
+    /// once when it is back.
+    pub unsent: Vec<PendingView>,
 }
 
 /// What a message has attached, shown as text.

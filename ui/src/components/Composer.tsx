@@ -41,6 +41,7 @@ export function Composer({
   const starting = isStarting(view);
   const failed = startFailed(view);
   const held = view.start?.held ?? [];
+  const unsent = view.start?.unsent ?? [];
   const agentName = agent?.displayName || view.start?.provider || 'the agent';
   const agents = agentChoices(view.customizations);
   // A choice that was turned off or removed is dropped, not sent.
@@ -132,13 +133,23 @@ export function Composer({
       ? `Starting ${agentName}… a message sent now goes out once it is ready`
       : running
         ? 'Queue a follow-up (Enter) or steer the running turn…'
-        : 'Message the agent (Enter to send, @ to mention a file, / for prompts and skills)';
+        : 'Message the agent (Enter to send, @ to mention a file, / for commands)';
   return (
     <div class="composer">
       {starting && (
         <p class="starting small" data-testid="starting">
           Starting {agentName}…
         </p>
+      )}
+      {unsent.length > 0 && (
+        <ul class="queue" data-testid="unsent">
+          {unsent.map((m) => (
+            <li key={m.id} data-testid="unsent-message">
+              <span class="q-text">{m.text}</span>
+              <span class="muted small">not sent yet: kept until the host is back</span>
+            </li>
+          ))}
+        </ul>
       )}
       {held.length > 0 && (
         <ul class="queue" data-testid="held">

@@ -22,4 +22,9 @@ error: string | null,
 /**
  * Messages held until the agent is ready (not sent, if it failed).
  */
-held: Array<PendingView>, };
+held: Array<PendingView>, 
+/**
+ * Messages typed while the host was unreachable: kept on disk and sent
+ * once when it is back.
+ */
+unsent: Array<PendingView>, };

@@ -36,6 +36,7 @@ export const startView = (lifecycle: StartView['lifecycle'], extra: Partial<Star
   provider: 'fake',
   error: null,
   held: [],
+  unsent: [],
   ...extra,
 });
 

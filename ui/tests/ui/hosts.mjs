@@ -79,7 +79,9 @@ const echo = join(home, 'echo.json');
 writeFileSync(echo, JSON.stringify({ turns: [[{ echo: true }, { end: 'end_turn' }]] }));
 const boxDir = join(home, 'box');
 mkdirSync(join(boxDir, 'home', 'remote-project'), { recursive: true });
-const box = await serve(boxDir, '127.0.0.1:0', ['--agent', `echo=${fakeBin} --script ${echo}`]);
+const boxListen = `127.0.0.1:${await port()}`;
+const boxArgs = ['--agent', `echo=${fakeBin} --script ${echo}`];
+let box = await serve(boxDir, boxListen, boxArgs);
 hangar(['remote', 'add', 'box', box.url, '--token-stdin', '--insecure-token-file'], box.token);
 const desk = await serve(join(home, 'desk'), `127.0.0.1:${await port()}`);
 hangar(['remote', 'add', 'desk', desk.url, '--token-stdin', '--insecure-token-file'], desk.token);
@@ -178,6 +180,34 @@ await run(
     await page.click('[data-testid=create-session]');
     await page.waitForSelector(`[data-testid=session-row][data-host="${boxId}"]`);
     check(true, 'the session is created on box and listed under it', boxId);
+
+    // box goes down while its chat is open: a message typed meanwhile is kept
+    // (on disk), shown as not sent yet, and sent once when box is back.
+    await page.click(`[data-testid=session-row][data-host="${boxId}"]`);
+    await page.waitForSelector('[data-testid=composer-input]');
+    await box.stop();
+    await waitState(page, 'box', 'reconnecting');
+    const offline = 'typed while box is down';
+    await page.fill('[data-testid=composer-input]', offline);
+    await page.click('[data-testid=send]');
+    await page.waitForFunction(
+      (t) => [...document.querySelectorAll('[data-testid=unsent-message]')].some((e) => e.textContent.includes(t)),
+      offline,
+    );
+    check(true, 'a message typed while its host is down is listed as not sent yet', offline);
+    await shot(page, 'chat-unsent-host-down');
+    box = await serve(boxDir, boxListen, boxArgs);
+    const bh = page.locator('[data-testid=host-header][data-host]', { has: page.locator('h2', { hasText: 'box' }) });
+    await bh.locator('[data-testid=host-retry]').click();
+    await waitState(page, 'box', 'connected');
+    await page.waitForFunction(
+      (t) =>
+        document.querySelectorAll('[data-testid=unsent-message]').length === 0 &&
+        [...document.querySelectorAll('[data-testid=turn]')].filter((e) => e.textContent.includes(t)).length === 1,
+      offline,
+      { timeout: 30000 },
+    );
+    check(true, 'back, it is sent once: one turn, and the not-sent list is gone', offline);
 
     // Add host: the fingerprint to trust, no keyring, then the opted-in file.
     await page.click('[data-testid=add-host]');

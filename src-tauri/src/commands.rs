@@ -98,6 +98,10 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::HostRename(a) => Reply::HostRename(core.rename_host(&HostId::new(a.host), &a.name).await?),
         Command::HostRemove(a) => Reply::HostRemove(core.remove_host(&HostId::new(a.host)).await?),
         Command::HostReconnect(a) => Reply::HostReconnect(core.reconnect(&HostId::new(a.host)).await?),
+        Command::HostDismissReport(a) => {
+            core.dismiss_back(&HostId::new(a.host)).await;
+            Reply::HostDismissReport(())
+        }
         Command::SessionCreate(a) => {
             let channel = format!("ahp-session:/{}", fresh_id());
             let params = CreateSessionParams {

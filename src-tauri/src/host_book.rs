@@ -28,6 +28,7 @@ use ahp::ClientError;
 use ahp_types::errors::ahp_error_codes::UNSUPPORTED_PROTOCOL_VERSION;
 use hangar_remote::{ConnectError, RemoteError};
 
+use crate::protocol::app::BackReport;
 use crate::protocol::host::{HostConnection, RemoteView};
 
 /// Why the last connection attempt to a host failed.
@@ -120,6 +121,8 @@ struct Entry {
     next_attempt_at: Option<SystemTime>,
     /// Bumped to cancel a scheduled attempt.
     schedule: u64,
+    /// What the host's last return left to the person, until dismissed.
+    back: Option<BackReport>,
 }
 
 /// A retry to start after `delay`, unless the schedule moved on meanwhile.
@@ -234,6 +237,25 @@ impl HostBook {
             }
             _ => false,
         }
+    }
+
+    /// Keep `report` as what the host's return left to the person.
+    pub fn set_back(&self, id: &HostId, report: BackReport) {
+        if let Some(e) = self.lock().get_mut(id) {
+            e.back = Some(report);
+        }
+    }
+
+    /// The person read the report.
+    pub fn dismiss_back(&self, id: &HostId) {
+        if let Some(e) = self.lock().get_mut(id) {
+            e.back = None;
+        }
+    }
+
+    /// What the host's last return left to the person, if not dismissed.
+    pub fn back(&self, id: &HostId) -> Option<BackReport> {
+        self.lock().get(id).and_then(|e| e.back.clone())
     }
 
     /// The hosts waiting for a scheduled retry.

@@ -32,6 +32,8 @@
 //! - [`session_start`] — a session's lifecycle as an open chat shows it;
 //!   messages held until the agent is ready.
 //! - [`outgoing`]      — the actions a typed message becomes.
+//! - [`outbox`]        — messages typed while their host is unreachable,
+//!   kept on disk (`outbox.json`) until it is back.
 //! - [`customizations`] — the session's customizations (AHP tree) → the
 //!   panel's view and `customizations` ops; a toggle's full decision list.
 //! - [`session_rows`]  — session summaries → sidebar rows.

@@ -2,11 +2,13 @@
 //! flags decoded from the `SessionStatus` bits; while a session's agent is
 //! starting or failed to start (its mirrored [`Lifecycle`], known for the
 //! sessions whose channel the core holds), the status says so instead.
+//! [`back_report`]: a host's rows, just after it came back, as what resumed
+//! and what needs the person.
 
 use ahp::hosts::HostHandle;
 use ahp_types::state::{SessionState, SessionStatus as StatusBits, SessionSummary};
 
-use crate::protocol::app::{AgentView, HostView, ModelView, SessionRow, SessionStatus};
+use crate::protocol::app::{AgentView, BackReport, HostView, ModelView, ReportedSession, SessionRow, SessionStatus};
 use crate::protocol::host::{HostConnection, RemoteView};
 use crate::session_start::Lifecycle;
 
@@ -74,12 +76,57 @@ pub fn host_view(host: &HostHandle, connection: HostConnection, remote: Option<R
         error: host.last_error.as_ref().map(ToString::to_string),
         connection,
         remote,
+        back: None,
     }
+}
+
+/// What `rows` (one host's, just after it came back) leave to the person:
+/// archived sessions are left out.
+pub fn back_report(rows: &[SessionRow], at: String) -> BackReport {
+    let (need_you, resumed): (Vec<&SessionRow>, Vec<&SessionRow>) = rows
+        .iter()
+        .filter(|r| !r.archived)
+        .partition(|r| matches!(r.status, SessionStatus::NeedsInput | SessionStatus::Error | SessionStatus::Failed));
+    let reported = |rows: Vec<&SessionRow>| {
+        rows.into_iter()
+            .map(|r| ReportedSession { uri: r.uri.clone(), title: r.title.clone(), status: r.status })
+            .collect()
+    };
+    BackReport { at, resumed: reported(resumed), need_you: reported(need_you) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_report_puts_waiting_failed_and_cut_off_sessions_first() {
+        let row = |uri: &str, status, archived| SessionRow {
+            host: "h".into(),
+            host_label: "box".into(),
+            uri: uri.into(),
+            title: uri.to_uppercase(),
+            provider: "fake".into(),
+            status,
+            activity: None,
+            unread: false,
+            archived,
+            folder: None,
+            modified_at: "x".into(),
+            default_chat: None,
+        };
+        let rows = [
+            row("idle", SessionStatus::Idle, false),
+            row("asks", SessionStatus::NeedsInput, false),
+            row("cut", SessionStatus::Error, false),
+            row("working", SessionStatus::Working, false),
+            row("old", SessionStatus::Error, true),
+        ];
+        let report = back_report(&rows, "t".into());
+        let uris = |s: &[ReportedSession]| s.iter().map(|r| r.uri.clone()).collect::<Vec<_>>();
+        assert_eq!(uris(&report.need_you), ["asks", "cut"]);
+        assert_eq!(uris(&report.resumed), ["idle", "working"], "archived sessions are left out");
+    }
 
     #[test]
     fn status_words_follow_the_bits() {

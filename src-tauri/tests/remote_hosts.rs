@@ -554,3 +554,43 @@ async fn messages_typed_while_the_host_is_down_are_kept_on_disk_and_sent_once() 
     let turns = finished_turns(&core2, &id2, &chat, 5).await;
     assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2", "later", "from disk"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_back_from_a_restart_says_which_sessions_resumed_and_which_need_you() {
+    let machine = Machine::new();
+    let slow_script = machine.home.join("slow.json");
+    std::fs::write(&slow_script, json!({"turns": [[{"sleep": 600000}, {"end": "end_turn"}]]}).to_string()).unwrap();
+    let slow = format!("slow={} --script {}", fake_agent_bin().display(), slow_script.display());
+    let mut host = machine.serve(&["--agent", &slow]);
+    let cfg = tempfile::tempdir().unwrap();
+    let id = save(cfg.path(), "box", &host.url, &host.token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&id, "connected").await;
+    let folder = format!("{}/proj", machine.home_uri());
+    let (done, _, _) = session_with_a_turn(&core, &id, &folder, "hello").await;
+    let created = call(&core, "session.create", json!({"host": id, "agent": "slow", "folder": folder})).await.unwrap();
+    let cut = created["session"].as_str().unwrap().to_owned();
+    let opened = call_wire(&core, "chat.open", json!({"host": id, "session": cut}), Some(Snapshots::default().sink()));
+    let chat = serde_json::to_value(opened.await.unwrap()).unwrap()["chat"].as_str().unwrap().to_owned();
+    call(&core, "chat.send", json!({"host": id, "chat": chat, "text": "take your time"})).await.unwrap();
+    until("the slow turn running", || {
+        app.rows_of(&id).into_iter().find(|r| r["uri"] == cut.as_str() && r["status"] == "working")
+    })
+    .await;
+    assert!(app.host(&id).unwrap()["back"].is_null(), "no report before any return");
+
+    host.kill9();
+    app.state(&id, "reconnecting").await;
+    let _host = machine.serve(&["--agent", &slow]);
+    app.state(&id, "connected").await;
+    let back = until("the return report", || app.host(&id).map(|h| h["back"].clone()).filter(|b| !b.is_null())).await;
+    let uris = |list: &Value| {
+        list.as_array().unwrap().iter().map(|s| s["uri"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    assert_eq!(uris(&back["resumed"]), [done], "{back}");
+    assert_eq!(uris(&back["needYou"]), [cut], "the turn cut off by the restart needs the person: {back}");
+    assert_eq!(back["needYou"][0]["status"], "error", "{back}");
+
+    call(&core, "host.dismissReport", json!({"host": id})).await.unwrap();
+    until("the report dismissed", || app.host(&id).filter(|h| h["back"].is_null())).await;
+}

@@ -238,7 +238,23 @@ impl Core {
 
     /// A host as the sidebar shows it: with its connection in words.
     pub(super) fn view(&self, handle: &HostHandle) -> HostView {
-        host_view(handle, self.book.connection(&handle.id, &handle.state), self.book.remote(&handle.id))
+        let mut view = host_view(handle, self.book.connection(&handle.id, &handle.state), self.book.remote(&handle.id));
+        view.back = self.book.back(&handle.id);
+        view
+    }
+
+    /// The host came back from a lost connection: note which of its
+    /// sessions resumed and which need the person (the host header says so
+    /// until dismissed).
+    pub(super) async fn report_back(&self, id: &HostId) {
+        let rows: Vec<_> = self.rows().await.into_iter().filter(|r| r.host == id.as_str()).collect();
+        self.book.set_back(id, crate::session_rows::back_report(&rows, crate::outgoing::now()));
+    }
+
+    /// "Dismiss" on a host's return report.
+    pub async fn dismiss_back(&self, id: &HostId) {
+        self.book.dismiss_back(id);
+        self.push_hosts().await;
     }
 }
 

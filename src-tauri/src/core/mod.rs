@@ -210,6 +210,7 @@ impl Core {
                 if let HostEvent::Connected { host_id, generation } = &event {
                     if *generation > 1 {
                         watcher.resync(host_id).await;
+                        watcher.report_back(host_id).await;
                     }
                     watcher.send_unsent(host_id).await;
                 }

@@ -52,6 +52,34 @@ pub struct HostView {
     pub connection: HostConnection,
     /// A saved remote host's URL and pin (none for the embedded host).
     pub remote: Option<RemoteView>,
+    /// After the host came back from a lost connection: which sessions
+    /// resumed and which need the person (until dismissed).
+    pub back: Option<BackReport>,
+}
+
+/// What a host's return left to the person.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BackReport {
+    /// When it came back (RFC 3339).
+    pub at: String,
+    /// Sessions that carry on as they were.
+    pub resumed: Vec<ReportedSession>,
+    /// Sessions that wait for the person, failed a turn (one cut off by the
+    /// host's restart included) or whose agent did not start.
+    pub need_you: Vec<ReportedSession>,
+}
+
+/// A session in a [`BackReport`].
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportedSession {
+    /// Session URI.
+    pub uri: String,
+    /// Title.
+    pub title: String,
+    /// Its status now.
+    pub status: SessionStatus,
 }
 
 /// A session's status word in the sidebar.

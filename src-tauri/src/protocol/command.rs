@@ -104,6 +104,8 @@ commands! {
     "host.remove" => HostRemove(HostArgs) -> ();
     /// Try a host again now ("Retry now", "Reconnect").
     "host.reconnect" => HostReconnect(HostArgs) -> ();
+    /// The person read a host's return report ("Dismiss").
+    "host.dismissReport" => HostDismissReport(HostArgs) -> ();
     /// Start a session on a host.
     "session.create" => SessionCreate(SessionCreateArgs) -> SessionCreated;
     /// Rename a session.
@@ -625,6 +627,7 @@ mod tests {
             ("host.rename", json!({"host": "h1", "name": "big box"})),
             ("host.remove", json!({"host": "h1"})),
             ("host.reconnect", json!({"host": "h1"})),
+            ("host.dismissReport", json!({"host": "h1"})),
             ("session.create", json!({"host": h, "agent": null, "folder": "file:///w"})),
             ("session.rename", json!({"host": h, "session": s, "title": "T"})),
             ("session.archive", json!({"host": h, "session": s, "archived": true})),

@@ -1,10 +1,12 @@
 // A host's header in the sidebar: its name, its connection in words (what
 // happened, what to do, the next attempt counting down), "Retry now", and
-// the host menu: rename, reconnect, remove (saved remote hosts).
+// the host menu: rename, reconnect, remove (saved remote hosts); after the
+// host came back from a lost connection, what resumed and what needs the
+// person, until dismissed.
 import { useEffect, useState } from 'preact/hooks';
 import { call, errorText } from '../ipc';
 import type { HostView } from '../state/app-store';
-import { connectionText } from '../state/hosts';
+import { backText, connectionText } from '../state/hosts';
 import { ConfirmDialog } from './ConfirmDialog';
 import { MoreIcon } from './icons';
 
@@ -107,6 +109,30 @@ export function HostHeader({ host }: { host: HostView }) {
                 </button>
               )}
             </p>
+          )}
+        </div>
+      )}
+      {host.back && text.state === 'connected' && (
+        <div class="host-back small" data-testid="host-back" data-host-back-for={host.label} role="status">
+          <p>
+            <span data-testid="host-back-summary">{backText(host.back).summary}</span>
+            <button
+              type="button"
+              class="link-button"
+              data-testid="host-back-dismiss"
+              onClick={() => run(call('host.dismissReport', { host: host.id }))}
+            >
+              Dismiss
+            </button>
+          </p>
+          {backText(host.back).needYou.length > 0 && (
+            <ul data-testid="host-back-need-you">
+              {backText(host.back).needYou.map((s) => (
+                <li key={s.uri}>
+                  Needs you: <strong>{s.title}</strong> — {s.why}
+                </li>
+              ))}
+            </ul>
           )}
         </div>
       )}

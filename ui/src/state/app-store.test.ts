@@ -11,6 +11,7 @@ const host: HostView = {
   error: null,
   connection: { state: 'connected' },
   remote: null,
+  back: null,
 };
 const row = (uri: string, extra: Partial<SessionRow> = {}): SessionRow => ({
   host: 'local',

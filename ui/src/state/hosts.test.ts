@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addHostProblem, connectionText, nextAttempt, plainRemote } from './hosts';
+import { addHostProblem, backText, connectionText, nextAttempt, plainRemote } from './hosts';
 
 const now = Date.UTC(2026, 0, 1, 12, 0, 0);
 
@@ -54,5 +54,23 @@ describe('add host checks', () => {
     expect(plainRemote('ws://localhost:1/')).toBe(false);
     expect(plainRemote('ws://[::1]:1/')).toBe(false);
     expect(plainRemote('wss://box.lan:8765/')).toBe(false);
+  });
+});
+
+describe('a host return report', () => {
+  it('says when, how many resumed, and who needs the person and why', () => {
+    const t = backText({
+      at: '2026-11-24T10:42:00Z',
+      resumed: [{ uri: 's1', title: 'A', status: 'idle' }],
+      needYou: [
+        { uri: 's2', title: 'Fix the parser', status: 'error' },
+        { uri: 's3', title: '', status: 'needs-input' },
+      ],
+    });
+    expect(t.summary).toMatch(/^Back at .+ · 1 session resumed$/);
+    expect(t.needYou).toEqual([
+      { uri: 's2', title: 'Fix the parser', why: 'its last turn failed' },
+      { uri: 's3', title: 'Untitled session', why: 'waits for you' },
+    ]);
   });
 });

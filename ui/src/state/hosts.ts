@@ -2,7 +2,9 @@
 // core): a word, what happened and what to do, the next attempt's time
 // counting down, and whether "Retry now" is offered — never a bare spinner.
 // And the "Add host" dialog's checks. Pure: no DOM, testable in node.
+import type { BackReport } from '../gen/BackReport';
 import type { HostConnection } from '../gen/HostConnection';
+import type { SessionStatus } from '../gen/SessionStatus';
 
 export type { HostConnection };
 
@@ -83,4 +85,33 @@ export function addHostProblem(name: string, url: string, token: string): string
   if (/[?&]tkn=/.test(url)) return 'Leave the token out of the URL: paste it in the token field.';
   if (!token.trim()) return 'Paste the token (`hangar token create NAME` on the host prints one).';
   return '';
+}
+
+/** Why a session in a host's return report needs the person, in words. */
+const NEEDS: Partial<Record<SessionStatus, string>> = {
+  'needs-input': 'waits for you',
+  error: 'its last turn failed',
+  failed: 'its agent did not start',
+};
+
+/** A host's return report as the header says it. */
+export interface BackText {
+  /** "Back at 10:42 · 3 sessions resumed". */
+  summary: string;
+  /** The sessions that need the person, each with why. */
+  needYou: { uri: string; title: string; why: string }[];
+}
+
+export function backText(report: BackReport): BackText {
+  const at = new Date(report.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const n = report.resumed.length;
+  const resumed = n === 0 ? 'no session resumed' : n === 1 ? '1 session resumed' : `${n} sessions resumed`;
+  return {
+    summary: `Back at ${at} · ${resumed}`,
+    needYou: report.needYou.map((s) => ({
+      uri: s.uri,
+      title: s.title || 'Untitled session',
+      why: NEEDS[s.status] ?? 'needs a look',
+    })),
+  };
 }

@@ -13,6 +13,7 @@ const host = (extra: Partial<HostView> = {}): HostView => ({
   error: null,
   connection: { state: 'connected' },
   remote: null,
+  back: null,
   ...extra,
 });
 const app = (hosts: HostView[]): AppState => ({ ...emptyApp(), hosts });

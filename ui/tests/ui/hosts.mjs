@@ -208,6 +208,12 @@ await run(
       { timeout: 30000 },
     );
     check(true, 'back, it is sent once: one turn, and the not-sent list is gone', offline);
+    const backNote = await page.textContent('[data-host-back-for=box] [data-testid=host-back-summary]').catch(() => '');
+    check(/^Back at .* 1 session resumed$/.test(backNote), 'box says it is back and what resumed', backNote);
+    await shot(page, 'hosts-back-report');
+    await page.click('[data-host-back-for=box] [data-testid=host-back-dismiss]');
+    await page.waitForSelector('[data-host-back-for=box]', { state: 'detached' });
+    check(true, 'the return report is dismissed', 'box');
 
     // Add host: the fingerprint to trust, no keyring, then the opted-in file.
     await page.click('[data-testid=add-host]');

@@ -17,9 +17,11 @@
 //!   *reconnecting*, else *unreachable*), its label (renames) and its saved
 //!   details, and the sidebar's order (the embedded host first, then the
 //!   saved list's order);
-//! - [`slept`]: whether the computer slept (then scheduled retries go at once).
+//! - [`slept`]: whether the computer slept, and [`network_appeared`]:
+//!   whether a network came up (then scheduled retries go at once).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+use std::net::IpAddr;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -314,6 +316,12 @@ pub fn slept(monotonic: Duration, wall: Duration, slack: Duration) -> bool {
     wall > monotonic + slack
 }
 
+/// Whether a network came up between two readings of the machine's
+/// non-loopback addresses: an address is there that was not.
+pub fn network_appeared(before: &BTreeSet<IpAddr>, now: &BTreeSet<IpAddr>) -> bool {
+    now.iter().any(|a| !before.contains(a))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,6 +408,17 @@ mod tests {
         let (tick, slack) = (Duration::from_secs(5), Duration::from_secs(10));
         assert!(!slept(tick, tick + Duration::from_millis(30), slack), "a busy tick is not a sleep");
         assert!(slept(tick, Duration::from_secs(3600), slack), "an hour asleep");
+    }
+
+    #[test]
+    fn a_network_is_up_when_a_new_address_appears() {
+        let addr = |s: &str| s.parse::<IpAddr>().unwrap();
+        let wifi: BTreeSet<IpAddr> = [addr("192.168.1.20")].into();
+        let both: BTreeSet<IpAddr> = [addr("192.168.1.20"), addr("10.8.0.2")].into();
+        assert!(network_appeared(&BTreeSet::new(), &wifi), "from offline to a network");
+        assert!(network_appeared(&wifi, &both), "a VPN came up");
+        assert!(!network_appeared(&both, &wifi), "a network going away is no reason to retry");
+        assert!(!network_appeared(&wifi, &wifi));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The core's hosts: registering one in the multi-host client (the
 //! embedded host by URL, a saved remote host through `hangar_remote`), the
 //! reconnect schedule the core runs for them ([`HostBook`]: backoff with
-//! jitter, refusals parked; at once after a wake from sleep), and the host
+//! jitter, refusals parked; at once after a wake from sleep or when a
+//! network comes up), and the host
 //! menu's commands (rename, remove, reconnect) and "Add host".
 //!
 //! Every host is added with the multi-host client's own reconnects
@@ -11,7 +12,9 @@
 //! re-snapshotted by the watcher in `mod.rs` (`resync`), so open chats keep
 //! their view and are brought up to date.
 
+use std::collections::BTreeSet;
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -24,7 +27,7 @@ use hangar_remote::{HostStream, Remotes, SavedHost};
 use super::{lock, send_app, Core, CoreState, EVENT_BUFFER};
 use crate::error::CoreError;
 use crate::event_feed::TappedTransport;
-use crate::host_book::{slept, Failure};
+use crate::host_book::{network_appeared, slept, Failure};
 use crate::protocol::app::HostView;
 use crate::protocol::host::{HostAddArgs, HostProbe, RemoteView};
 use crate::protocol::AppOp;
@@ -258,23 +261,37 @@ impl Core {
     }
 }
 
-/// How often the clocks are compared to notice a wake from sleep.
+/// How often the clocks and the machine's addresses are read to notice a
+/// wake from sleep or a network coming up.
 const WAKE_TICK: Duration = Duration::from_secs(5);
 
-/// After the computer slept, try every host waiting for a scheduled retry at
-/// once instead of waiting out its backoff (up to 30 s). Ends with the core.
-pub(super) async fn retry_after_sleep(core: Weak<Core>) {
+/// The machine's non-loopback addresses (empty if they cannot be read).
+fn addresses() -> BTreeSet<IpAddr> {
+    if_addrs::get_if_addrs()
+        .map(|list| list.into_iter().filter(|i| !i.is_loopback()).map(|i| i.ip()).collect())
+        .unwrap_or_default()
+}
+
+/// After the computer slept or a network came up, try every host waiting
+/// for a scheduled retry at once instead of waiting out its backoff (up to
+/// 30 s). Ends with the core.
+pub(super) async fn retry_on_wake_or_network(core: Weak<Core>) {
     let mut last = (Instant::now(), SystemTime::now());
+    let mut last_addresses = addresses();
     loop {
         tokio::time::sleep(WAKE_TICK).await;
         let now = (Instant::now(), SystemTime::now());
         let wall = now.1.duration_since(last.1).unwrap_or_default();
         let woke = slept(now.0 - last.0, wall, 2 * WAKE_TICK);
         last = now;
+        let now_addresses = addresses();
+        let network_up = network_appeared(&last_addresses, &now_addresses);
+        last_addresses = now_addresses;
         let Some(core) = core.upgrade() else { return };
-        if woke {
+        if woke || network_up {
+            let why = if woke { "woke from sleep" } else { "a network came up" };
             for id in core.book.scheduled() {
-                tracing::info!("woke from sleep: trying {id} now");
+                tracing::info!("{why}: trying {id} now");
                 if let Err(e) = core.reconnect(&id).await {
                     tracing::warn!("reconnecting {id}: {e}");
                 }

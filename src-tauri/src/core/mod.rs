@@ -199,7 +199,7 @@ impl Core {
         let pump = core.clone();
         let feed = EventFeed::new(core.multi.events(), core.tap.clone(), core.lose.clone());
         tokio::spawn(async move { pump.pump(feed).await });
-        tokio::spawn(hosts::retry_after_sleep(Arc::downgrade(&core)));
+        tokio::spawn(hosts::retry_on_wake_or_network(Arc::downgrade(&core)));
         let watcher = core.clone();
         let mut host_events = core.multi.host_events();
         tokio::spawn(async move {

@@ -299,8 +299,8 @@ impl ChatProjection {
 
 /// What waits for the user in a chat's active turn, for the approval inbox:
 /// tool calls pending confirmation and unanswered input requests, as
-/// `(turnId, toolCallId or input request id, title)`.
-pub fn pending_confirmations(chat: &ChatState) -> Vec<(String, String, String)> {
+/// `(turnId, toolCallId or input request id, title, is a tool confirmation)`.
+pub fn pending_confirmations(chat: &ChatState) -> Vec<(String, String, String, bool)> {
     let Some(active) = &chat.active_turn else { return Vec::new() };
     active
         .response_parts
@@ -308,7 +308,7 @@ pub fn pending_confirmations(chat: &ChatState) -> Vec<(String, String, String)> 
         .filter_map(|p| match p {
             ResponsePart::InputRequest(i) if i.response.is_none() => {
                 let title = i.request.message.clone().unwrap_or_else(|| "The agent asks for input".to_owned());
-                Some((active.id.clone(), i.request.id.clone(), title))
+                Some((active.id.clone(), i.request.id.clone(), title, false))
             }
             ResponsePart::ToolCall(tc) => match &tc.tool_call {
                 ahp_types::state::ToolCallState::PendingConfirmation(s) => {
@@ -316,7 +316,7 @@ pub fn pending_confirmations(chat: &ChatState) -> Vec<(String, String, String)> 
                         Some(t) => string_or_markdown(t),
                         None => s.display_name.clone(),
                     };
-                    Some((active.id.clone(), s.tool_call_id.clone(), title))
+                    Some((active.id.clone(), s.tool_call_id.clone(), title, true))
                 }
                 _ => None,
             },
@@ -467,7 +467,10 @@ mod tests {
             "responseParts": [{"kind": "toolCall", "toolCall": {"status": "pending-confirmation", "toolCallId": "tc", "toolName": "edit",
                 "displayName": "Edit", "invocationMessage": "Edit a file", "confirmationTitle": "Edit hello.txt"}}]}}),
         );
-        assert_eq!(pending_confirmations(&c), vec![("a".to_owned(), "tc".to_owned(), "Edit hello.txt".to_owned())]);
+        assert_eq!(
+            pending_confirmations(&c),
+            vec![("a".to_owned(), "tc".to_owned(), "Edit hello.txt".to_owned(), true)]
+        );
         let view = wire(part_view(&c.active_turn.unwrap().response_parts[0]));
         assert_eq!(view["kind"], "toolCall");
         assert!(view["diffs"].as_array().unwrap().is_empty());
@@ -484,7 +487,7 @@ mod tests {
         };
         assert_eq!(
             pending_confirmations(&with(part(Value::Null))),
-            vec![("a".to_owned(), "in-1".to_owned(), "Which license?".to_owned())]
+            vec![("a".to_owned(), "in-1".to_owned(), "Which license?".to_owned(), false)]
         );
         assert!(pending_confirmations(&with(part(json!("accept")))).is_empty());
     }

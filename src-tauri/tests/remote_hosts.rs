@@ -45,8 +45,8 @@ async fn until<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
     }
 }
 
-/// Every host's view, and every session row by `(host, uri)`.
-type Held = (Vec<Value>, BTreeMap<(String, String), Value>);
+/// Every host's view, every session row by `(host, uri)`, the inbox.
+type Held = (Vec<Value>, BTreeMap<(String, String), Value>, Vec<Value>);
 
 /// The app stream as the UI holds it.
 #[derive(Clone, Default)]
@@ -58,10 +58,13 @@ impl AppView {
         Arc::new(move |event: StreamEvent| {
             let op = serde_json::to_value(event).unwrap();
             let mut view = me.0.lock().unwrap();
-            let (hosts, rows) = &mut *view;
+            let (hosts, rows, inbox) = &mut *view;
             let key = |r: &Value| (r["host"].as_str().unwrap().to_owned(), r["uri"].as_str().unwrap().to_owned());
             if let Some(h) = op.get("hosts") {
                 *hosts = h.as_array().unwrap().clone();
+            }
+            if let Some(items) = op.get("inbox").or_else(|| op.get("items")) {
+                *inbox = items.as_array().unwrap().clone();
             }
             match op["op"].as_str().unwrap() {
                 "snapshot" | "sessions" => {
@@ -593,4 +596,59 @@ async fn a_host_back_from_a_restart_says_which_sessions_resumed_and_which_need_y
 
     call(&core, "host.dismissReport", json!({"host": id})).await.unwrap();
     until("the report dismissed", || app.host(&id).filter(|h| h["back"].is_null())).await;
+}
+
+/// An agent that asks to run a tool before answering.
+fn asking_agent(dir: &Path) -> String {
+    let ask = json!({"request": {"method": "session/request_permission", "params": {"sessionId": "$SID",
+        "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+                    {"optionId": "reject", "name": "Reject", "kind": "reject_once"}],
+        "toolCall": {"toolCallId": "ask-1", "title": "Run ls", "kind": "execute"}}},
+        "then": {"*": [{"chunk": "answered"}]}});
+    let script = dir.join("ask.json");
+    std::fs::write(&script, json!({"turns": [[ask, {"end": "end_turn"}]]}).to_string()).unwrap();
+    format!("ask={} --script {}", fake_agent_bin().display(), script.display())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_inbox_for_every_host_and_each_answer_goes_to_its_host() {
+    let (m1, m2) = (Machine::new(), Machine::new());
+    let (a1, a2) = (asking_agent(&m1.home), asking_agent(&m2.home));
+    let (h1, h2) = (m1.serve(&["--agent", &a1]), m2.serve(&["--agent", &a2]));
+    let cfg = tempfile::tempdir().unwrap();
+    let id1 = save(cfg.path(), "one", &h1.url, &h1.token, None);
+    let id2 = save(cfg.path(), "two", &h2.url, &h2.token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    let mut chats = Vec::new();
+    for (id, machine) in [(&id1, &m1), (&id2, &m2)] {
+        app.state(id, "connected").await;
+        let folder = format!("{}/proj", machine.home_uri());
+        let created =
+            call(&core, "session.create", json!({"host": id, "agent": "ask", "folder": folder})).await.unwrap();
+        let session = created["session"].as_str().unwrap().to_owned();
+        let opened =
+            call_wire(&core, "chat.open", json!({"host": id, "session": session}), Some(Snapshots::default().sink()));
+        let chat = serde_json::to_value(opened.await.unwrap()).unwrap()["chat"].as_str().unwrap().to_owned();
+        call(&core, "chat.send", json!({"host": id, "chat": chat, "text": format!("ask on {id}")})).await.unwrap();
+        chats.push((id.clone(), chat));
+    }
+    let inbox = until("both confirmations in the one inbox", || {
+        let inbox = app.0.lock().unwrap().2.clone();
+        (inbox.len() == 2).then_some(inbox)
+    })
+    .await;
+    for (id, chat) in &chats {
+        let item =
+            inbox.iter().find(|i| i["host"] == id.as_str()).unwrap_or_else(|| panic!("no item of {id}: {inbox:?}"));
+        assert_eq!(item["chat"], chat.as_str(), "the item names its host's chat");
+        assert_eq!(item["confirmation"], true, "a tool call: Allow and Deny in the inbox");
+        // Answered from the inbox item alone, as its Allow button does.
+        let confirm = json!({"host": item["host"], "chat": item["chat"], "turnId": item["turnId"],
+            "toolCallId": item["toolCallId"], "approved": true, "optionId": "allow"});
+        call(&core, "chat.confirm", confirm).await.unwrap();
+    }
+    for (id, chat) in &chats {
+        assert_eq!(finished_turns(&core, id, chat, 1).await, [format!("ask on {id}")], "{id} went on after its answer");
+    }
+    until("the inbox emptied", || app.0.lock().unwrap().2.is_empty().then_some(())).await;
 }

@@ -580,7 +580,7 @@ fn update_inbox(
         inbox.iter().filter(|((h, c, _), _)| *h == host && *c == key.uri).map(|(_, v)| v.clone()).collect();
     inbox.retain(|(h, c, _), _| !(*h == host && *c == key.uri));
     let mut after = Vec::new();
-    for (turn_id, tool_call_id, title) in pending_confirmations(chat) {
+    for (turn_id, tool_call_id, title, confirmation) in pending_confirmations(chat) {
         let item = InboxItem {
             host: host.clone(),
             session: session.to_owned(),
@@ -589,6 +589,7 @@ fn update_inbox(
             turn_id,
             tool_call_id: tool_call_id.clone(),
             title,
+            confirmation,
         };
         after.push(item.clone());
         inbox.insert((host.clone(), key.uri.clone(), tool_call_id), item);

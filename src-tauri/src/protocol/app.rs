@@ -149,6 +149,9 @@ pub struct InboxItem {
     pub tool_call_id: String,
     /// What is asked.
     pub title: String,
+    /// A tool call to allow or deny (answerable from the inbox); else an
+    /// input request (answered in its chat's form).
+    pub confirmation: bool,
 }
 
 /// An op on the app stream.

@@ -1,11 +1,25 @@
 // The approval inbox: every pending confirmation and unanswered input request
-// across sessions and hosts.
-import type { AppState } from '../state/app-store';
+// across sessions and hosts. A tool call is allowed or denied right here (the
+// answer goes to the item's own host); an input request opens its chat's form.
+import { useState } from 'preact/hooks';
+import { call, errorText } from '../ipc';
+import type { AppState, InboxItem } from '../state/app-store';
 
 export function Inbox({ app, onOpen }: { app: AppState; onOpen: (host: string, session: string) => void }) {
+  const [error, setError] = useState('');
+  const answer = (i: InboxItem, approved: boolean) => {
+    setError('');
+    const args = { host: i.host, chat: i.chat, turnId: i.turnId, toolCallId: i.toolCallId, approved, optionId: null };
+    call('chat.confirm', args).catch((e) => setError(errorText(e)));
+  };
   return (
     <section class="inbox" data-testid="inbox">
       <h1>Approvals</h1>
+      {error && (
+        <p class="error small" role="alert">
+          {error}
+        </p>
+      )}
       {app.inbox.length === 0 && <p class="muted">Nothing is waiting for you.</p>}
       <ul>
         {app.inbox.map((i) => {
@@ -18,6 +32,16 @@ export function Inbox({ app, onOpen }: { app: AppState; onOpen: (host: string, s
                   {row?.title || i.chatTitle || 'Untitled session'} · {row?.hostLabel ?? i.host}
                 </span>
               </button>
+              {i.confirmation && (
+                <span class="inbox-answer">
+                  <button type="button" class="primary" data-testid="inbox-allow" onClick={() => answer(i, true)}>
+                    Allow
+                  </button>
+                  <button type="button" data-testid="inbox-deny" onClick={() => answer(i, false)}>
+                    Deny
+                  </button>
+                </span>
+              )}
             </li>
           );
         })}

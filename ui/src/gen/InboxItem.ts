@@ -32,4 +32,9 @@ toolCallId: string,
 /**
  * What is asked.
  */
-title: string, };
+title: string, 
+/**
+ * A tool call to allow or deny (answerable from the inbox); else an
+ * input request (answered in its chat's form).
+ */
+confirmation: boolean, };

@@ -40,7 +40,18 @@ describe('app store', () => {
     expect(groups[0].rows.map((r) => r.uri)).toEqual(['b', 'a']);
     s = applyAppOp(s, {
       op: 'inbox',
-      items: [{ host: 'local', session: 'a', chat: 'c', chatTitle: '', turnId: 't', toolCallId: 'x', title: 'Edit' }],
+      items: [
+        {
+          host: 'local',
+          session: 'a',
+          chat: 'c',
+          chatTitle: '',
+          turnId: 't',
+          toolCallId: 'x',
+          title: 'Edit',
+          confirmation: true,
+        },
+      ],
     });
     s = applyAppOp(s, { op: 'sessionRemoved', host: 'local', uri: 'a' });
     expect(Object.keys(s.sessions)).toEqual([rowKey('local', 'b')]);

@@ -220,6 +220,9 @@ await test('approve a tool call from its inline card and see the result', async 
   await shot('chat-confirmation');
   await page.click('[data-testid=inbox-button]');
   await page.waitForSelector('[data-testid=inbox-item]');
+  // A tool call can be allowed or denied right in the inbox.
+  await page.waitForSelector('[data-testid=inbox-item] [data-testid=inbox-allow]');
+  await page.waitForSelector('[data-testid=inbox-item] [data-testid=inbox-deny]');
   await shot('approval-inbox');
   await page.click('[data-testid=inbox-item] button');
   await page.waitForSelector('[data-testid=confirmation]');

@@ -172,9 +172,16 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         }
         Command::ChatQueue(a) => {
             let message = composed(c, a.text, a.model, a.attachments, a.agent)?;
+            let host = HostId::new(a.host.as_str());
+            if core.unreachable(&host).await {
+                // Kept on disk; sent (queued behind a running turn) when the host is back.
+                let key = ahp::multi_host_state_mirror::HostedResourceKey::new(host, a.chat.as_str());
+                let id = core.keep_unsent(&key, &message)?;
+                return Ok(Reply::ChatQueue(Queued { client_seq: None, id }));
+            }
             let (id, action) = outgoing::pending(a.kind.unwrap_or_default().into(), &message);
             let Dispatched { client_seq } = dispatch(core, a.host, a.chat, action).await?;
-            Reply::ChatQueue(Queued { client_seq, id })
+            Reply::ChatQueue(Queued { client_seq: Some(client_seq), id })
         }
         Command::ChatRemoveQueued(a) => {
             let kind = a.kind.unwrap_or_default().into();

@@ -512,7 +512,13 @@ async fn messages_typed_while_the_host_is_down_are_kept_on_disk_and_sent_once() 
         let sent = call(&core, "chat.send", json!({"host": id, "chat": chat, "text": text})).await.unwrap();
         assert!(sent["held"].is_string(), "{sent}");
     }
-    assert_eq!(outbox_texts(cfg.path()), ["typed offline 1", "typed offline 2"], "on disk before the answer");
+    let queued = call(&core, "chat.queue", json!({"host": id, "chat": chat, "text": "queued offline"})).await.unwrap();
+    assert!(queued["clientSeq"].is_null() && queued["id"].is_string(), "kept, not dispatched: {queued}");
+    assert_eq!(
+        outbox_texts(cfg.path()),
+        ["typed offline 1", "typed offline 2", "queued offline"],
+        "on disk before the answer"
+    );
     until("the chat lists both as unsent", || {
         let ops = ops.lock().unwrap();
         let last = ops.iter().rev().find_map(|op| op.to_string().contains("\"unsent\"").then(|| op.to_string()))?;
@@ -523,8 +529,8 @@ async fn messages_typed_while_the_host_is_down_are_kept_on_disk_and_sent_once() 
     // Back: sent once each, in order, and the outbox is empty.
     host = machine.serve(&[]);
     app.state(&id, "connected").await;
-    let turns = finished_turns(&core, &id, &chat, 3).await;
-    assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2"]);
+    let turns = finished_turns(&core, &id, &chat, 4).await;
+    assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2", "queued offline"]);
     until("the outbox emptied", || outbox_texts(cfg.path()).is_empty().then_some(())).await;
 
     // Another restart of the host sends nothing again.
@@ -533,8 +539,8 @@ async fn messages_typed_while_the_host_is_down_are_kept_on_disk_and_sent_once() 
     let _host = machine.serve(&[]);
     app.state(&id, "connected").await;
     call(&core, "chat.send", json!({"host": id, "chat": chat, "text": "later"})).await.unwrap();
-    let turns = finished_turns(&core, &id, &chat, 4).await;
-    assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2", "later"], "nothing was sent twice");
+    let turns = finished_turns(&core, &id, &chat, 5).await;
+    assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2", "queued offline", "later"], "nothing sent twice");
 
     // The app restarted with an outbox on disk: an entry the chat already
     // holds (its turn id is there) is dropped, the other is sent once.
@@ -554,8 +560,8 @@ async fn messages_typed_while_the_host_is_down_are_kept_on_disk_and_sent_once() 
     let (core2, app2) = desktop(cfg2.path()).await;
     app2.state(&id2, "connected").await;
     until("the outbox of the restarted app emptied", || outbox_texts(cfg2.path()).is_empty().then_some(())).await;
-    let turns = finished_turns(&core2, &id2, &chat, 5).await;
-    assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2", "later", "from disk"]);
+    let turns = finished_turns(&core2, &id2, &chat, 6).await;
+    assert_eq!(turns, ["hello", "typed offline 1", "typed offline 2", "queued offline", "later", "from disk"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -301,8 +301,8 @@ impl Core {
     /// failed refuses.
     pub async fn send(&self, host: &HostId, chat: &str, message: Composed) -> Result<Sent, CoreError> {
         let key = HostedResourceKey::new(host.clone(), chat);
-        if self.multi.client(host).await.is_none() {
-            return self.keep_unsent(&key, &message);
+        if self.unreachable(host).await {
+            return self.keep_unsent(&key, &message).map(|held| Sent::Held { held });
         }
         {
             let mut st = lock(&self.state);

@@ -22,13 +22,17 @@ use super::{lock, send_chat, Core, CoreState};
 use crate::error::CoreError;
 use crate::outbox::{delivered, Outbox, OutboxEntry};
 use crate::outgoing::{fresh_id, now, Composed};
-use crate::protocol::command::Sent;
 use crate::protocol::ChatOp;
 
 impl Core {
-    /// Keep `message` for `key`'s chat until its host is back; answers
-    /// `Held` with the entry's id once it is on disk.
-    pub(super) fn keep_unsent(&self, key: &HostedResourceKey, message: &Composed) -> Result<Sent, CoreError> {
+    /// Whether `host` is not connected now (a message for it is kept).
+    pub async fn unreachable(&self, host: &HostId) -> bool {
+        self.multi.client(host).await.is_none()
+    }
+
+    /// Keep `message` for `key`'s chat until its host is back; returns the
+    /// entry's id once it is on disk.
+    pub fn keep_unsent(&self, key: &HostedResourceKey, message: &Composed) -> Result<String, CoreError> {
         let entry = OutboxEntry {
             id: fresh_id(),
             turn_id: fresh_id(),
@@ -42,7 +46,7 @@ impl Core {
             CoreError::Unexpected(format!("the host is unreachable and the message could not be kept: {e}"))
         })?;
         refresh_start(&mut st, key);
-        Ok(Sent::Held { held: id })
+        Ok(id)
     }
 
     /// Send what waits for `host` now that it is connected.

@@ -559,8 +559,9 @@ pub enum Sent {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Queued {
-    /// The action's client sequence number.
-    pub client_seq: i64,
+    /// The action's client sequence number; none when the host was
+    /// unreachable and the message was kept (in the outbox) for later.
+    pub client_seq: Option<i64>,
     /// The pending message's id.
     pub id: String,
 }

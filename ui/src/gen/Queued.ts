@@ -5,9 +5,10 @@
  */
 export type Queued = { 
 /**
- * The action's client sequence number.
+ * The action's client sequence number; none when the host was
+ * unreachable and the message was kept (in the outbox) for later.
  */
-clientSeq: number, 
+clientSeq: number | null, 
 /**
  * The pending message's id.
  */

@@ -22,10 +22,12 @@ fn ui_in_the_real_window() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let app = PathBuf::from(env!("CARGO_BIN_EXE_hangar-desktop"));
     let fake = app.with_file_name("hangar-fake-agent");
+    let hangar = app.with_file_name("hangar");
     let driver = std::env::var("WEBKIT_DRIVER").unwrap_or_else(|_| "WebKitWebDriver".into());
     let mut missing: Vec<String> = [
         (root.join("ui/dist/index.html").exists(), "ui/dist (npm run build)"),
         (fake.exists(), "hangar-fake-agent (cargo build -p hangar-fake-agent)"),
+        (hangar.exists(), "hangar (cargo build -p hangar-cli): the remote hosts"),
         (on_path(&driver).is_some(), "WebKitWebDriver (apt webkit2gtk-driver)"),
         (on_path("node").is_some(), "node"),
     ]
@@ -48,6 +50,7 @@ fn ui_in_the_real_window() {
     cmd.arg(root.join("ui/tests/window/run.mjs"))
         .env("APP_BIN", &app)
         .env("FAKE_AGENT_BIN", &fake)
+        .env("HANGAR_BIN", &hangar)
         .env("WEBKIT_DRIVER", &driver);
     if let Some(dir) = std::env::var_os("SCREENSHOT_DIR") {
         cmd.env("SCREENSHOT_DIR", dir);

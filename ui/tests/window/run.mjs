@@ -7,10 +7,11 @@
 // Env: APP_BIN, FAKE_AGENT_BIN (default: ../../../target/debug/...),
 // WEBKIT_DRIVER (default WebKitWebDriver), SCREENSHOT_DIR (optional).
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { killByMarker, Session, startDriver } from './webdriver.mjs';
 
@@ -45,9 +46,42 @@ permission.then.allow.unshift({
 const scriptPath = join(home, 'fake-agent.json');
 writeFileSync(scriptPath, JSON.stringify(script));
 
+// Two saved remote hosts, as `hangar remote add` leaves them (config outside
+// HOME, so the folder picker's listing of HOME is unchanged): "box" up,
+// "desk" saved and then stopped — the window must say each one's state.
+const hangarBin = resolve(process.env.HANGAR_BIN ?? join(dirname(appBin), 'hangar'));
+const remoteRoot = mkdtempSync(join(tmpdir(), 'hangar-window-remotes-'));
+const configHome = join(remoteRoot, 'config');
+const servers = [];
+async function serve(name) {
+  const dir = join(remoteRoot, name);
+  mkdirSync(join(dir, 'home'), { recursive: true });
+  const args = ['serve', '--data-dir', join(dir, 'data'), '--listen', '127.0.0.1:0', '--no-discover'];
+  const child = spawn(hangarBin, args, {
+    env: { ...process.env, HOME: join(dir, 'home') },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  servers.push(child);
+  const ready = await new Promise((res, rej) => {
+    child.on('exit', (c) => rej(new Error(`hangar serve exited ${c}`)));
+    createInterface({ input: child.stdout }).on('line', (l) => l.startsWith('{') && res(JSON.parse(l)));
+  });
+  const token = readFileSync(join(dir, 'data', 'token'), 'utf8').trim();
+  const add = spawnSync(hangarBin, ['remote', 'add', name, ready.url, '--token-stdin', '--insecure-token-file'], {
+    input: token,
+    env: { ...process.env, XDG_CONFIG_HOME: configHome },
+  });
+  if (add.status !== 0) throw new Error(`hangar remote add ${name}: ${add.stderr}`);
+  return child;
+}
+await serve('box');
+(await serve('desk')).kill('SIGKILL');
+
 let driver;
 let wd;
 const cleanup = async () => {
+  for (const s of servers) s.kill('SIGKILL');
+  rmSync(remoteRoot, { recursive: true, force: true });
   if (wd) await wd.delete().catch(() => {}); // closes the app
   await driver?.kill(); // the driver's process group (the app is started in it)
   killByMarker(home); // anything still running with our temp dir in its arguments (app, fake agent)
@@ -62,7 +96,13 @@ const watchdog = setTimeout(async () => {
 try {
   driver = await startDriver({
     driverBin: process.env.WEBKIT_DRIVER ?? 'WebKitWebDriver',
-    env: { ...process.env, HOME: home, HANGAR_NO_DISCOVER: '1', RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: configHome,
+      HANGAR_NO_DISCOVER: '1',
+      RUST_LOG: process.env.RUST_LOG ?? 'warn',
+    },
   });
   // Without TAURI_WEBVIEW_AUTOMATION (set by startDriver) this would hang: bounded.
   wd = await Session.create(driver.base, {
@@ -177,6 +217,16 @@ await test('the sidebar shows the embedded host, connected', async () => {
   await wd.waitEl('.conn.up');
   const title = await wd.cmd('GET', '/title');
   if (title !== 'Hangar') throw new Error(`window title ${JSON.stringify(title)}`);
+});
+
+await test('saved remote hosts: one connected, one down says why, when it is tried next, and Retry now', async () => {
+  const stateIs =
+    "return [...document.querySelectorAll('[data-testid=host-header]')].some((h) => h.querySelector('h2')?.textContent === arguments[0] && h.dataset.state === arguments[1]);";
+  await wd.waitFor('box connected', stateIs, ['box', 'connected'], 30000);
+  await wd.waitFor('desk unreachable', stateIs, ['desk', 'unreachable'], 30000);
+  await expectText('[data-testid=host-detail]', 'cannot reach');
+  await wd.waitEl('[data-testid=host-retry]');
+  await shot('real-window-remote-hosts');
 });
 
 await test('create a session in a folder picked with the folder picker', async () => {

@@ -1,6 +1,6 @@
 // Sessions grouped by host (each with its connection in words and its
 // menu) with live status, unread marker and title; "Add host".
-import { type AppState, folderName, groupSessions, rowKey, statusLabel } from '../state/app-store';
+import { type AppState, folderName, groupSessions, rowKey, rowStatusText, statusLabel } from '../state/app-store';
 import { HostHeader } from './HostHeader';
 
 export function Sidebar(props: {
@@ -57,8 +57,7 @@ export function Sidebar(props: {
                       <span class="row-main">
                         <span class={`row-title ${r.unread ? 'unread' : ''}`}>{r.title || 'Untitled session'}</span>
                         <span class="row-sub">
-                          <span class="status-word">{statusLabel[r.status]}</span> · {folderName(r.folder)} ·{' '}
-                          {r.provider}
+                          <span class="status-word">{rowStatusText(r)}</span> · {folderName(r.folder)} · {r.provider}
                         </span>
                       </span>
                       {r.unread && <span class="unread-dot" aria-label="unread" />}

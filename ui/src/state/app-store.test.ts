@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { applyAppOp, emptyApp, folderName, groupSessions, type HostView, rowKey, type SessionRow } from './app-store';
+import {
+  applyAppOp,
+  emptyApp,
+  folderName,
+  groupSessions,
+  type HostView,
+  rowKey,
+  rowStatusText,
+  type SessionRow,
+} from './app-store';
 
 const host: HostView = {
   id: 'local',
@@ -83,5 +92,15 @@ describe('app store', () => {
   it('names folders from file URIs', () => {
     expect(folderName('file:///home/u/my%20proj/')).toBe('my proj');
     expect(folderName(null)).toBe('');
+  });
+});
+
+describe('row status text', () => {
+  it('says what the agent does while it works or waits, else the status word', () => {
+    expect(rowStatusText({ status: 'needs-input', activity: 'Waiting for approval: Edit hello.txt' })).toBe(
+      'Waiting for approval: Edit hello.txt',
+    );
+    expect(rowStatusText({ status: 'working', activity: null })).toBe('Working');
+    expect(rowStatusText({ status: 'idle', activity: 'Working' })).toBe('Idle');
   });
 });

@@ -76,6 +76,16 @@ export const statusLabel: Record<SessionStatus, string> = {
 };
 
 /** The last path segment of a file URI, for display. */
+/**
+ * The row's status in words: what the agent is doing (the host's activity,
+ * e.g. "Waiting for approval: Edit hello.txt") while it works or waits,
+ * else the status word.
+ */
+export function rowStatusText(r: Pick<SessionRow, 'status' | 'activity'>): string {
+  const busy = r.status === 'working' || r.status === 'needs-input';
+  return busy && r.activity ? r.activity : statusLabel[r.status];
+}
+
 export function folderName(uri?: string | null): string {
   if (!uri) return '';
   const path = decodeURIComponent(uri.replace(/^file:\/\//, '')).replace(/\/+$/, '');

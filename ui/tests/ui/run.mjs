@@ -215,6 +215,8 @@ await test('approve a tool call from its inline card and see the result', async 
   await expectText('[data-testid=diff]', 'hello hangar');
   await expectText('[data-testid=inbox-button] .count', '1');
   await page.waitForSelector('[data-testid=session-row][data-status=needs-input]');
+  // The row says what the agent waits for, in the host's words.
+  await expectText('[data-testid=session-row][data-status=needs-input] .status-word', 'Waiting for approval');
   const labels = await page.$$eval('[data-testid=confirmation] button', (bs) => bs.map((b) => b.textContent));
   if (!labels.some((l) => l.includes('Always allow'))) throw new Error(`host options missing: ${labels}`);
   await shot('chat-confirmation');

@@ -173,7 +173,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChatQueue(a) => {
             let message = composed(c, a.text, a.model, a.attachments, a.agent)?;
             let host = HostId::new(a.host.as_str());
-            if core.unreachable(&host).await {
+            if core.unreachable(&host).await? {
                 // Kept on disk; sent (queued behind a running turn) when the host is back.
                 let key = ahp::multi_host_state_mirror::HostedResourceKey::new(host, a.chat.as_str());
                 let id = core.keep_unsent(&key, &message)?;

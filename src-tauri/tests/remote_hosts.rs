@@ -512,6 +512,8 @@ async fn messages_typed_while_the_host_is_down_are_kept_on_disk_and_sent_once() 
         let sent = call(&core, "chat.send", json!({"host": id, "chat": chat, "text": text})).await.unwrap();
         assert!(sent["held"].is_string(), "{sent}");
     }
+    let unknown = call(&core, "chat.send", json!({"host": "no-such-host", "chat": chat, "text": "lost?"})).await;
+    assert!(unknown.unwrap_err().contains("not found"), "a host the app does not know is an error, not a wait");
     let queued = call(&core, "chat.queue", json!({"host": id, "chat": chat, "text": "queued offline"})).await.unwrap();
     assert!(queued["clientSeq"].is_null() && queued["id"].is_string(), "kept, not dispatched: {queued}");
     assert_eq!(

@@ -301,7 +301,7 @@ impl Core {
     /// failed refuses.
     pub async fn send(&self, host: &HostId, chat: &str, message: Composed) -> Result<Sent, CoreError> {
         let key = HostedResourceKey::new(host.clone(), chat);
-        if self.unreachable(host).await {
+        if self.unreachable(host).await? {
             return self.keep_unsent(&key, &message).map(|held| Sent::Held { held });
         }
         {

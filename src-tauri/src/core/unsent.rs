@@ -25,9 +25,13 @@ use crate::outgoing::{fresh_id, now, Composed};
 use crate::protocol::ChatOp;
 
 impl Core {
-    /// Whether `host` is not connected now (a message for it is kept).
-    pub async fn unreachable(&self, host: &HostId) -> bool {
-        self.multi.client(host).await.is_none()
+    /// Whether `host`, one the app knows, is not connected now (then a
+    /// message for it is kept); an unknown host is an error, not a wait.
+    pub async fn unreachable(&self, host: &HostId) -> Result<bool, CoreError> {
+        if self.multi.host(host).await.is_none() {
+            return Err(CoreError::NotFound(format!("host {host}")));
+        }
+        Ok(self.multi.client(host).await.is_none())
     }
 
     /// Keep `message` for `key`'s chat until its host is back; returns the

@@ -321,10 +321,17 @@ async fn lost_events_are_noticed_and_the_mirror_resynchronised() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 3)]
 async fn a_real_overrun_of_the_event_broadcast_is_repaired() {
     let dir = tempfile::tempdir().unwrap();
-    // Chunks spaced by a millisecond, so the host cannot merge many of them:
-    // well over 1,024 envelopes.
-    let mut steps: Vec<Value> =
-        (0..3000).flat_map(|i| [json!({"chunk": format!("{i} ")}), json!({"sleep": 1})]).collect();
+    // Usage updates, each with a new count: the host merges text chunks
+    // that queue up behind each other (more of them the busier the machine),
+    // never usage updates, so these are 3,000 envelopes on any machine, well
+    // over the 1,024 the fan-in holds. Then the text the view must show.
+    let mut steps: Vec<Value> = (0..3000)
+        .flat_map(|i| {
+            let usage = json!({"sessionUpdate": "usage_update", "used": i + 1, "size": 200_000});
+            [json!({"update": usage}), json!({"sleep": 1})]
+        })
+        .collect();
+    steps.push(json!({"chunk": "2999 "}));
     steps.push(json!({"end": "end_turn"}));
     let script = write_script(dir.path(), "spaced.json", json!({"turns": [steps]}));
     let Some(t) = TestApp::start(&[("fake", script)]).await else { return };

@@ -38,7 +38,9 @@ impl Engine {
             return Ok(None);
         }
         let origin = ActionOrigin { client_id: client_id.to_owned(), client_seq };
-        if let Err(reason) = self.check_client_action(client_id, channel, &action) {
+        if let Err(reason) =
+            self.refuse_while_unsaved().and_then(|()| self.check_client_action(client_id, channel, &action))
+        {
             return Err(self.rejection(channel, action, origin, reason));
         }
         match self.emit(channel, action.clone(), Some(origin.clone())) {

@@ -118,6 +118,15 @@ impl Engine {
         &self.writer
     }
 
+    /// Refuse a client's change while the store cannot save (a full disk):
+    /// the reason to answer with, or `Ok` when writes are being saved.
+    pub fn refuse_while_unsaved(&self) -> Result<(), String> {
+        match self.writer.failure() {
+            Some(reason) => Err(format!("{reason}: nothing new is accepted until it can save again")),
+            None => Ok(()),
+        }
+    }
+
     /// Queue a response for `conn` behind every publication queued so far.
     pub fn publish_reply(&self, conn: crate::hub::ConnId, frame: String) {
         self.writer.publish(Publication::Reply { conn, frame: frame.into(), ticket: None });

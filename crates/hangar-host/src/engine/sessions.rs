@@ -46,6 +46,7 @@ impl Engine {
     /// root announcements. The agent layer later emits `session/ready` or
     /// `session/creationFailed` (see [`SideEffect::SessionCreated`]).
     pub fn create_session(&mut self, req: CreateSession) -> Result<(), RpcError> {
+        self.refuse_while_unsaved().map_err(RpcError::internal)?;
         if self.sessions.contains_key(&req.uri) || self.chats.contains_key(&req.uri) {
             return Err(RpcError::session_already_exists(&req.uri));
         }
@@ -154,6 +155,7 @@ impl Engine {
 
     /// `disposeSession`: the session and all its chats go, with their history.
     pub fn dispose_session(&mut self, uri: &str) -> Result<(), RpcError> {
+        self.refuse_while_unsaved().map_err(RpcError::internal)?;
         let Some(entry) = self.sessions.remove(uri) else {
             return Err(RpcError::session_not_found(uri));
         };

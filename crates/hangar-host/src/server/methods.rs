@@ -114,7 +114,13 @@ pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str,
                 // action already queued, like an envelope.
                 if let Err(rejection) = e.dispatch_client(&client_id, &p.channel, p.client_seq, p.action) {
                     tracing::debug!(reason = %rejection.reason, "rejected a client action");
-                    e.publish_reply(conn.id, rejection.frame);
+                    if e.writer().failure().is_some() {
+                        // The store cannot save: nothing queued is published
+                        // until it can, so this refusal cannot wait behind it.
+                        host.hub.send(conn.id, rejection.frame.into());
+                    } else {
+                        e.publish_reply(conn.id, rejection.frame);
+                    }
                 }
             }),
             Err(e) => tracing::debug!("ignored a malformed dispatchAction: {e}"),

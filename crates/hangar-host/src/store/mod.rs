@@ -44,6 +44,9 @@ pub enum StoreError {
         /// The decoder's error.
         source: serde_json::Error,
     },
+    /// A failure injected by the test-only switch ([`writer::FAULT_FLAG_VAR`]).
+    #[error("{0} (injected by {var})", var = writer::FAULT_FLAG_VAR)]
+    Injected(String),
 }
 
 /// Open (and create, migrate) the database file.

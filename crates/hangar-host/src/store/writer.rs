@@ -5,9 +5,19 @@
 //! queued, writes it in one transaction, commits, and only then hands the
 //! publications to fan-out. Under load batches grow, so throughput stays high;
 //! idle, a batch is one action and latency is one commit.
+//!
+//! A commit that fails (a full disk, an unwritable data directory) loses
+//! nothing queued: the batch stays, and is retried with whatever is queued
+//! since, every [`RETRY_AFTER`] until it commits. Meanwhile
+//! [`StoreWriter::failure`] says why, so the host refuses new client writes
+//! with that reason instead of accepting what it cannot keep; nothing in the
+//! failed batch is published before it commits.
 
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use rusqlite::{params, Connection, Transaction};
 use tracing::error;
@@ -16,6 +26,14 @@ use super::{StoreError, StoreOp};
 
 /// Largest number of queued items written in one transaction.
 const MAX_BATCH: usize = 8192;
+
+/// How long the writer waits before retrying a failed commit.
+pub const RETRY_AFTER: Duration = Duration::from_millis(500);
+
+/// Test-only fault switch: while the file this variable names exists, every
+/// commit fails as a full disk would (the reliability tests use it; see
+/// `docs/reliability.md`).
+pub const FAULT_FLAG_VAR: &str = "HANGAR_TEST_STORE_FULL_FLAG";
 
 /// Something fanned out after commit; `seq` is its `serverSeq`, if any.
 pub trait Sequenced {
@@ -32,15 +50,22 @@ enum Item<P> {
 /// Handle for queuing writes; cheap to clone.
 pub struct StoreWriter<P> {
     tx: Sender<Item<P>>,
+    failure: Arc<Mutex<Option<String>>>,
 }
 
 impl<P> Clone for StoreWriter<P> {
     fn clone(&self) -> Self {
-        Self { tx: self.tx.clone() }
+        Self { tx: self.tx.clone(), failure: self.failure.clone() }
     }
 }
 
 impl<P: Send + 'static> StoreWriter<P> {
+    /// Why the last commit failed, while writes are not being saved; `None`
+    /// when the store is healthy.
+    pub fn failure(&self) -> Option<String> {
+        self.failure.lock().map_or_else(|p| p.into_inner().clone(), |f| f.clone())
+    }
+
     /// Queue writes that must commit together (never split across batches).
     pub fn write(&self, ops: Vec<StoreOp>) {
         if ops.is_empty() {
@@ -76,23 +101,70 @@ where
     F: FnMut(Vec<P>) + Send + 'static,
 {
     let (tx, rx) = mpsc::channel();
-    let handle = std::thread::Builder::new().name("hangar-store".into()).spawn(move || run(conn, rx, after_commit))?;
-    Ok((StoreWriter { tx }, handle))
+    let failure = Arc::new(Mutex::new(None));
+    let state = Failure { reason: failure.clone(), fault_flag: std::env::var_os(FAULT_FLAG_VAR).map(PathBuf::from) };
+    let handle =
+        std::thread::Builder::new().name("hangar-store".into()).spawn(move || run(conn, rx, after_commit, state))?;
+    Ok((StoreWriter { tx, failure }, handle))
 }
 
-fn run<P: Sequenced, F: FnMut(Vec<P>)>(mut conn: Connection, rx: Receiver<Item<P>>, mut after_commit: F) {
-    while let Ok(first) = rx.recv() {
-        let mut items = vec![first];
+/// The writer's side of [`StoreWriter::failure`], and the test-only switch.
+struct Failure {
+    reason: Arc<Mutex<Option<String>>>,
+    fault_flag: Option<PathBuf>,
+}
+
+impl Failure {
+    fn set(&self, reason: Option<String>) {
+        match self.reason.lock() {
+            Ok(mut r) => *r = reason,
+            Err(p) => *p.into_inner() = reason,
+        }
+    }
+
+    fn injected(&self) -> bool {
+        self.fault_flag.as_deref().is_some_and(std::path::Path::exists)
+    }
+}
+
+fn run<P: Sequenced, F: FnMut(Vec<P>)>(
+    mut conn: Connection,
+    rx: Receiver<Item<P>>,
+    mut after_commit: F,
+    failure: Failure,
+) {
+    // What is queued and not yet committed: one batch, or every batch since a
+    // commit started failing.
+    let mut ops = Vec::new();
+    let mut publications = Vec::new();
+    let mut max_seq = None;
+    let mut failing = false;
+    loop {
+        let first = if failing {
+            match rx.recv_timeout(RETRY_AFTER) {
+                Ok(item) => Some(item),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => {
+                    if let Err(e) = commit(&mut conn, &ops, max_seq, &failure) {
+                        error!("store commit failed at shutdown, {} writes lost: {e}", ops.len());
+                    }
+                    return;
+                }
+            }
+        } else {
+            match rx.recv() {
+                Ok(item) => Some(item),
+                Err(_) => return,
+            }
+        };
+        let mut items: Vec<Item<P>> = first.into_iter().collect();
         while items.len() < MAX_BATCH {
             match rx.try_recv() {
                 Ok(item) => items.push(item),
                 Err(_) => break,
             }
         }
-        let mut ops = Vec::new();
-        let mut publications = Vec::new();
         let mut barriers = Vec::new();
-        let mut max_seq = None;
         for item in items {
             match item {
                 Item::Ops(group) => {
@@ -110,12 +182,27 @@ fn run<P: Sequenced, F: FnMut(Vec<P>)>(mut conn: Connection, rx: Receiver<Item<P
                 Item::Barrier(done) => barriers.push(done),
             }
         }
-        if let Err(e) = commit(&mut conn, &ops, max_seq) {
-            // Nothing is published that was not stored: a client must never
-            // see what a restart would not bring back.
-            error!("store commit failed, {} writes lost: {e}", ops.len());
-        } else {
-            after_commit(publications);
+        match commit(&mut conn, &ops, max_seq, &failure) {
+            Ok(()) => {
+                if failing {
+                    tracing::info!("store commits again; {} queued writes saved", ops.len());
+                    failure.set(None);
+                    failing = false;
+                }
+                ops.clear();
+                max_seq = None;
+                after_commit(std::mem::take(&mut publications));
+            }
+            Err(e) => {
+                // Nothing is published that was not stored: a client must
+                // never see what a restart would not bring back. The batch
+                // stays queued and is retried.
+                if !failing {
+                    error!("store commit failed; {} writes kept and retried: {e}", ops.len());
+                }
+                failure.set(Some(format!("the host cannot save to its data directory ({e})")));
+                failing = true;
+            }
         }
         for done in barriers {
             let _ = done.send(());
@@ -123,9 +210,12 @@ fn run<P: Sequenced, F: FnMut(Vec<P>)>(mut conn: Connection, rx: Receiver<Item<P
     }
 }
 
-fn commit(conn: &mut Connection, ops: &[StoreOp], max_seq: Option<u64>) -> Result<(), StoreError> {
+fn commit(conn: &mut Connection, ops: &[StoreOp], max_seq: Option<u64>, failure: &Failure) -> Result<(), StoreError> {
     if ops.is_empty() && max_seq.is_none() {
         return Ok(());
+    }
+    if failure.injected() {
+        return Err(StoreError::Injected("disk full".to_owned()));
     }
     let tx = conn.transaction()?;
     // Under load a batch holds many index rows for the same session; only

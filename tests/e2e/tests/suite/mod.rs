@@ -13,6 +13,7 @@ mod customizations;
 mod customizations_mcp;
 mod discovery;
 mod durability;
+mod faults;
 mod handshake;
 mod reconnect;
 mod remote_hosts;

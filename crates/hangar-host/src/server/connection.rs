@@ -1,9 +1,13 @@
 //! One WebSocket connection: the TLS handshake when the listener has TLS,
 //! authenticate the upgrade, then read frames, answer them, and write the
 //! outbound queue, until either side closes or the device token that opened
-//! it is revoked.
+//! it is revoked. The TLS handshake and the upgrade together must finish
+//! within [`HANDSHAKE_TIMEOUT`]: a client that opens a socket and trickles
+//! its request (slow loris) is dropped.
 
+use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -23,19 +27,38 @@ use crate::hub::OutFrame;
 use crate::protocol::versions::ProtocolGeneration;
 use crate::RpcError;
 
-/// Serve one accepted TCP connection until it closes.
-pub async fn serve(host: Arc<Host>, stream: TcpStream, policy: Arc<UpgradePolicy>, tls: Option<TlsAcceptor>) {
+/// How long a new connection has for its TLS handshake and WebSocket
+/// upgrade together.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Serve one accepted TCP connection from `peer` until it closes.
+pub async fn serve(
+    host: Arc<Host>,
+    stream: TcpStream,
+    peer: IpAddr,
+    policy: Arc<UpgradePolicy>,
+    tls: Option<TlsAcceptor>,
+) {
     match tls {
-        None => serve_stream(host, stream, policy).await,
-        Some(acceptor) => match acceptor.accept(stream).await {
-            Ok(stream) => serve_stream(host, stream, policy).await,
-            Err(e) => tracing::debug!("TLS handshake failed: {e}"),
-        },
+        None => serve_stream(host, stream, peer, policy, tokio::time::Instant::now()).await,
+        Some(acceptor) => {
+            let started = tokio::time::Instant::now();
+            match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
+                Ok(Ok(stream)) => serve_stream(host, stream, peer, policy, started).await,
+                Ok(Err(e)) => tracing::debug!("TLS handshake failed: {e}"),
+                Err(_) => tracing::debug!("TLS handshake from {peer} timed out"),
+            }
+        }
     }
 }
 
-async fn serve_stream<S>(host: Arc<Host>, stream: S, policy: Arc<UpgradePolicy>)
-where
+async fn serve_stream<S>(
+    host: Arc<Host>,
+    stream: S,
+    peer: IpAddr,
+    policy: Arc<UpgradePolicy>,
+    started: tokio::time::Instant,
+) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let ws_config = WebSocketConfig::default()
@@ -44,14 +67,19 @@ where
     let mut credential = None;
     #[allow(clippy::result_large_err)] // the signature tungstenite's callback requires
     let check = |req: &_, resp| {
-        let checked = policy.check(req).map_err(|refusal| *refusal)?;
+        let checked = policy.check(req, peer).map_err(|refusal| *refusal)?;
         credential = Some(checked);
         Ok(resp)
     };
-    let ws = match tokio_tungstenite::accept_hdr_async_with_config(stream, check, Some(ws_config)).await {
-        Ok(ws) => ws,
-        Err(e) => {
+    let upgrade = tokio_tungstenite::accept_hdr_async_with_config(stream, check, Some(ws_config));
+    let ws = match tokio::time::timeout_at(started + HANDSHAKE_TIMEOUT, upgrade).await {
+        Ok(Ok(ws)) => ws,
+        Ok(Err(e)) => {
             tracing::debug!("upgrade refused or failed: {e}");
+            return;
+        }
+        Err(_) => {
+            tracing::debug!("upgrade from {peer} timed out");
             return;
         }
     };

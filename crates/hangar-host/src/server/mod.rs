@@ -2,6 +2,7 @@
 //!
 //! Map:
 //! - `upgrade.rs`    — token, Origin and Host checks on the HTTP upgrade.
+//! - `token_throttle.rs` — failed tokens per address: too many → 429.
 //! - `device_tokens.rs` — per-device tokens on disk (hashes only):
 //!   `hangar token create|list|revoke`.
 //! - `device_watch.rs` — the running server's live set of device tokens,
@@ -25,6 +26,7 @@ mod grant_ask;
 mod methods;
 mod resource_methods;
 pub mod tls;
+pub mod token_throttle;
 pub mod upgrade;
 
 use std::future::Future;
@@ -48,14 +50,15 @@ pub async fn serve(host: Arc<Host>, listener: TcpListener, shutdown: impl Future
         devices: DeviceRegistry::watch(&host.config.data_dir),
         allowed_origins: host.config.allowed_origins.clone(),
         loopback_only_host: loopback,
+        throttle: token_throttle::TokenThrottle::default(),
     });
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
+                Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
-                    tokio::spawn(connection::serve(host.clone(), stream, policy.clone(), tls.clone()));
+                    tokio::spawn(connection::serve(host.clone(), stream, peer.ip(), policy.clone(), tls.clone()));
                 }
                 Err(e) => tracing::warn!("accept failed: {e}"),
             },

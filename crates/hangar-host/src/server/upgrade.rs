@@ -8,12 +8,18 @@
 //!   user allowed (`--allow-origin`) → else 403. Browsers always send it, so a
 //!   web page the user visits cannot drive the host.
 //! - `Host`, when listening on loopback, must name loopback (DNS rebinding).
+//! - Too many failed tokens from one address → 429 for a while
+//!   (`token_throttle.rs`).
+
+use std::net::IpAddr;
+use std::time::Instant;
 
 use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request};
 use tokio_tungstenite::tungstenite::http::{header, StatusCode};
 
 use super::device_tokens::token_hash;
 use super::device_watch::DeviceRegistry;
+use super::token_throttle::TokenThrottle;
 use crate::config::DESKTOP_ORIGINS;
 
 /// Which token opened a connection.
@@ -35,12 +41,14 @@ pub struct UpgradePolicy {
     pub allowed_origins: Vec<String>,
     /// Whether to require a loopback `Host` header.
     pub loopback_only_host: bool,
+    /// Failed tokens per address.
+    pub throttle: TokenThrottle,
 }
 
 impl UpgradePolicy {
     /// Check an upgrade request: the token that opens it, or the HTTP
     /// response that refuses it.
-    pub fn check(&self, req: &Request) -> Result<Credential, Box<ErrorResponse>> {
+    pub fn check(&self, req: &Request, peer: IpAddr) -> Result<Credential, Box<ErrorResponse>> {
         if let Some(origin) = req.headers().get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("");
             let allowed = DESKTOP_ORIGINS.contains(&origin) || self.allowed_origins.iter().any(|o| o == origin);
@@ -54,6 +62,22 @@ impl UpgradePolicy {
                 return Err(refuse(StatusCode::FORBIDDEN, "host not allowed"));
             }
         }
+        let now = Instant::now();
+        if let Some(wait) = self.throttle.locked_for(peer, now) {
+            let mut resp = refuse(StatusCode::TOO_MANY_REQUESTS, "too many failed tokens from this address");
+            if let Ok(secs) = header::HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
+                resp.headers_mut().insert(header::RETRY_AFTER, secs);
+            }
+            return Err(resp);
+        }
+        let checked = self.check_token(req);
+        if checked.is_err() {
+            self.throttle.failed(peer, now);
+        }
+        checked
+    }
+
+    fn check_token(&self, req: &Request) -> Result<Credential, Box<ErrorResponse>> {
         match presented_token(req) {
             None => Err(refuse(StatusCode::UNAUTHORIZED, "token required")),
             Some(t) if constant_time_eq::constant_time_eq(t.as_bytes(), self.token.as_bytes()) => {
@@ -131,36 +155,42 @@ mod tests {
         b.body(()).unwrap()
     }
 
+    const PEER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+
     fn policy() -> UpgradePolicy {
         UpgradePolicy {
             token: "s3cret".into(),
             devices: DeviceRegistry::fixed([token_hash("device-token")]),
             allowed_origins: vec!["http://localhost:5173".into()],
             loopback_only_host: true,
+            throttle: TokenThrottle::default(),
         }
     }
 
     #[test]
     fn token_checks() {
         let p = policy();
-        assert_eq!(p.check(&req("/?tkn=s3cret", &[("host", "127.0.0.1:1")])).unwrap(), Credential::HostToken);
-        let device = p.check(&req("/?tkn=device-token", &[("host", "127.0.0.1:1")])).unwrap();
+        assert_eq!(p.check(&req("/?tkn=s3cret", &[("host", "127.0.0.1:1")]), PEER).unwrap(), Credential::HostToken);
+        let device = p.check(&req("/?tkn=device-token", &[("host", "127.0.0.1:1")]), PEER).unwrap();
         assert_eq!(device, Credential::Device(token_hash("device-token")));
-        assert!(p.check(&req("/", &[("host", "localhost:1"), ("authorization", "Bearer s3cret")])).is_ok());
-        assert_eq!(p.check(&req("/", &[("host", "127.0.0.1")])).unwrap_err().status(), StatusCode::UNAUTHORIZED);
-        assert_eq!(p.check(&req("/?tkn=nope", &[("host", "127.0.0.1")])).unwrap_err().status(), StatusCode::FORBIDDEN);
+        assert!(p.check(&req("/", &[("host", "localhost:1"), ("authorization", "Bearer s3cret")]), PEER).is_ok());
+        assert_eq!(p.check(&req("/", &[("host", "127.0.0.1")]), PEER).unwrap_err().status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            p.check(&req("/?tkn=nope", &[("host", "127.0.0.1")]), PEER).unwrap_err().status(),
+            StatusCode::FORBIDDEN
+        );
     }
 
     #[test]
     fn origin_and_host_checks() {
         let p = policy();
         let ok = [("host", "127.0.0.1:9"), ("origin", "tauri://localhost")];
-        assert!(p.check(&req("/?tkn=s3cret", &ok)).is_ok());
+        assert!(p.check(&req("/?tkn=s3cret", &ok), PEER).is_ok());
         let allowed = [("host", "[::1]:9"), ("origin", "http://localhost:5173")];
-        assert!(p.check(&req("/?tkn=s3cret", &allowed)).is_ok());
+        assert!(p.check(&req("/?tkn=s3cret", &allowed), PEER).is_ok());
         let evil = [("host", "127.0.0.1:9"), ("origin", "https://evil.example")];
-        assert_eq!(p.check(&req("/?tkn=s3cret", &evil)).unwrap_err().status(), StatusCode::FORBIDDEN);
+        assert_eq!(p.check(&req("/?tkn=s3cret", &evil), PEER).unwrap_err().status(), StatusCode::FORBIDDEN);
         let rebind = [("host", "evil.example:9")];
-        assert_eq!(p.check(&req("/?tkn=s3cret", &rebind)).unwrap_err().status(), StatusCode::FORBIDDEN);
+        assert_eq!(p.check(&req("/?tkn=s3cret", &rebind), PEER).unwrap_err().status(), StatusCode::FORBIDDEN);
     }
 }

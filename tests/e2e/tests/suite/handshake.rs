@@ -186,6 +186,68 @@ async fn oversize_and_deeply_nested_messages_close_only_that_connection() {
     assert!(listed["result"]["items"].is_array());
 }
 
+/// Upgrade from source address `from` (any 127.x.y.z reaches a host on
+/// 127.0.0.1) with `token`: the HTTP status of the refusal, or 101.
+async fn upgrade_from(host: &TestHost, from: &str, token: &str) -> u16 {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    let addr = host.url.trim_start_matches("ws://").trim_end_matches('/').parse().unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    match tokio_tungstenite::client_async(format!("{}?tkn={token}", host.url), stream).await {
+        Ok(_) => 101,
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => resp.status().as_u16(),
+        Err(other) => panic!("expected an HTTP answer, got {other}"),
+    }
+}
+
+#[tokio::test]
+async fn guessing_tokens_locks_out_only_that_address() {
+    let host = TestHost::start(Launch::InProcess, &[]);
+    let mut bystander = RawClient::initialized(&host, "bystander").await;
+    for i in 0..10 {
+        assert_eq!(upgrade_from(&host, "127.0.0.2", &format!("guess-{i}")).await, 403);
+    }
+    // Locked: even the right token is refused, so a lucky guess says nothing.
+    assert_eq!(upgrade_from(&host, "127.0.0.2", &host.token).await, 429);
+    assert_eq!(upgrade_from(&host, "127.0.0.2", "guess-11").await, 429);
+    // Everyone else goes on.
+    assert_eq!(upgrade_from(&host, "127.0.0.3", &host.token).await, 101);
+    assert_eq!(upgrade_from(&host, "127.0.0.1", &host.token).await, 101);
+    let alive = bystander.request(json!(2), "ping", json!({"channel": ROOT})).await;
+    assert_eq!(alive["result"], Value::Null);
+}
+
+#[tokio::test]
+async fn a_slow_upgrade_is_dropped_and_others_are_served_meanwhile() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = TestHost::start(Launch::InProcess, &[]);
+    let addr = host.url.trim_start_matches("ws://").trim_end_matches('/');
+    let mut slow = tokio::net::TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n").await.unwrap();
+    let started = std::time::Instant::now();
+    let trickle = async {
+        // One header byte a second, never finishing the request.
+        for _ in 0..30 {
+            if slow.write_all(b"X").await.is_err() {
+                return;
+            }
+            let mut buf = [0u8; 64];
+            let read = tokio::time::timeout(std::time::Duration::from_secs(1), slow.read(&mut buf)).await;
+            if let Ok(Ok(0) | Err(_)) = read {
+                return;
+            }
+        }
+        panic!("a request trickled for 30 s and the host kept it open");
+    };
+    let meanwhile = async {
+        let mut other = RawClient::initialized(&host, "other").await;
+        assert_eq!(other.request(json!(2), "ping", json!({"channel": ROOT})).await["result"], Value::Null);
+    };
+    tokio::join!(trickle, meanwhile);
+    let waited = started.elapsed();
+    assert!(waited >= std::time::Duration::from_secs(9), "dropped after the 10 s allowance, not before: {waited:?}");
+}
+
 #[test]
 fn a_second_host_on_the_same_data_dir_refuses_to_start() {
     let first = TestHost::start(Launch::Process(&[]), &[]);

@@ -29,7 +29,8 @@
 //! host; the times go to stderr and as JSON to the file in
 //! `FAKE_ACP_REPORT`), `end` (stop reason; `usage` alongside),
 //! `endRaw` (the whole prompt result), `fail` `{code, message}` (the
-//! prompt answered with a JSON-RPC error), `raw` (any message).
+//! prompt answered with a JSON-RPC error), `raw` (any message), `garbage`
+//! (a string, or an array of byte values, written to stdout as is).
 //! With `FAKE_ACP_LOG` set, every model switch appends `METHOD MODEL` to that file.
 //! `$CWD` and `$SID` in strings become the session's cwd and id; `$ANSWER`
 //! the last answer's `content` as compact JSON (keys sorted), or its
@@ -409,6 +410,16 @@ impl Agent {
                 return Flow::Ended;
             }
             "raw" => self.send(arg.clone()),
+            "garbage" => {
+                // Written as is: broken JSON, stray logging, control bytes;
+                // an array of numbers is written as those bytes (not UTF-8).
+                let bytes: Vec<u8> = match arg {
+                    Value::Array(b) => b.iter().filter_map(Value::as_u64).map(|b| b as u8).collect(),
+                    other => other.as_str().unwrap_or("").as_bytes().to_vec(),
+                };
+                let _ = self.out.write_all(&bytes);
+                let _ = self.out.flush();
+            }
             "sleep" => {
                 let until = Instant::now() + Duration::from_millis(arg.as_u64().unwrap_or(0));
                 while Instant::now() < until {

@@ -87,19 +87,25 @@ impl Connection {
         });
         let answers = pending.clone();
         tokio::spawn(async move {
-            let mut lines = BufReader::with_capacity(1 << 16, reader).lines();
+            let mut lines = BufReader::with_capacity(1 << 16, reader);
+            let mut raw_line = Vec::new();
             // Text chunks merged while more lines are already buffered.
             let mut merging: Option<chunk_lines::Pending> = None;
             loop {
-                if lines.get_ref().buffer().is_empty() {
+                if lines.buffer().is_empty() {
                     if let Some(done) = merging.take() {
                         let _ = in_tx.send(done.into_inbound());
                     }
                 }
-                let Ok(Some(line)) = lines.next_line().await else {
-                    break;
-                };
-                let line = line.trim();
+                // Bytes, not `lines()`: a line that is not UTF-8 (an agent's
+                // stray output) is skipped below, not taken for the end.
+                raw_line.clear();
+                match lines.read_until(b'\n', &mut raw_line).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let text = String::from_utf8_lossy(&raw_line);
+                let line = text.trim();
                 if line.is_empty() {
                     continue;
                 }

@@ -402,6 +402,32 @@ async fn hung_agent_is_stopped_and_reported() {
 }
 
 #[tokio::test]
+async fn an_agent_printing_garbage_is_read_past_and_a_silent_one_is_stopped() {
+    let script = json!({ "turns": [
+        [{ "chunk": "before" },
+         { "garbage": "npm WARN deprecated something\n{\"jsonrpc\": \"2.0\", \"method\": \n\u{1}\u{2}[[[\n" },
+         { "garbage": [0xff, 0xfe, 0x80, 0x0a, 0xc3, 0x28, 0x0a] },
+         { "chunk": " after" }, { "end": "end_turn" }],
+        [{ "garbage": "half a line with no newline, then silence" }, { "hang": true }]
+    ]});
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::Process(&[("HANGAR_ACP_IDLE_TIMEOUT", "1.5")])).await;
+    let first = rig.send("one").await;
+    assert_eq!(
+        rig.wait_end(&first).await,
+        "chat/turnComplete",
+        "garbage lines, even bytes that are not UTF-8, are skipped"
+    );
+    assert_eq!(markdown(&rig.turn(&first).await), "before after");
+    // Garbage is not a sign of life: the turn ends as unresponsive.
+    let second = rig.send("two").await;
+    assert_eq!(rig.wait_end(&second).await, "chat/error");
+    assert!(error_message(&rig.turn(&second).await).unwrap().contains("stopped responding"));
+    // A fresh agent serves the next message (the script starts over).
+    let third = rig.send("three").await;
+    assert_eq!(rig.wait_end(&third).await, "chat/turnComplete");
+}
+
+#[tokio::test]
 async fn agent_that_cannot_start_fails_creation_with_its_reason() {
     let script = json!({ "failStart": "error: no API key configured" });
     let rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;

@@ -17,6 +17,8 @@
 //!   model server as a child process, whether the agents are installed.
 //! - [`wait_for_action`] — await a matching envelope on a subscription.
 //! - [`files_containing`] — the files under a folder holding some bytes.
+//! - [`soak`]        — many clients, sessions with streaming agents, random
+//!   drops and reconnects, checked with the official reducers.
 //! - [`SecretService`] (`secret_service.rs`) — a private D-Bus session with
 //!   an unlocked gnome-keyring, for keyring tests against the real thing.
 //!
@@ -49,6 +51,7 @@ mod in_process;
 pub mod interop;
 mod process;
 mod secret_service;
+pub mod soak;
 
 pub use host::{Launch, TestHost};
 pub use process::{hangar_bin, ExitedHost};

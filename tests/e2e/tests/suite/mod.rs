@@ -19,4 +19,5 @@ mod reconnect;
 mod remote_hosts;
 mod resources;
 mod sessions;
+mod soak;
 mod sync;

@@ -19,6 +19,8 @@
 //! - [`files_containing`] — the files under a folder holding some bytes.
 //! - [`soak`]        — many clients, sessions with streaming agents, random
 //!   drops and reconnects, checked with the official reducers.
+//! - [`wire_fuzz`]   — mutated frames over many connections to a running
+//!   host, a bystander timing pings.
 //! - [`SecretService`] (`secret_service.rs`) — a private D-Bus session with
 //!   an unlocked gnome-keyring, for keyring tests against the real thing.
 //!
@@ -52,6 +54,7 @@ pub mod interop;
 mod process;
 mod secret_service;
 pub mod soak;
+pub mod wire_fuzz;
 
 pub use host::{Launch, TestHost};
 pub use process::{hangar_bin, ExitedHost};

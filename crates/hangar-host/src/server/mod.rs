@@ -11,7 +11,8 @@
 //!   self-signed pair kept in the data directory.
 //! - `connection.rs` — one connection: TLS handshake, upgrade, read, answer,
 //!   write, limits; closed when its device token is revoked.
-//! - `frames.rs`     — raw JSON-RPC decoding (string ids!) and encoding.
+//! - `frames.rs`     — raw JSON-RPC decoding (string ids!) and encoding;
+//!   `frames_fuzz.rs` fuzzes it (tests only).
 //! - `methods.rs`    — the method table.
 //! - `resource_methods.rs` — `resource*`, watches and `completions`, run off
 //!   the read loop.
@@ -22,6 +23,8 @@ mod connection;
 pub mod device_tokens;
 pub mod device_watch;
 mod frames;
+#[cfg(test)]
+mod frames_fuzz;
 mod grant_ask;
 mod methods;
 mod resource_methods;

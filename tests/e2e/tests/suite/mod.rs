@@ -21,3 +21,4 @@ mod resources;
 mod sessions;
 mod soak;
 mod sync;
+mod wire_fuzz;

@@ -1,5 +1,6 @@
 //! Table tests of the engine's rules, one file per module under test
-//! (`client_actions`, `input_requests`, `summaries`, `queue`): each is a list
+//! (`client_actions`, `input_requests`, `summaries`, `queue`; `fuzz`
+//! mutates real client actions): each is a list
 //! of rows (name, starting state, action, expected outcome) and one loop that
 //! names the failing row. This file is their fixture: an engine over a real
 //! SQLite store holding one session ([`SESSION`]) and its default chat, with
@@ -7,6 +8,7 @@
 //! actions the rows use (actions are written as they travel on the wire).
 
 mod client_actions;
+mod fuzz;
 mod input_requests;
 mod queue;
 mod summaries;

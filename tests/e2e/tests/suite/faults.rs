@@ -1,7 +1,7 @@
-//! Faults of the machine under the host: a data directory that cannot be
-//! written (a full disk, injected by the test-only switch the store writer
-//! reads, `HANGAR_TEST_STORE_FULL_FLAG`), and a database file that is
-//! corrupt or truncated. The host says why, refuses what it cannot keep, and
+//! Faults under the host: `kill -9` at random points of 200 turns (seeded),
+//! a data directory that cannot be written (a full disk, injected by the
+//! test-only switch the store writer reads, `HANGAR_TEST_STORE_FULL_FLAG`),
+//! and a database file that is corrupt or truncated. The host says why, refuses what it cannot keep, and
 //! never loses or overwrites what it committed.
 
 use std::time::Duration;
@@ -132,4 +132,162 @@ async fn a_corrupt_or_truncated_database_stops_the_host_with_a_message_and_is_ne
     let mut raw = RawClient::initialized(&host, "reader").await;
     let list = raw.request(json!(1), "listSessions", json!({"channel": ROOT})).await;
     assert_eq!(list["result"]["items"].as_array().unwrap().len(), 40, "{list}");
+}
+
+/// The agent of the crash loop: every turn asks to run a tool, then answers.
+fn gated_agent(dir: &std::path::Path) -> String {
+    let gate = json!({ "request": { "method": "session/request_permission", "params": {
+        "toolCall": { "toolCallId": "gate", "title": "Run the tests" },
+        "options": [{ "optionId": "go", "name": "Go", "kind": "allow_once" },
+                    { "optionId": "no", "name": "No", "kind": "reject_once" }] } } });
+    let script = json!({ "turns": [[{ "chunk": "working" }, gate, { "chunk": " done" }, { "end": "end_turn" }]] });
+    let path = dir.join("agent.json");
+    std::fs::write(&path, script.to_string()).unwrap();
+    format!("agent={} --script {}", hangar_e2e::acp::fake_agent_bin().display(), path.display())
+}
+
+/// A client of the crash loop, following the session and its chat.
+async fn follow(host: &TestHost, session: &str, chat: &str) -> RawClient {
+    let mut raw = RawClient::initialized(host, "looper").await;
+    raw.request(json!("s"), "subscribe", json!({"channel": session})).await;
+    raw.request(json!("c"), "subscribe", json!({"channel": chat})).await;
+    raw
+}
+
+fn dispatch(channel: &str, action: Value) -> String {
+    json!({"jsonrpc": "2.0", "method": "dispatchAction", "params": {"channel": channel, "clientSeq": 0, "action": action}})
+        .to_string()
+}
+
+/// A snapshot of `chat` with every turn: a restarted host holds a tail;
+/// `fetchTurns` pages the rest in, then a large view shows them all.
+async fn every_turn(raw: &mut RawClient, chat: &str) -> Value {
+    let first = raw.request(json!("tail"), "subscribe", json!({"channel": chat})).await;
+    let mut cursor = first["result"]["snapshot"]["state"]["turnsNextCursor"].as_str().map(str::to_owned);
+    let mut page = 0;
+    while let Some(c) = cursor.take() {
+        page += 1;
+        let id = json!(format!("page-{page}"));
+        raw.send_text(
+            json!({"jsonrpc": "2.0", "id": id, "method": "fetchTurns", "params": {"channel": chat, "cursor": c}})
+                .to_string(),
+        )
+        .await;
+        loop {
+            let msg = raw.next_json().await.expect("the connection stays open");
+            if msg["params"]["action"]["type"] == "chat/turnsLoaded" {
+                cursor = msg["params"]["action"]["turnsNextCursor"].as_str().map(str::to_owned);
+            }
+            if msg["id"] == id {
+                break;
+            }
+        }
+    }
+    raw.request(json!("all"), "subscribe", json!({"channel": chat, "view": {"turns": 100_000}})).await
+}
+
+/// The next envelope of `kind` for `turn` (or for the session, without a turn).
+async fn until(raw: &mut RawClient, kind: &str, turn: Option<&str>) -> Value {
+    loop {
+        let msg = raw.next_json().await.expect("the connection stays open");
+        let a = &msg["params"]["action"];
+        if msg["method"] == "action" && a["type"] == kind && turn.is_none_or(|t| a["turnId"] == t) {
+            assert!(msg["params"]["rejectionReason"].is_null(), "{msg}");
+            return a.clone();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_at_random_points_of_200_turns_loses_no_completed_turn_decision_or_title() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(200);
+    let dir = tempfile::tempdir().unwrap();
+    let (data, ws) = (dir.path().join("data"), dir.path().join("ws"));
+    std::fs::create_dir_all(&ws).unwrap();
+    let agent = gated_agent(dir.path());
+    let browse = dir.path().display().to_string();
+    let args = ["--agent", agent.as_str(), "--browse-root", browse.as_str()];
+    let mut host = TestHost::start_in(Launch::Process(&[]), &data, &args);
+
+    let mut raw = RawClient::initialized(&host, "looper").await;
+    let params =
+        json!({"channel": SESSION, "provider": "agent", "workingDirectories": [hangar_e2e::acp::file_uri(&ws)]});
+    let created = raw.request(json!(2), "createSession", params).await;
+    assert!(created.get("error").is_none(), "{created}");
+    let snap = raw.request(json!(3), "subscribe", json!({"channel": SESSION})).await;
+    let chat = snap["result"]["snapshot"]["state"]["defaultChat"].as_str().unwrap().to_owned();
+    if snap["result"]["snapshot"]["state"]["lifecycle"] != "ready" {
+        until(&mut raw, "session/ready", None).await;
+    }
+    raw.request(json!(4), "subscribe", json!({"channel": chat})).await;
+
+    let mut completed: Vec<String> = Vec::new();
+    let mut title = String::new();
+    let mut kills = 0;
+    for i in 0..200 {
+        // Where this turn is cut, if it is: 0 = not, 1..=4 the step after
+        // which the host is killed, after 0-60 ms.
+        let kill_after = if rng.gen_bool(0.2) { rng.gen_range(1..=4) } else { 0 };
+        let turn = format!("t{i}");
+        if i % 7 == 0 {
+            title = format!("title {i}");
+            raw.send_text(dispatch(SESSION, json!({"type": "session/titleChanged", "title": title}))).await;
+            until(&mut raw, "session/titleChanged", None).await;
+        }
+        let started = json!({"type": "chat/turnStarted", "turnId": turn, "startedAt": hangar_e2e::actions::now(),
+            "message": {"text": format!("message {i}"), "origin": {"kind": "user"}}});
+        raw.send_text(dispatch(&chat, started)).await;
+        let mut step = 1;
+        if kill_after != step {
+            let ready = loop {
+                let a = until(&mut raw, "chat/toolCallReady", Some(&turn)).await;
+                if a.get("confirmed").is_none() {
+                    break a;
+                }
+            };
+            step = 2;
+            if kill_after != step {
+                let confirmed = json!({"type": "chat/toolCallConfirmed", "turnId": turn, "toolCallId": ready["toolCallId"],
+                    "approved": true, "confirmed": "user-action", "selectedOptionId": "go"});
+                raw.send_text(dispatch(&chat, confirmed)).await;
+                step = 3;
+                if kill_after != step {
+                    until(&mut raw, "chat/turnComplete", Some(&turn)).await;
+                    completed.push(turn.clone());
+                    step = 4;
+                }
+            }
+        }
+        if kill_after == 0 || step != kill_after {
+            continue;
+        }
+        tokio::time::sleep(Duration::from_millis(rng.gen_range(0..60))).await;
+        host.kill9();
+        kills += 1;
+        host = TestHost::start_in(Launch::Process(&[]), &data, &args);
+        raw = follow(&host, SESSION, &chat).await;
+        let state = every_turn(&mut raw, &chat).await;
+        let turns = state["result"]["snapshot"]["state"]["turns"].as_array().unwrap().clone();
+        let done: Vec<&Value> = turns.iter().filter(|t| t["state"] == "complete").collect();
+        let ids: Vec<&str> = done.iter().map(|t| t["id"].as_str().unwrap()).collect();
+        // The cut turn may have completed on the host before the kill,
+        // unseen by the client: that one may be there too.
+        let known: Vec<&str> = ids.iter().copied().filter(|id| *id != turn || completed.contains(&turn)).collect();
+        assert_eq!(
+            known, completed,
+            "after kill {kills} (turn {i}, step {kill_after}) every completed turn is back, in order"
+        );
+        completed = ids.iter().map(|id| (*id).to_owned()).collect();
+        for t in &done {
+            let text = t.to_string();
+            assert!(text.contains("working") && text.contains(" done"), "the turn's text is whole: {text}");
+            assert!(text.contains("\"confirmed\":\"user-action\""), "the decision is kept: {text}");
+        }
+        assert!(state["result"]["snapshot"]["state"].get("activeTurn").is_none(), "no turn is left running");
+        let session = raw.request(json!("t"), "subscribe", json!({"channel": SESSION})).await;
+        assert_eq!(session["result"]["snapshot"]["state"]["title"], title.as_str(), "the last title is back");
+    }
+    assert!(kills >= 20, "the loop killed the host {kills} times");
+    assert!(completed.len() >= 150, "{} turns completed", completed.len());
 }

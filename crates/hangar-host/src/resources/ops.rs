@@ -52,6 +52,20 @@ pub fn parse_uri(uri: &str, field: &str) -> Result<PathBuf, RpcError> {
 }
 
 /// Refuse everything but regular files, directories and (for lstat) symlinks.
+/// An opened regular file with one name only: a file with other hard links
+/// may be one outside the allowed folders (a link to `~/.ssh/id_ed25519`
+/// placed in a project), so it is neither read nor written in place.
+fn single_link(md: &fs::Metadata) -> Result<(), RpcError> {
+    use std::os::unix::fs::MetadataExt;
+    if md.is_file() && md.nlink() > 1 {
+        return Err(RpcError::permission_denied(
+            "the file has other hard links, which may be outside the allowed folders; it is not served",
+            None,
+        ));
+    }
+    Ok(())
+}
+
 fn plain_type(ft: fs::FileType) -> Result<(), RpcError> {
     if ft.is_file() || ft.is_dir() || ft.is_symlink() {
         Ok(())
@@ -165,6 +179,7 @@ impl Ops {
         if !fmd.is_file() {
             return Err(RpcError::permission_denied("only regular files and directories are served", None));
         }
+        single_link(&fmd)?;
         let mut bytes = Vec::with_capacity(fmd.len().min(MAX_READ_BYTES) as usize);
         file.take(MAX_READ_BYTES + 1).read_to_end(&mut bytes).map_err(|e| io_error("resourceRead", &e))?;
         if bytes.len() as u64 > MAX_READ_BYTES {
@@ -244,6 +259,7 @@ impl Ops {
         if !fmd.is_file() {
             return Err(RpcError::permission_denied("only regular files and directories are served", None));
         }
+        single_link(&fmd)?;
         let len = fmd.len();
         let io = |e: std::io::Error| io_error("resourceWrite", &e);
         match mode {
@@ -523,9 +539,15 @@ fn copy_dir_contents(src: &Path, dst: &Path) -> std::io::Result<()> {
 }
 
 fn copy_file(src: &Path, dst: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
     let mut from = OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(src)?;
-    if !from.metadata()?.is_file() {
+    let md = from.metadata()?;
+    if !md.is_file() {
         return Err(std::io::Error::from_raw_os_error(libc::EINVAL));
+    }
+    if md.nlink() > 1 {
+        // See `single_link`: a copy would read what a read may not.
+        return Err(std::io::Error::from_raw_os_error(libc::EPERM));
     }
     let mut to = OpenOptions::new().write(true).create(true).truncate(true).custom_flags(libc::O_NOFOLLOW).open(dst)?;
     std::io::copy(&mut from, &mut to)?;

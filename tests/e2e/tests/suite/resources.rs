@@ -10,6 +10,7 @@ use ahp_types::commands::{ResourceRequestParams, ResourceRequestResult};
 use ahp_types::JsonRpcError;
 use hangar_e2e::{Launch, RawClient, TestHost, WAIT};
 use serde_json::{json, Value};
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -541,4 +542,48 @@ async fn write_modes_resolve_delete_and_mkdir_over_the_socket() {
     assert_eq!(code(call(c, "resourceMkdir", json!({"uri": hello})).await), -32010);
     assert!(f.proj.join("hello.txt").is_file());
     call(c, "resourceMkdir", json!({"uri": uri(&f.proj.join("src"))})).await.unwrap();
+}
+
+#[tokio::test]
+async fn hard_links_proc_devices_long_and_non_utf8_names() {
+    let f = setup().await;
+    let c = &f.client;
+    // A hard link in the project to the private key: neither read, nor
+    // written through, nor copied.
+    std::fs::hard_link(f.home.join(".ssh/id_ed25519"), f.proj.join("innocent.txt")).unwrap();
+    let linked = uri(&f.proj.join("innocent.txt"));
+    assert_eq!(code(call(c, "resourceRead", json!({"uri": linked})).await), -32009);
+    let write = call(c, "resourceWrite", json!({"uri": linked, "data": "pwned", "encoding": "utf-8"})).await;
+    assert_eq!(code(write), -32009);
+    let copy = call(c, "resourceCopy", json!({"source": linked, "destination": uri(&f.proj.join("copy.txt"))})).await;
+    assert!(copy.is_err(), "{copy:?}");
+    assert!(!f.proj.join("copy.txt").exists());
+    assert_eq!(std::fs::read_to_string(f.home.join(".ssh/id_ed25519")).unwrap(), "PRIVATE KEY\n");
+
+    // /proc and device files, directly and through a link in the project.
+    std::os::unix::fs::symlink("/dev/zero", f.proj.join("zero")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", f.proj.join("env")).unwrap();
+    for target in ["file:///proc/self/environ", "file:///proc/1/mem", "file:///dev/random"] {
+        assert_eq!(code(call(c, "resourceRead", json!({"uri": target})).await), -32009, "{target}");
+    }
+    for link in ["zero", "env"] {
+        let u = uri(&f.proj.join(link));
+        assert_eq!(code(call(c, "resourceRead", json!({"uri": u})).await), -32009, "{link}");
+    }
+
+    // A name longer than the file system allows: a clear error, not a crash.
+    let long = uri(&f.proj.join("n".repeat(300)));
+    let long_write = call(c, "resourceWrite", json!({"uri": long, "data": "x", "encoding": "utf-8"})).await;
+    let long_code = code(long_write);
+    assert!([-32602, -32603].contains(&long_code), "{long_code}");
+    // A non-UTF-8 name inside the project is served byte-exact; outside it is refused.
+    let odd = format!("{}/caf%E9-%FF.txt", uri(&f.proj));
+    call(c, "resourceWrite", json!({"uri": odd, "data": "latin-1 name", "encoding": "utf-8"})).await.unwrap();
+    let on_disk = std::ffi::OsStr::from_bytes(b"caf\xe9-\xff.txt");
+    assert_eq!(std::fs::read_to_string(f.proj.join(on_disk)).unwrap(), "latin-1 name");
+    let read = call(c, "resourceRead", json!({"uri": odd})).await.unwrap();
+    assert_eq!(read["data"], "latin-1 name");
+    let outside = format!("{}/%FF.txt", uri(&f.home.join(".ssh")));
+    assert_eq!(code(call(c, "resourceRead", json!({"uri": outside})).await), -32009);
+    c.ping().await.unwrap();
 }

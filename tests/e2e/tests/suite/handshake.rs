@@ -71,6 +71,31 @@ async fn ping_works_before_initialize_and_other_methods_do_not() {
 }
 
 #[tokio::test]
+async fn a_connection_that_has_not_initialized_cannot_act_on_a_session() {
+    let host = TestHost::start(Launch::InProcess, &[]);
+    let mut owner = RawClient::initialized(&host, "owner").await;
+    let session = "ahp-session:/guarded";
+    owner.request(json!(2), "createSession", json!({"channel": session})).await;
+    let snap = owner.request(json!(3), "subscribe", json!({"channel": session})).await;
+    let chat = snap["result"]["snapshot"]["state"]["defaultChat"].as_str().unwrap().to_owned();
+    let mut stranger = RawClient::connect(&host.authed_url()).await.unwrap();
+    for (channel, action) in [
+        (session, json!({"type": "session/titleChanged", "title": "taken over"})),
+        (chat.as_str(), json!({"type": "chat/toolCallConfirmed", "turnId": "t", "toolCallId": "tc", "approved": true})),
+    ] {
+        let frame = json!({"jsonrpc": "2.0", "method": "dispatchAction",
+                           "params": {"channel": channel, "clientSeq": 1, "action": action}});
+        stranger.send_text(frame.to_string()).await;
+    }
+    // A ping answered after the dispatches: they were read, and dropped.
+    let pong = stranger.request(json!(1), "ping", json!({"channel": ROOT})).await;
+    assert_eq!(pong["result"], Value::Null);
+    assert_eq!(owner.next_json_within(std::time::Duration::from_millis(300)).await, None, "nothing was applied");
+    let after = owner.request(json!(4), "subscribe", json!({"channel": session})).await;
+    assert_eq!(after["result"]["snapshot"]["state"]["title"], "");
+}
+
+#[tokio::test]
 async fn version_negotiation() {
     let host = TestHost::start(Launch::InProcess, &[]);
     let mut raw = RawClient::connect(&host.authed_url()).await.unwrap();

@@ -63,6 +63,17 @@ pub use secret_service::SecretService;
 /// How long any single wait in a test may take before it fails.
 pub const WAIT: Duration = Duration::from_secs(20);
 
+/// A process's resident memory (`VmRSS`), in KiB; 0 if it cannot be read.
+pub fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .unwrap_or(0)
+}
+
 /// Connect the official client (not yet initialized).
 pub async fn connect(host: &TestHost) -> Client {
     let transport = ahp_ws::WebSocketTransport::connect(&host.authed_url()).await.unwrap();

@@ -17,7 +17,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::{Launch, RawClient, TestHost};
+use crate::{rss_kib, Launch, RawClient, TestHost};
 
 /// What to send.
 #[derive(Clone, Debug)]
@@ -181,15 +181,6 @@ fn mutate(rng: &mut StdRng, seeds: &[String]) -> String {
         }
     }
     String::from_utf8_lossy(&frame).into_owned()
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
 }
 
 fn alive(pid: u32) -> bool {

@@ -43,10 +43,10 @@ async fn main() {
     );
     let report = run(&o).await;
     println!("{}", report.figures());
-    for line in report.lost.iter().chain(&report.faults).filter(|l| !l.starts_with("a mirror")).take(20) {
+    for line in report.totals.lost.iter().chain(&report.totals.faults).filter(|l| !l.starts_with("a mirror")).take(20) {
         println!("  {line}");
     }
-    if !report.lost.is_empty() || !report.faults.is_empty() {
+    if !report.totals.lost.is_empty() || !report.totals.faults.is_empty() {
         std::process::exit(1);
     }
 }

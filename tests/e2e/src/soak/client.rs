@@ -46,6 +46,21 @@ pub struct ClientTally {
     pub faults: Vec<String>,
 }
 
+impl ClientTally {
+    /// Add `other`'s counts and findings to these.
+    pub fn add(&mut self, other: ClientTally) {
+        self.dispatched += other.dispatched;
+        self.applied += other.applied;
+        self.rejected += other.rejected;
+        self.envelopes += other.envelopes;
+        self.reconnects += other.reconnects;
+        self.replays += other.replays;
+        self.snapshot_recoveries += other.snapshot_recoveries;
+        self.lost.extend(other.lost);
+        self.faults.extend(other.faults);
+    }
+}
+
 /// A channel pair a client follows.
 #[derive(Clone, Debug)]
 pub struct Followed {

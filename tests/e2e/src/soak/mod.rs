@@ -22,7 +22,8 @@ use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
-use crate::{acp, Launch, RawClient, TestHost};
+use crate::{acp, rss_kib, Launch, RawClient, TestHost};
+pub use client::ClientTally;
 use client::{Followed, SoakClient};
 
 /// What to run.
@@ -43,25 +44,14 @@ pub struct Options {
 /// What a run measured and found.
 #[derive(Debug, Default)]
 pub struct Report {
-    /// Actions dispatched by all clients.
-    pub dispatched: u64,
-    /// Of those, echoed applied / rejected.
-    pub applied: u64,
-    /// Rejected (e.g. a turn started while one runs).
-    pub rejected: u64,
-    /// Envelopes delivered to clients, live and replayed.
-    pub envelopes: u64,
-    /// Reconnects, and how they were answered.
-    pub reconnects: u64,
-    /// Reconnects answered with a replay.
-    pub replays: u64,
-    /// Reconnects answered with snapshots.
-    pub snapshot_recoveries: u64,
+    /// Every client's counts and findings, summed (`lost` and `faults`
+    /// must be empty); `faults` also holds mirrors that differ from the host.
+    pub totals: ClientTally,
     /// Completed turns on the host at the end.
     pub turns: usize,
     /// Channels compared with a fresh snapshot at the end.
     pub compared: usize,
-    /// Host RSS after setup, at the end, and the highest sample, in KiB.
+    /// Host RSS after setup, in KiB.
     pub rss_start_kib: u64,
     /// At the end.
     pub rss_end_kib: u64,
@@ -71,11 +61,6 @@ pub struct Report {
     pub rss_samples: Vec<(f64, u64)>,
     /// How long the clients ran.
     pub elapsed: Duration,
-    /// Actions lost (must be empty).
-    pub lost: Vec<String>,
-    /// Everything else wrong, including mirrors that differ from the host
-    /// (must be empty).
-    pub faults: Vec<String>,
 }
 
 impl Report {
@@ -111,21 +96,21 @@ impl Report {
              host RSS start {} KiB, end {} KiB, max {} KiB; after warm-up it grows {:.0} KiB/hour (least squares)\n\
              lost {}, faults {}",
             self.elapsed.as_secs_f64(),
-            self.dispatched,
-            self.applied,
-            self.rejected,
-            self.envelopes,
-            self.reconnects,
-            self.replays,
-            self.snapshot_recoveries,
+            self.totals.dispatched,
+            self.totals.applied,
+            self.totals.rejected,
+            self.totals.envelopes,
+            self.totals.reconnects,
+            self.totals.replays,
+            self.totals.snapshot_recoveries,
             self.turns,
             self.compared,
             self.rss_start_kib,
             self.rss_end_kib,
             self.rss_max_kib,
             self.growth_per_hour_kib(),
-            self.lost.len(),
-            self.faults.len(),
+            self.totals.lost.len(),
+            self.totals.faults.len(),
         )
     }
 }
@@ -140,17 +125,6 @@ fn agent_script() -> Value {
     }
     steps.push(json!({ "end": "end_turn" }));
     json!({ "turns": [steps] })
-}
-
-/// The host's resident memory, in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|kib| kib.parse().ok())
-        .unwrap_or(0)
 }
 
 /// Run the soak (see the module docs).
@@ -201,16 +175,7 @@ pub async fn run(options: &Options) -> Report {
 
     compare(&host, &sessions, &clients, &mut report).await;
     for c in clients {
-        let t = c.tally;
-        report.dispatched += t.dispatched;
-        report.applied += t.applied;
-        report.rejected += t.rejected;
-        report.envelopes += t.envelopes;
-        report.reconnects += t.reconnects;
-        report.replays += t.replays;
-        report.snapshot_recoveries += t.snapshot_recoveries;
-        report.lost.extend(t.lost);
-        report.faults.extend(t.faults);
+        report.totals.add(c.tally);
     }
     report
 }
@@ -257,7 +222,7 @@ async fn compare(host: &TestHost, sessions: &[Followed], clients: &[SoakClient],
             }
             for c in clients {
                 if let Some(diff) = c.mirror.differs(uri, &state) {
-                    report.faults.push(format!("a mirror of {uri} differs from the host: {diff}"));
+                    report.totals.faults.push(format!("a mirror of {uri} differs from the host: {diff}"));
                 }
                 if c.mirror.uris().any(|u| u == uri) {
                     report.compared += 1;

@@ -156,7 +156,14 @@ fn classify(url: &str, error: WsError, pinned: Option<(Fingerprint, SeenCertific
         }
     }
     match error {
-        WsError::Http(response) if matches!(response.status(), StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) => {
+        // 429: too many failed tokens from this address; a retry before the
+        // `Retry-After` only extends the wait, so it is a refusal too.
+        WsError::Http(response)
+            if matches!(
+                response.status(),
+                StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN | StatusCode::TOO_MANY_REQUESTS
+            ) =>
+        {
             let reason = response.body().as_deref().map(String::from_utf8_lossy).unwrap_or_default().into_owned();
             ConnectError::TokenRefused { url: url.to_owned(), status: response.status().as_u16(), reason }
         }

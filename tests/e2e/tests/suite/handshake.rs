@@ -243,6 +243,21 @@ async fn guessing_tokens_locks_out_only_that_address() {
 }
 
 #[tokio::test]
+async fn a_client_locked_out_for_bad_tokens_is_told_its_token_was_refused() {
+    let host = TestHost::start(Launch::InProcess, &[]);
+    for _ in 0..10 {
+        let refused = hangar_remote::connect(&host.url, "wrong", None).await;
+        assert!(matches!(refused, Err(hangar_remote::ConnectError::TokenRefused { status: 403, .. })), "{refused:?}");
+    }
+    match hangar_remote::connect(&host.url, &host.token, None).await {
+        Err(hangar_remote::ConnectError::TokenRefused { status: 429, reason, .. }) => {
+            assert!(reason.contains("too many failed tokens"), "{reason}");
+        }
+        other => panic!("expected a 429 refusal, got {:?}", other.map(|_| "a connection")),
+    }
+}
+
+#[tokio::test]
 async fn a_slow_upgrade_is_dropped_and_others_are_served_meanwhile() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let host = TestHost::start(Launch::InProcess, &[]);

@@ -31,7 +31,9 @@
 //! `endRaw` (the whole prompt result), `fail` `{code, message}` (the
 //! prompt answered with a JSON-RPC error), `raw` (any message), `garbage`
 //! (a string, or an array of byte values, written to stdout as is).
-//! With `FAKE_ACP_LOG` set, every model switch appends `METHOD MODEL` to that file.
+//! With `FAKE_ACP_LOG` set, every model switch appends `METHOD MODEL` to that
+//! file, a mode switch `session/set_mode MODE`, and any other config option
+//! `session/set_config_option ID=VALUE`.
 //! `$CWD` and `$SID` in strings become the session's cwd and id; `$ANSWER`
 //! the last answer's `content` as compact JSON (keys sorted), or its
 //! `action` when it has no content.
@@ -282,18 +284,33 @@ impl Agent {
                     }
                     self.respond(&id, json!({}));
                 }
-                "session/set_model" | "session/set_config_option" => {
-                    let model = params.get("modelId").or_else(|| params.get("value")).cloned().unwrap_or(Value::Null);
-                    eprintln!("fake-agent: model set to {model}");
+                "session/set_model" | "session/set_config_option" | "session/set_mode" => {
+                    let model = params
+                        .get("modelId")
+                        .or_else(|| params.get("value"))
+                        .or_else(|| params.get("modeId"))
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                    eprintln!("fake-agent: {method} {params}");
                     if let Ok(path) = std::env::var("FAKE_ACP_LOG") {
-                        let line = format!("{method} {}\n", model.as_str().unwrap_or_default());
+                        // A setting other than the model is logged with its id.
+                        let config_id = params.get("configId").and_then(Value::as_str).filter(|c| *c != "model");
+                        let value = model.as_str().unwrap_or_default();
+                        let line = match config_id {
+                            Some(c) => format!("{method} {c}={value}\n"),
+                            None => format!("{method} {value}\n"),
+                        };
                         let _ = std::fs::OpenOptions::new()
                             .create(true)
                             .append(true)
                             .open(path)
                             .and_then(|mut f| f.write_all(line.as_bytes()));
                     }
-                    self.model = model.as_str().map(str::to_owned);
+                    let is_model = method == "session/set_model"
+                        || params.get("configId").and_then(Value::as_str).is_none_or(|c| c == "model");
+                    if is_model {
+                        self.model = model.as_str().map(str::to_owned);
+                    }
                     self.respond(&id, json!({}));
                 }
                 "session/prompt" => {

@@ -73,6 +73,8 @@ pub struct Host {
     pub customizations: Arc<Customizations>,
     /// Each session's agent's own `/` commands, as it last reported them.
     agent_commands: Mutex<HashMap<String, Vec<AgentCommand>>>,
+    /// Per agent: the modes and settings its last session offered.
+    agent_options: Mutex<HashMap<String, Vec<crate::providers::AgentOption>>>,
     /// Set at shutdown; the customization watcher's callback holds it while
     /// it uses the host.
     watch_gate: Arc<Mutex<bool>>,
@@ -161,6 +163,7 @@ impl Host {
             watches: Mutex::new(HashMap::new()),
             customizations,
             agent_commands: Mutex::default(),
+            agent_options: Mutex::default(),
             watch_gate: Arc::new(Mutex::new(false)),
             hub,
             outgoing: OutgoingRequests::default(),
@@ -524,6 +527,14 @@ impl AgentHost for Host {
 
     fn agent_commands_changed(&self, session: &str, commands: Vec<AgentCommand>) {
         lock(&self.agent_commands).insert(session.to_owned(), commands);
+    }
+
+    fn agent_options_changed(&self, provider: &str, options: Vec<crate::providers::AgentOption>) {
+        lock(&self.agent_options).insert(provider.to_owned(), options);
+    }
+
+    fn agent_options(&self, provider: &str) -> Vec<crate::providers::AgentOption> {
+        lock(&self.agent_options).get(provider).cloned().unwrap_or_default()
     }
 
     fn custom_agent(&self, session: &str, uri: &str) -> Option<ahp_types::state::AgentCustomization> {

@@ -15,6 +15,8 @@ use crate::customizations::acp_mcp::Skipped;
 use crate::customizations::completions::AgentCommand;
 use crate::customizations::McpLaunch;
 
+use super::config_options::AgentOption;
+
 /// The host as the agent layer sees it.
 ///
 /// Implementations apply every action with the official reducers and carry
@@ -69,6 +71,17 @@ pub trait AgentHost: Send + Sync {
     /// `available_commands_update`; an empty list clears them). Ignored by
     /// default.
     fn agent_commands_changed(&self, _session: &str, _commands: Vec<AgentCommand>) {}
+
+    /// An agent's session reported the settings it offers besides the
+    /// model (modes, other ACP config options): kept per agent (`provider`)
+    /// for the config of sessions created later. Ignored by default.
+    fn agent_options_changed(&self, _provider: &str, _options: Vec<AgentOption>) {}
+
+    /// The settings `provider` offered last ([`AgentHost::agent_options_changed`]);
+    /// none by default.
+    fn agent_options(&self, _provider: &str) -> Vec<AgentOption> {
+        Vec::new()
+    }
 
     /// The enabled custom agent of `session` whose URI is `uri` (a message's
     /// `agent`), if there is one. None by default.

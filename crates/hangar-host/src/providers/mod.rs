@@ -21,6 +21,8 @@
 //! - `elicitation.rs` — ACP `elicitation/create` as AHP input requests and
 //!   the user's answers back.
 //! - `models.rs`    — models the agents report; `resolveSessionConfig`.
+//! - `config_options.rs` — the agent's modes and other settings as session
+//!   config properties, switched before a prompt or at once when idle.
 //! - `commands.rs`  — the agent's own `/` commands (`available_commands_update`).
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
@@ -52,6 +54,7 @@ mod agent_host;
 mod chunk_lines;
 mod coalesce;
 mod commands;
+mod config_options;
 mod elicitation;
 mod fs;
 mod groups;
@@ -69,6 +72,7 @@ mod transport;
 mod turn;
 
 pub use agent_host::AgentHost;
+pub use config_options::AgentOption;
 pub use models::{resolve_session_config, session_config_completions};
 
 use std::collections::HashMap;

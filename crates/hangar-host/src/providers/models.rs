@@ -107,18 +107,19 @@ impl AgentModels {
 }
 
 /// `resolveSessionConfig`: a `model` property listing the models the agent
-/// reported so far (none until one of its sessions started), with the
-/// requested value if it is one of them.
+/// reported so far (none until one of its sessions started), and one
+/// property per mode or setting it offered (`config_options.rs`), each with
+/// the requested value if it is one the agent offers.
 pub fn resolve_session_config(host: &dyn AgentHost, params: &Value) -> Value {
     let provider = params.get("provider").and_then(Value::as_str).map(str::to_owned);
-    let models = host
+    let (provider, models) = host
         .root(|root| {
             let agents = &root.agents;
             let agent = match &provider {
                 Some(p) => agents.iter().find(|a| &a.provider == p),
                 None => agents.first(),
             };
-            agent.map(|a| a.models.clone()).unwrap_or_default()
+            agent.map(|a| (a.provider.clone(), a.models.clone())).unwrap_or_default()
         })
         .unwrap_or_default();
     let mut properties = HashMap::new();
@@ -154,19 +155,30 @@ pub fn resolve_session_config(host: &dyn AgentHost, params: &Value) -> Value {
             values.insert("model".to_owned(), Value::String(value));
         }
     }
+    for option in host.agent_options(&provider) {
+        let requested = params.pointer(&format!("/config/{}", option.key)).and_then(Value::as_str);
+        let schema = option.schema();
+        let value =
+            requested.filter(|r| option.offers(r)).map(|r| Value::String(r.to_owned())).or(schema.default.clone());
+        if let Some(value) = value {
+            values.insert(option.key.clone(), value);
+        }
+        properties.insert(option.key.clone(), schema);
+    }
     let schema = SessionConfigSchema { r#type: "object".to_owned(), properties, required: None };
     json!({ "schema": schema, "values": values })
 }
 
-/// `sessionConfigCompletions`: models matching `query` for the `model`
-/// property; nothing for others.
+/// `sessionConfigCompletions`: the values of the property (`model`, `mode`,
+/// any other the agent offers) whose value or label matches `query`;
+/// nothing for a property the schema does not have.
 pub fn session_config_completions(host: &dyn AgentHost, params: &Value) -> Value {
-    if params.get("property").and_then(Value::as_str) != Some("model") {
+    let Some(property) = params.get("property").and_then(Value::as_str) else {
         return json!({ "items": [] });
-    }
+    };
     let resolved = resolve_session_config(host, params);
     let query = params.get("query").and_then(Value::as_str).unwrap_or_default().to_lowercase();
-    let schema = resolved.pointer("/schema/properties/model");
+    let schema = resolved.get("schema").and_then(|s| s.get("properties")).and_then(|p| p.get(property));
     let ids = schema.and_then(|s| s.get("enum")).and_then(Value::as_array).cloned().unwrap_or_default();
     let labels = schema.and_then(|s| s.get("enumLabels")).and_then(Value::as_array).cloned().unwrap_or_default();
     let items: Vec<Value> = ids

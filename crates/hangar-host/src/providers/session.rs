@@ -22,7 +22,8 @@ use std::time::Duration;
 
 use agent_client_protocol::v1::schema::{PermissionOption, RequestPermissionRequest};
 use ahp_types::actions::{
-    ChatPendingMessageRemovedAction, SessionCreationFailedAction, SessionReadyAction, SessionTitleChangedAction,
+    ChatPendingMessageRemovedAction, SessionConfigChangedAction, SessionCreationFailedAction, SessionReadyAction,
+    SessionTitleChangedAction,
 };
 use ahp_types::state::{ErrorInfo, Message, PendingMessageKind};
 use ahp_types::StateAction;
@@ -31,6 +32,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::coalesce::coalesce;
+use super::config_options::AgentOptions;
 use super::elicitation::Elicitations;
 use super::groups::Registry;
 use super::models::{AgentModels, ModelSource};
@@ -94,6 +96,8 @@ pub struct SessionTask {
     steering: bool,
     reset_notice: bool,
     models: AgentModels,
+    /// The agent's modes and other settings, with its current values.
+    options: AgentOptions,
     prompt_support: PromptSupport,
     /// A turn that started while the previous prompt was still running
     /// (cancelled, not yet answered): sent once that prompt has returned or
@@ -162,6 +166,7 @@ impl SessionTask {
             steering: false,
             reset_notice: false,
             models: AgentModels::default(),
+            options: AgentOptions::default(),
             prompt_support: PromptSupport::default(),
             held: None,
         }
@@ -286,6 +291,11 @@ impl SessionTask {
                         tracing::info!(session = %self.setup.session, "model {model} not selected yet: {e}");
                     }
                 }
+                if idle && self.live.is_some() {
+                    for failure in self.apply_options().await {
+                        tracing::info!(session = %self.setup.session, "{failure}");
+                    }
+                }
             }
             SideEffect::SessionDisposed { .. } | SideEffect::CustomizationToggled { .. } => {}
         }
@@ -338,6 +348,9 @@ impl SessionTask {
                 turn.notify(&*self.host, &format!("Model {model} could not be selected: {e}"));
             }
         }
+        for failure in self.apply_options().await {
+            turn.notify(&*self.host, &failure);
+        }
         let mut blocks = prompt_blocks(&message, self.prompt_support, &self.scope);
         if let Some(selection) = &message.agent {
             match self.host.custom_agent(&self.setup.session, &selection.uri) {
@@ -356,6 +369,60 @@ impl SessionTask {
     }
 
     /// The `model` value of the session's config, if set.
+    /// Set each of the agent's modes and settings the session configures
+    /// (`createSession.config` / `session/configChanged`) to a value the
+    /// agent does not have yet; what could not be set, in words.
+    async fn apply_options(&mut self) -> Vec<String> {
+        let configured: Vec<(String, String)> = self
+            .host
+            .session(&self.setup.session, |s| {
+                let values = s.config.as_ref().map(|c| c.values.clone()).unwrap_or_default();
+                values.into_iter().filter_map(|(k, v)| Some((k, v.as_str()?.to_owned()))).collect()
+            })
+            .unwrap_or_default();
+        let mut failures = Vec::new();
+        for (key, value) in configured {
+            let Some(option) = self.options.get(&key) else { continue };
+            if option.current.as_deref() == Some(value.as_str()) || !option.offers(&value) {
+                continue;
+            }
+            let (Some(live), Some(sid)) = (&self.live, &self.acp_session) else {
+                return failures;
+            };
+            let Some((method, params)) = self.options.request(&key, &value, sid) else { continue };
+            match ask(&live.conn, method, params, self.timeouts.request).await {
+                Ok(_) => self.options.set_current(&key, &value),
+                Err(e) => failures.push(format!("{} {value} could not be set: {e}", option_name(&self.options, &key))),
+            }
+        }
+        failures
+    }
+
+    /// The agent changed one of its settings itself (e.g. it left plan
+    /// mode): the session's config follows, so every client shows it.
+    fn agent_set(&self, changed: Vec<(String, String)>) {
+        let mut config = serde_json::Map::new();
+        for (key, value) in changed {
+            let configured = self
+                .host
+                .session(&self.setup.session, |s| {
+                    s.config
+                        .as_ref()
+                        .filter(|c| c.schema.properties.contains_key(&key))
+                        .map(|c| c.values.get(&key).cloned())
+                })
+                .flatten();
+            if let Some(current) = configured {
+                if current.as_ref().and_then(Value::as_str) != Some(value.as_str()) {
+                    config.insert(key, Value::String(value));
+                }
+            }
+        }
+        if !config.is_empty() {
+            self.emit_session(StateAction::SessionConfigChanged(SessionConfigChangedAction { config, replace: None }));
+        }
+    }
+
     fn configured_model(&self) -> Option<String> {
         self.host
             .session(&self.setup.session, |s| {
@@ -425,6 +492,17 @@ impl SessionTask {
                     Some("config_option_update") => {
                         if self.models.update_from(update) {
                             self.models.publish(&*self.host, &self.setup.agent.id);
+                        }
+                        let before = self.options.currents();
+                        if self.options.update_from(update) {
+                            self.host.agent_options_changed(&self.setup.agent.id, self.options.options.clone());
+                        }
+                        let changed = self.options.currents_changed_since(&before);
+                        self.agent_set(changed);
+                    }
+                    Some("current_mode_update") => {
+                        if let Some(changed) = self.options.mode_changed(update) {
+                            self.agent_set(vec![changed]);
                         }
                     }
                     _ => {
@@ -592,11 +670,15 @@ impl SessionTask {
             registry: &self.registry,
             limit: self.timeouts.start,
         };
-        let started = starter.start(self.acp_session.as_deref(), &mut self.models).await?;
+        let started = starter.start(self.acp_session.as_deref(), &mut self.models, &mut self.options).await?;
         self.live = Some(started.live);
         self.acp_session = Some(started.session_id);
         self.prompt_support = started.prompt_support;
         self.reset_notice |= started.forgot;
         Ok(())
     }
+}
+
+fn option_name(options: &AgentOptions, key: &str) -> String {
+    options.get(key).map_or_else(|| key.to_owned(), |o| o.name.clone())
 }

@@ -23,6 +23,7 @@ use ahp_types::StateAction;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
+use super::config_options::AgentOptions;
 use super::groups::Registry;
 use super::models::AgentModels;
 use super::prompt::PromptSupport;
@@ -114,16 +115,22 @@ pub struct Starter<'a> {
 
 impl Starter<'_> {
     /// Start the agent, restoring ACP session `earlier` when possible; the
-    /// models it reports go into `models`. On failure the agent is stopped
-    /// and the error says why (with its exit status and stderr tail).
-    pub async fn start(&self, earlier: Option<&str>, models: &mut AgentModels) -> Result<Started, String> {
+    /// models it reports go into `models`, its modes and other settings into
+    /// `options`. On failure the agent is stopped and the error says why
+    /// (with its exit status and stderr tail).
+    pub async fn start(
+        &self,
+        earlier: Option<&str>,
+        models: &mut AgentModels,
+        options: &mut AgentOptions,
+    ) -> Result<Started, String> {
         let transport = transport::open(&self.agent.command, self.cwd).await.map_err(|e| e.to_string())?;
         let (conn, inbound, process) = Connection::start(transport);
         if let Some(pgid) = process.as_ref().and_then(|p| p.pgid) {
             self.registry.insert(self.session, pgid);
         }
         let mut live = Live { conn, inbound, stashed: VecDeque::new(), process };
-        match self.handshake(&mut live, earlier, models).await {
+        match self.handshake(&mut live, earlier, models, options).await {
             Ok((session_id, prompt_support, forgot)) => Ok(Started { live, session_id, prompt_support, forgot }),
             Err(reason) => {
                 let exited = live.process.as_mut().map(|p| p.try_exit().is_some());
@@ -145,6 +152,7 @@ impl Starter<'_> {
         live: &mut Live,
         earlier: Option<&str>,
         models: &mut AgentModels,
+        options: &mut AgentOptions,
     ) -> Result<(String, PromptSupport, bool), String> {
         let init = json!({
             "protocolVersion": 1,
@@ -178,9 +186,7 @@ impl Starter<'_> {
                                 live.conn.respond(&id, Err((-32603, "the session is loading".to_owned())));
                             }
                         }
-                        if models.update_from(&result) {
-                            models.publish(self.host, &self.agent.id);
-                        }
+                        self.offered(&result, models, options);
                         return Ok((old.to_owned(), prompt_support, false));
                     }
                     Err(e) => tracing::info!(session = %self.session, "cannot restore the ACP session: {e}"),
@@ -193,11 +199,22 @@ impl Starter<'_> {
         let result = result?;
         let sid =
             result.get("sessionId").and_then(Value::as_str).ok_or("session/new returned no sessionId")?.to_owned();
-        if models.update_from(&result) {
-            models.publish(self.host, &self.agent.id);
-        }
+        self.offered(&result, models, options);
         self.remember_session(&sid);
         Ok((sid, prompt_support, earlier.is_some()))
+    }
+
+    /// Read the models and settings a session result offers, and publish
+    /// them for the agent (models in `RootState.agents`, settings to the
+    /// host's per-agent cache).
+    fn offered(&self, result: &Value, models: &mut AgentModels, options: &mut AgentOptions) {
+        if models.update_from(result) {
+            models.publish(self.host, &self.agent.id);
+        }
+        options.update_from(result);
+        if !options.options.is_empty() {
+            self.host.agent_options_changed(&self.agent.id, options.options.clone());
+        }
     }
 
     /// The host's MCP servers for this session as ACP `mcpServers`, as far
@@ -283,6 +300,7 @@ mod tests {
     use tokio::net::TcpListener;
     use tokio::task::JoinHandle;
 
+    use super::super::config_options::AgentOptions;
     use super::super::fs::Scope;
     use super::super::groups::Registry;
     use super::super::models::AgentModels;
@@ -340,7 +358,7 @@ mod tests {
             registry: &registry,
             limit: Duration::from_secs(60),
         };
-        let started = starter.start(earlier, &mut AgentModels::default()).await.unwrap();
+        let started = starter.start(earlier, &mut AgentModels::default(), &mut AgentOptions::default()).await.unwrap();
         started.live.stop(&registry, SESSION).await;
         agent.await.unwrap()
     }

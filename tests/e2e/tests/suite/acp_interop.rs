@@ -5,7 +5,8 @@
 //! session channel alone shows the pending confirmation in `inputNeeded`
 //! (kind `toolConfirmation`, status input-needed) until it is answered or
 //! cancelled. The commands an agent reports (`available_commands_update`)
-//! are offered as `/` completions.
+//! are offered as `/` completions, and its modes as the session config's
+//! `mode` property.
 //!
 //! Needs `npm ci` in `tests/interop/agents` and node on PATH. Skipped with a
 //! message when `node_modules` is missing, unless `HANGAR_REQUIRE_INTEROP`
@@ -126,7 +127,24 @@ async fn commands(agent: &str, mock: &Mock, wanted: &str) {
     assert_eq!(v["type"], "simple", "{agent}: {v}");
     assert_eq!(v["displayKind"], "command", "{agent}: {v}");
     assert!(v["_meta"]["description"].as_str().is_some_and(|d| !d.is_empty()), "{agent}: {v}");
+    modes(agent, &rig).await;
     assert!(rig.host.sigterm().success());
+}
+
+/// The agent's modes (from its `session/new`) are a `mode` property of the
+/// session config new sessions get, with the agent's current mode as the
+/// default.
+async fn modes(agent: &str, rig: &Rig) {
+    let (wanted, default) = match agent {
+        "codex" => ("auto", "read-only"),
+        _ => ("plan", "default"),
+    };
+    let params = serde_json::json!({ "channel": "ahp-root://", "provider": "agent" });
+    let config: serde_json::Value = rig.client.request("resolveSessionConfig", &params).await.unwrap();
+    let mode = &config["schema"]["properties"]["mode"];
+    let values: Vec<&str> = mode["enum"].as_array().into_iter().flatten().filter_map(|v| v.as_str()).collect();
+    assert!(values.contains(&wanted), "{agent}: modes {values:?}");
+    assert_eq!(config["values"]["mode"], default, "{agent}: {config}");
 }
 
 async fn all(agent: &str) {

@@ -628,3 +628,90 @@ async fn an_agent_registered_by_tcp_address_runs_turns() {
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
     assert!(markdown(&rig.turn(&turn).await).contains("over tcp"));
 }
+
+/// An agent with modes (the `modes` block, set with `session/set_mode`) and
+/// a reasoning-effort config option; it announces leaving plan mode when a
+/// prompt says "leave plan".
+fn modes_and_effort() -> Value {
+    json!({
+        "newSession": {
+            "modes": { "currentModeId": "default", "availableModes": [
+                { "id": "default", "name": "Default", "description": "Asks before edits" },
+                { "id": "plan", "name": "Plan", "description": "Reads only" }] },
+            "configOptions": [{ "id": "effort", "name": "Reasoning effort", "category": "thought_level", "type": "select",
+                "currentValue": "medium", "options": [{ "value": "low", "name": "Low" }, { "value": "medium", "name": "Medium" }] }]
+        },
+        "turns": [[{ "echo": true }], [{ "update": { "sessionUpdate": "current_mode_update", "currentModeId": "default" } }, { "echo": true }]]
+    })
+}
+
+fn config_change(pairs: &[(&str, &str)]) -> ahp_types::StateAction {
+    let config = pairs.iter().map(|(k, v)| ((*k).to_owned(), json!(v))).collect();
+    ahp_types::StateAction::SessionConfigChanged(ahp_types::actions::SessionConfigChangedAction {
+        config,
+        replace: None,
+    })
+}
+
+#[tokio::test]
+async fn modes_and_config_options_are_session_config_properties_switched_on_the_agent() {
+    let log_dir = tempfile::tempdir().unwrap();
+    let log = log_dir.path().join("settings.log");
+    let log_env = log.display().to_string();
+    let mut rig =
+        Rig::start(AgentCmd::Script(modes_and_effort()), Launch::Process(&[("FAKE_ACP_LOG", &log_env)])).await;
+    // The first session taught the host what this agent offers.
+    let config: Value = rig
+        .client
+        .request(
+            "resolveSessionConfig",
+            json!({ "channel": "ahp-root://", "provider": "agent", "config": { "mode": "plan" } }),
+        )
+        .await
+        .unwrap();
+    let mode = &config["schema"]["properties"]["mode"];
+    assert_eq!(mode["enum"], json!(["default", "plan"]));
+    assert_eq!(mode["enumLabels"], json!(["Default", "Plan"]));
+    assert_eq!(mode["enumDescriptions"], json!(["Asks before edits", "Reads only"]));
+    assert_eq!(mode["sessionMutable"], true);
+    assert_eq!(config["values"]["mode"], "plan", "a requested value the agent offers is kept");
+    assert_eq!(config["schema"]["properties"]["effort"]["title"], "Reasoning effort");
+    assert_eq!(config["values"]["effort"], "medium", "the agent's current value is the default");
+    let completions: Value = rig
+        .client
+        .request(
+            "sessionConfigCompletions",
+            json!({ "channel": "ahp-root://", "provider": "agent", "property": "mode", "query": "pla" }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(completions["items"], json!([{ "value": "plan", "label": "Plan" }]));
+
+    // A new session has them in its config; choosing plan and low effort
+    // reaches the idle agent at once.
+    assert_eq!(rig.new_session().await, "session/ready");
+    let values = rig.session_state().await.config.unwrap().values;
+    assert_eq!((values["mode"].as_str(), values["effort"].as_str()), (Some("default"), Some("medium")));
+    rig.client.dispatch(rig.session.clone(), config_change(&[("mode", "plan"), ("effort", "low")])).await.unwrap();
+    let mut seen = String::new();
+    for _ in 0..300 {
+        seen = std::fs::read_to_string(&log).unwrap_or_default();
+        if seen.lines().count() >= 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let mut lines: Vec<&str> = seen.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(lines, ["session/set_config_option effort=low", "session/set_mode plan"]);
+    // A turn does not switch again.
+    let turn = rig.send("plan something").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
+    // The agent leaves plan mode itself: the session's config follows.
+    let turn = rig.send("leave plan").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let values = rig.session_state().await.config.unwrap().values;
+    assert_eq!(values["mode"], "default", "{values:?}");
+    assert_eq!(values["effort"], "low");
+}

@@ -108,7 +108,7 @@ impl Host {
             .write(true)
             .open(&lock_path)
             .map_err(io(format!("opening {}", lock_path.display())))?;
-        if lock_file.try_lock().is_err() {
+        if !lock_within(&lock_file, LOCK_WAIT) {
             return Err(HostError::DataDirLocked(config.data_dir.display().to_string()));
         }
         let db_path = config.data_dir.join("hangar.db");
@@ -441,6 +441,26 @@ impl Host {
         if let Some(thread) = lock(&self.writer_thread).take() {
             drop(thread);
         }
+    }
+}
+
+/// How long a start waits for the data directory's lock. A host killed with
+/// `kill -9` while it was spawning an agent leaves a child that holds a copy
+/// of the lock's descriptor until its `exec` closes it (a few milliseconds,
+/// longer on a loaded machine); a restart right then must not fail.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Take `file`'s exclusive lock, trying again for up to `wait`.
+fn lock_within(file: &File, wait: std::time::Duration) -> bool {
+    let until = std::time::Instant::now() + wait;
+    loop {
+        if file.try_lock().is_ok() {
+            return true;
+        }
+        if std::time::Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
 

@@ -299,6 +299,23 @@ fn a_second_host_on_the_same_data_dir_refuses_to_start() {
 }
 
 #[test]
+fn a_lock_released_a_moment_later_does_not_stop_the_start() {
+    // What a child of a host killed with `kill -9` does between its fork and
+    // its exec: it holds the data directory's lock for a moment.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path()).unwrap();
+    let lock = std::fs::File::create(dir.path().join("hangar.lock")).unwrap();
+    lock.lock().unwrap();
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        drop(lock);
+    });
+    let host = TestHost::try_start_in(Launch::Process(&[]), dir.path(), &[]);
+    release.join().unwrap();
+    assert!(host.is_ok(), "{:?}", host.err());
+}
+
+#[test]
 fn sigterm_exits_cleanly() {
     let mut host = TestHost::start(Launch::Process(&[]), &[]);
     let status = host.sigterm();

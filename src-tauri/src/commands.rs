@@ -15,7 +15,7 @@ use ahp::hosts::HostId;
 use ahp_types::actions::{
     ChatDraftChangedAction, ChatInputAnswerChangedAction, ChatInputCompletedAction, ChatPendingMessageRemovedAction,
     ChatQueuedMessagesReorderedAction, ChatToolCallConfirmedAction, ChatTurnCancelledAction, ChatTurnResumeAction,
-    SessionIsArchivedChangedAction, SessionIsReadChangedAction, SessionTitleChangedAction,
+    SessionConfigChangedAction, SessionIsArchivedChangedAction, SessionIsReadChangedAction, SessionTitleChangedAction,
 };
 use ahp_types::commands::{
     CompletionItemKind, CompletionsParams, CompletionsResult, CreateSessionParams, DisposeSessionParams,
@@ -123,6 +123,12 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             }
             let action = StateAction::SessionTitleChanged(SessionTitleChangedAction { title });
             Reply::SessionRename(dispatch(core, a.host, a.session, action).await?)
+        }
+        Command::SessionSetting(a) => {
+            let mut config = serde_json::Map::new();
+            config.insert(a.key, Value::String(a.value));
+            let action = StateAction::SessionConfigChanged(SessionConfigChangedAction { config, replace: None });
+            Reply::SessionSetting(dispatch(core, a.host, a.session, action).await?)
         }
         Command::SessionArchive(a) => {
             let action =

@@ -10,11 +10,11 @@
 //! is ready. The core (`core.rs`) sends them: the first as a turn, the rest
 //! queued behind it.
 
-use ahp_types::state::{SessionLifecycle, SessionState};
+use ahp_types::state::{SessionConfigState, SessionLifecycle, SessionState};
 
 use crate::outgoing::{fresh_id, Composed};
 pub use crate::protocol::chat::Lifecycle;
-use crate::protocol::chat::{ChatOp, PendingView, StartView};
+use crate::protocol::chat::{ChatOp, PendingView, SettingOption, SettingView, StartView};
 
 impl Lifecycle {
     /// The lifecycle of a mirrored session; `None` (not subscribed) and
@@ -26,6 +26,40 @@ impl Lifecycle {
             _ => Self::Ready,
         }
     }
+}
+
+/// The session config's properties with a list of string values, but the
+/// model (chosen per message): `mode` first, then by title.
+pub fn settings(config: &SessionConfigState) -> Vec<SettingView> {
+    let mut settings: Vec<SettingView> = config
+        .schema
+        .properties
+        .iter()
+        .filter(|(key, p)| key.as_str() != "model" && p.session_mutable != Some(false) && p.read_only != Some(true))
+        .filter_map(|(key, p)| {
+            let values = p.r#enum.as_ref()?;
+            let options = values
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| {
+                    let value = v.as_str()?.to_owned();
+                    let label = p.enum_labels.as_ref().and_then(|l| l.get(i)).cloned().unwrap_or_else(|| value.clone());
+                    let description =
+                        p.enum_descriptions.as_ref().and_then(|d| d.get(i)).filter(|d| !d.is_empty()).cloned();
+                    Some(SettingOption { value, label, description })
+                })
+                .collect::<Vec<_>>();
+            (!options.is_empty()).then(|| SettingView {
+                key: key.clone(),
+                title: p.title.clone(),
+                description: p.description.clone(),
+                value: config.values.get(key).and_then(|v| v.as_str()).map(str::to_owned),
+                options,
+            })
+        })
+        .collect();
+    settings.sort_by(|a, b| (a.key != "mode", &a.title).cmp(&(b.key != "mode", &b.title)));
+    settings
 }
 
 /// A message typed before the session was ready.
@@ -55,6 +89,7 @@ impl SessionStart {
             error: session.and_then(|s| s.creation_error.as_ref()).map(|e| e.message.clone()),
             held: self.held.iter().map(|m| PendingView { id: m.id.clone(), text: m.message.text.clone() }).collect(),
             unsent,
+            settings: session.and_then(|s| s.config.as_ref()).map(settings).unwrap_or_default(),
         }
     }
 
@@ -145,5 +180,35 @@ mod tests {
         assert_eq!(view["error"], "the agent exited with status 3");
         assert_eq!(view["held"][0]["text"], "lost?");
         assert_eq!(Lifecycle::of(None), Lifecycle::Ready, "unknown sessions are left to the host");
+    }
+
+    #[test]
+    fn the_agent_settings_come_from_the_session_config_mode_first_model_left_out() {
+        let mut s = session("ready", None);
+        s.config = Some(
+            serde_json::from_value(json!({
+                "schema": { "type": "object", "properties": {
+                    "model": { "type": "string", "title": "Model", "enum": ["m1"] },
+                    "effort": { "type": "string", "title": "Reasoning effort", "enum": ["low", "high"], "sessionMutable": true },
+                    "mode": { "type": "string", "title": "Mode", "enum": ["default", "plan"],
+                              "enumLabels": ["Default", "Plan"], "enumDescriptions": ["Asks first", ""], "sessionMutable": true },
+                    "branch": { "type": "string", "title": "Branch" }
+                } },
+                "values": { "mode": "plan", "effort": "low", "model": "m1" }
+            }))
+            .unwrap(),
+        );
+        let view = serde_json::to_value(SessionStart::default().view(Some(&s), Vec::new())).unwrap();
+        assert_eq!(
+            view["settings"],
+            json!([
+                { "key": "mode", "title": "Mode", "description": null, "value": "plan", "options": [
+                    { "value": "default", "label": "Default", "description": "Asks first" },
+                    { "value": "plan", "label": "Plan", "description": null }] },
+                { "key": "effort", "title": "Reasoning effort", "description": null, "value": "low", "options": [
+                    { "value": "low", "label": "low", "description": null },
+                    { "value": "high", "label": "high", "description": null }] }
+            ])
+        );
     }
 }

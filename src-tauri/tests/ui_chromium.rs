@@ -4,6 +4,7 @@
 //! `new-session.mjs` for the new-session dialog and its folder picker;
 //! `customizations.mjs` for the Customizations panel, a toggle and a custom
 //! agent against the host's own discovery;
+//! `settings.mjs` for the agent's modes and settings in the composer;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes): the built
 //! UI in headless
@@ -51,6 +52,11 @@ fn the_new_session_dialog_fills_in_when_the_host_answers_and_hides_dot_folders()
 #[test]
 fn the_customizations_panel_lists_toggles_and_the_composer_picks_a_custom_agent() {
     run_ui_script("customizations.mjs");
+}
+
+#[test]
+fn the_composer_offers_the_agent_modes_and_switches_the_running_agent() {
+    run_ui_script("settings.mjs");
 }
 
 #[test]

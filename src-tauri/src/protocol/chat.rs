@@ -70,6 +70,39 @@ pub struct StartView {
     /// Messages typed while the host was unreachable: kept on disk and sent
     /// once when it is back.
     pub unsent: Vec<PendingView>,
+    /// The agent's own settings this session offers (its mode first, then
+    /// others such as reasoning effort), with their current values; the
+    /// model is chosen per message instead.
+    pub settings: Vec<SettingView>,
+}
+
+/// One of the agent's settings (a session config property with a list of
+/// values), as the composer offers it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingView {
+    /// The config property (`mode`, `effort`, …): `session.setting`'s `key`.
+    pub key: String,
+    /// Its title.
+    pub title: String,
+    /// What it does.
+    pub description: Option<String>,
+    /// The session's value.
+    pub value: Option<String>,
+    /// The values it may take.
+    pub options: Vec<SettingOption>,
+}
+
+/// One value of a [`SettingView`].
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingOption {
+    /// The value.
+    pub value: String,
+    /// Its label.
+    pub label: String,
+    /// What it does, if the agent said.
+    pub description: Option<String>,
 }
 
 /// What a message has attached, shown as text.

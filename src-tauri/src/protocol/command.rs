@@ -114,6 +114,8 @@ commands! {
     "session.archive" => SessionArchive(SessionArchiveArgs) -> Dispatched;
     /// Mark a session read or unread.
     "session.markRead" => SessionMarkRead(SessionMarkReadArgs) -> Dispatched;
+    /// Set one of the agent's settings (its mode, …) for a session.
+    "session.setting" => SessionSetting(SessionSettingArgs) -> Dispatched;
     /// Dispose a session (its history is deleted on the host).
     "session.dispose" => SessionDispose(SessionArgs) -> ();
     /// List a folder for the folder picker.
@@ -255,6 +257,20 @@ pub struct SessionRenameArgs {
     pub session: String,
     /// The new title (not blank).
     pub title: String,
+}
+
+/// `session.setting`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionSettingArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// The setting (a `SettingView`'s `key`).
+    pub key: String,
+    /// Its new value (one of the setting's options).
+    pub value: String,
 }
 
 /// `session.archive`.
@@ -633,6 +649,7 @@ mod tests {
             ("session.rename", json!({"host": h, "session": s, "title": "T"})),
             ("session.archive", json!({"host": h, "session": s, "archived": true})),
             ("session.markRead", json!({"host": h, "session": s, "read": true})),
+            ("session.setting", json!({"host": h, "session": s, "key": "mode", "value": "plan"})),
             ("session.dispose", json!({"host": h, "session": s})),
             ("folder.list", json!({"host": h})),
             ("chat.open", json!({"host": h, "session": s})),

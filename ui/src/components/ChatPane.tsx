@@ -304,7 +304,7 @@ export function ChatPane({
           {view.start?.lifecycle === 'failed' && (
             <StartFailed row={row} agent={agent} start={view.start} onClosed={onClosed} onOpen={onOpen} />
           )}
-          {chat && <Composer host={host} chat={chat} view={view} agent={agent} />}
+          {chat && <Composer host={host} session={row.uri} chat={chat} view={view} agent={agent} />}
         </div>
         {panelOpen && (
           <CustomizationsPanel

@@ -1,6 +1,7 @@
 // The composer: send, or while a turn runs queue / steer; cancel; custom
-// agent choice (the session's enabled agents; hidden when it has none) and
-// model choice; `@` mentions through the host's `completions`; the draft synced
+// agent choice (the session's enabled agents; hidden when it has none),
+// model choice, and the agent's own settings for the session (its mode —
+// plan, accept edits, read-only… — and others such as reasoning effort); `@` mentions through the host's `completions`; the draft synced
 // with chat/draftChanged so it survives switching sessions. While the
 // agent starts it says so, and Send hands the message to the core, which
 // holds it (listed here) and sends it once the session is ready; after a
@@ -16,11 +17,13 @@ import { completionNote, mentionAttachments, type PickedMention, rememberPick } 
 
 export function Composer({
   host,
+  session,
   chat,
   view,
   agent,
 }: {
   host: string;
+  session: string;
   chat: string;
   view: ChatView;
   agent?: AgentInfo;
@@ -42,6 +45,7 @@ export function Composer({
   const failed = startFailed(view);
   const held = view.start?.held ?? [];
   const unsent = view.start?.unsent ?? [];
+  const settings = view.start?.settings ?? [];
   const agentName = agent?.displayName || view.start?.provider || 'the agent';
   const agents = agentChoices(view.customizations);
   // A choice that was turned off or removed is dropped, not sent.
@@ -250,6 +254,23 @@ export function Composer({
             ))}
           </select>
         )}
+        {settings.map((st) => (
+          <select
+            value={st.value ?? ''}
+            onChange={(e) =>
+              run(call('session.setting', { host, session, key: st.key, value: (e.target as HTMLSelectElement).value }))
+            }
+            title={st.description ?? st.title}
+            aria-label={st.title}
+            data-testid={`setting-${st.key}`}
+          >
+            {st.options.map((o) => (
+              <option value={o.value} title={o.description ?? ''}>
+                {`${st.title}: ${o.label}`}
+              </option>
+            ))}
+          </select>
+        ))}
         <span class="spacer" />
         {error && (
           <span class="error small" role="alert">

@@ -37,6 +37,7 @@ export const startView = (lifecycle: StartView['lifecycle'], extra: Partial<Star
   error: null,
   held: [],
   unsent: [],
+  settings: [],
   ...extra,
 });
 

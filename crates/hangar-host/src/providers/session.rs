@@ -326,11 +326,18 @@ impl SessionTask {
         self.prompt = None;
         self.cancel_deadline = None;
         self.steering = false;
-        let mut turn = Turn::new(chat, turn_id, self.cwd.clone());
+        let mut turn = Turn::new(chat.clone(), turn_id.clone(), self.cwd.clone());
         if self.live.is_none() {
             if let Err(reason) = self.connect().await {
                 self.stop_agent().await;
                 turn.finish(&*self.host, Ending::Error { kind: "agentStartFailed", message: reason }, None);
+                return;
+            }
+            // The person may have cancelled while the agent started (the
+            // turn ended in the host's state at once): nothing is sent.
+            let running = self.host.chat(&chat, |c| c.active_turn.as_ref().is_some_and(|t| t.id == turn_id));
+            if running != Some(true) {
+                tracing::info!(session = %self.setup.session, "turn {turn_id} ended while the agent started; not sent");
                 return;
             }
         }
@@ -368,7 +375,6 @@ impl SessionTask {
         self.send_prompt(blocks);
     }
 
-    /// The `model` value of the session's config, if set.
     /// Set each of the agent's modes and settings the session configures
     /// (`createSession.config` / `session/configChanged`) to a value the
     /// agent does not have yet; what could not be set, in words.
@@ -423,6 +429,7 @@ impl SessionTask {
         }
     }
 
+    /// The `model` value of the session's config, if set.
     fn configured_model(&self) -> Option<String> {
         self.host
             .session(&self.setup.session, |s| {

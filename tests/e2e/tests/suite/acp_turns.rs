@@ -715,3 +715,39 @@ async fn modes_and_config_options_are_session_config_properties_switched_on_the_
     assert_eq!(values["mode"], "default", "{values:?}");
     assert_eq!(values["effort"], "low");
 }
+
+#[tokio::test]
+async fn a_turn_cancelled_while_its_agent_starts_is_never_sent_to_it() {
+    // The first agent crashes on its first prompt; the next one takes two
+    // seconds to start, and says which of its prompts it is answering.
+    let dir = tempfile::tempdir().unwrap();
+    let (counter, crash, slow) =
+        (dir.path().join("count"), dir.path().join("crash.json"), dir.path().join("slow.json"));
+    std::fs::write(&crash, json!({ "turns": [[{ "crash": { "code": 7 } }]] }).to_string()).unwrap();
+    let slow_script = json!({ "initDelayMs": 2000, "turns": [
+        [{ "chunk": "the first prompt this agent got" }, { "end": "end_turn" }],
+        [{ "echo": true }]
+    ]});
+    std::fs::write(&slow, slow_script.to_string()).unwrap();
+    let agent = shell_agent(
+        dir.path(),
+        &format!(
+            "if [ -e {c} ]; then exec {f} --script {slow}; fi\ntouch {c}\nexec {f} --script {crash}\n",
+            c = counter.display(),
+            f = hangar_e2e::acp::fake_agent_bin().display(),
+            slow = slow.display(),
+            crash = crash.display()
+        ),
+    );
+    let mut rig = Rig::start(agent, Launch::InProcess).await;
+    let first = rig.send("first").await;
+    assert_eq!(rig.wait_end(&first).await, "chat/error");
+    // The next message starts a fresh agent; it is cancelled at once.
+    let second = rig.send("second").await;
+    rig.dispatch(hangar_e2e::actions::turn_cancelled(&second)).await;
+    assert_eq!(rig.wait_end(&second).await, "chat/turnCancelled");
+    // The fresh agent's first prompt is the third message, not the cancelled one.
+    let third = rig.send("third").await;
+    assert_eq!(rig.wait_end(&third).await, "chat/turnComplete");
+    assert_eq!(markdown(&rig.turn(&third).await), "the first prompt this agent got");
+}

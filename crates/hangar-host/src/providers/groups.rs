@@ -109,6 +109,16 @@ impl Registry {
         }
     }
 
+    /// End `session`'s agent group at once (a start given up half-way:
+    /// nothing of it is worth a clean exit).
+    pub fn end(&self, session: &str) {
+        let pgid = self.groups.lock().ok().and_then(|m| m.get(session).copied());
+        if let Some(pgid) = pgid {
+            signal_group(pgid, "KILL");
+        }
+        self.remove(session);
+    }
+
     /// End every recorded group (host shutdown).
     pub fn end_all(&self) {
         let groups: Vec<u32> = self.groups.lock().map(|mut m| m.drain().map(|(_, g)| g).collect()).unwrap_or_default();

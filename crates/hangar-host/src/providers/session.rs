@@ -328,16 +328,30 @@ impl SessionTask {
         self.steering = false;
         let mut turn = Turn::new(chat.clone(), turn_id.clone(), self.cwd.clone());
         if self.live.is_none() {
-            if let Err(reason) = self.connect().await {
-                self.stop_agent().await;
-                turn.finish(&*self.host, Ending::Error { kind: "agentStartFailed", message: reason }, None);
-                return;
+            // A cancel ends the turn in the host's state at once; while the
+            // agent starts, that also gives the start up (the agent may be
+            // stuck on a network or a login).
+            let ended = turn_ended(self.host.clone(), chat.clone(), turn_id.clone());
+            let started = tokio::select! {
+                r = self.connect() => Some(r),
+                () = ended => None,
+            };
+            match started {
+                None => {
+                    self.registry.end(&self.setup.session);
+                    tracing::info!(session = %self.setup.session, "turn {turn_id} cancelled while its agent started; start given up");
+                    return;
+                }
+                Some(Err(reason)) => {
+                    self.stop_agent().await;
+                    turn.finish(&*self.host, Ending::Error { kind: "agentStartFailed", message: reason }, None);
+                    return;
+                }
+                Some(Ok(())) => {}
             }
-            // The person may have cancelled while the agent started (the
-            // turn ended in the host's state at once): nothing is sent.
+            // Cancelled just as the start finished: nothing is sent.
             let running = self.host.chat(&chat, |c| c.active_turn.as_ref().is_some_and(|t| t.id == turn_id));
             if running != Some(true) {
-                tracing::info!(session = %self.setup.session, "turn {turn_id} ended while the agent started; not sent");
                 return;
             }
         }
@@ -688,4 +702,15 @@ impl SessionTask {
 
 fn option_name(options: &AgentOptions, key: &str) -> String {
     options.get(key).map_or_else(|| key.to_owned(), |o| o.name.clone())
+}
+
+/// Resolves once turn `turn_id` is no longer `chat`'s active turn (checked
+/// every 100 ms).
+async fn turn_ended(host: Arc<dyn AgentHost>, chat: String, turn_id: String) {
+    loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if host.chat(&chat, |c| c.active_turn.as_ref().is_some_and(|t| t.id == turn_id)) != Some(true) {
+            return;
+        }
+    }
 }

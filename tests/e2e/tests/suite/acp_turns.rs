@@ -717,14 +717,14 @@ async fn modes_and_config_options_are_session_config_properties_switched_on_the_
 }
 
 #[tokio::test]
-async fn a_turn_cancelled_while_its_agent_starts_is_never_sent_to_it() {
-    // The first agent crashes on its first prompt; the next one takes two
-    // seconds to start, and says which of its prompts it is answering.
+async fn a_cancel_while_the_agent_starts_gives_the_start_up_and_sends_nothing() {
+    // The first agent crashes on its first prompt; the next ones take five
+    // seconds to start, and say which of their prompts they answer.
     let dir = tempfile::tempdir().unwrap();
     let (counter, crash, slow) =
         (dir.path().join("count"), dir.path().join("crash.json"), dir.path().join("slow.json"));
     std::fs::write(&crash, json!({ "turns": [[{ "crash": { "code": 7 } }]] }).to_string()).unwrap();
-    let slow_script = json!({ "initDelayMs": 2000, "turns": [
+    let slow_script = json!({ "initDelayMs": 5000, "turns": [
         [{ "chunk": "the first prompt this agent got" }, { "end": "end_turn" }],
         [{ "echo": true }]
     ]});
@@ -742,11 +742,19 @@ async fn a_turn_cancelled_while_its_agent_starts_is_never_sent_to_it() {
     let mut rig = Rig::start(agent, Launch::InProcess).await;
     let first = rig.send("first").await;
     assert_eq!(rig.wait_end(&first).await, "chat/error");
-    // The next message starts a fresh agent; it is cancelled at once.
+    // The next message starts a fresh agent; it is cancelled at once, and
+    // the start is given up: the starting agent is ended.
     let second = rig.send("second").await;
+    let slow_path = slow.display().to_string();
+    let deadline = tokio::time::Instant::now() + hangar_e2e::WAIT;
+    while hangar_e2e::acp::processes_with(&slow_path).is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "the fresh agent never started");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     rig.dispatch(hangar_e2e::actions::turn_cancelled(&second)).await;
     assert_eq!(rig.wait_end(&second).await, "chat/turnCancelled");
-    // The fresh agent's first prompt is the third message, not the cancelled one.
+    assert!(hangar_e2e::acp::gone(&slow_path).await, "the starting agent was ended");
+    // The next message starts another agent, and is its first prompt.
     let third = rig.send("third").await;
     assert_eq!(rig.wait_end(&third).await, "chat/turnComplete");
     assert_eq!(markdown(&rig.turn(&third).await), "the first prompt this agent got");

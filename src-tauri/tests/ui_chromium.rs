@@ -5,6 +5,7 @@
 //! `customizations.mjs` for the Customizations panel, a toggle and a custom
 //! agent against the host's own discovery;
 //! `settings.mjs` for the agent's modes and settings in the composer;
+//! `plan.mjs` for the agent's plan as a checklist;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes): the built
 //! UI in headless
@@ -57,6 +58,11 @@ fn the_customizations_panel_lists_toggles_and_the_composer_picks_a_custom_agent(
 #[test]
 fn the_composer_offers_the_agent_modes_and_switches_the_running_agent() {
     run_ui_script("settings.mjs");
+}
+
+#[test]
+fn the_agent_plan_is_a_checklist_updated_in_place() {
+    run_ui_script("plan.mjs");
 }
 
 #[test]

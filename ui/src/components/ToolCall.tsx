@@ -1,10 +1,41 @@
 // A tool call: status, the full input, file-edit diffs, the result, and
-// the inline confirmation card with the options the host sent.
+// the inline confirmation card with the options the host sent. The agent's
+// plan (a tool call named `plan`) is a checklist that updates in place.
 
 import type { DiffView } from '../gen/DiffView';
 import type { ToolCallPart } from '../gen/ToolCallPart';
 import { type ToolCallView, toolInputText } from '../state/chat-store';
 import { confirmationOptions, type OptionView, shortcutKeys } from '../state/composer';
+import { planItems, planProgress } from '../state/plan';
+
+const PLAN_MARK = { done: '✓', doing: '◐', todo: '○' } as const;
+const PLAN_STATE = { done: 'done', doing: 'in progress', todo: 'to do' } as const;
+
+/** The agent's plan: its entries with their states, and the progress. */
+function Plan({ text, running }: { text: string; running: boolean }) {
+  const items = planItems(text);
+  return (
+    <div class="tool-call plan" data-testid="plan">
+      <div class="tool-head">
+        <span class="tool-name">Plan</span>
+        <span class="badge" data-testid="plan-progress">
+          {planProgress(items)}
+        </span>
+        {running && <span class="muted small">updating</span>}
+      </div>
+      <ul class="plan-items">
+        {items.map((i) => (
+          <li class={`plan-item ${i.state}`} data-state={i.state} title={PLAN_STATE[i.state]}>
+            <span class="plan-mark" aria-label={PLAN_STATE[i.state]}>
+              {PLAN_MARK[i.state]}
+            </span>{' '}
+            <span class="plan-text">{i.text}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 export function Diff({ d }: { d: DiffView }) {
   return (
@@ -44,6 +75,9 @@ export function ToolCall({
   const past = distinct(tc.pastTenseMessage ?? '');
   const options = confirmationOptions(tc);
   const keys = shortcutKeys(options);
+  if (tc.toolName === 'plan' && tc.toolCallId.startsWith('plan-')) {
+    return <Plan text={result} running={status === 'running'} />;
+  }
   return (
     <div class={`tool-call ${status}`} data-testid="tool-call" data-status={status}>
       <div class="tool-head">

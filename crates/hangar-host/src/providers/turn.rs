@@ -566,7 +566,8 @@ impl Turn {
         tools::permission_outcome(tools::pick_option(options, action.approved, action.selected_option_id.as_deref()))
     }
 
-    /// A permission request went unanswered (the turn moves on).
+    /// The agent's plan (ACP `plan`, the whole list each time): the turn's
+    /// `plan` tool call, started on the first one, its text replaced.
     pub fn plan(&mut self, host: &dyn AgentHost, plan: &Plan) {
         let id = match &self.plan_tool {
             Some(id) => id.clone(),

@@ -6,17 +6,20 @@
 //!   well-known ACP agents on `PATH` / in npm prefixes; TLS from PEM files or
 //!   self-signed), the listening host.
 //! - `token_file.rs` creates and reads the host's token file.
-//! - `listing.rs` prints `token list` / `remote list` (table or `--json`).
+//! - `listing.rs` prints `token list` / `remote list` / `agents list` (table or `--json`).
 //! - [`token`] — `hangar token create|list|revoke`: per-device tokens of the
 //!   host's data directory (`hangar_host::server::device_tokens`).
 //! - [`remote`] — `hangar remote add|list|remove|rename`: the hosts this
 //!   machine connects to (`hangar_remote`: list, keyring, pinning).
+//! - [`agents`] — `hangar agents list`: the well-known ACP agents, installed
+//!   (where, which version) or missing (`hangar_host::discovery::survey`).
 //!
 //! `main.rs` (the binary) parses the command line and dispatches.
 //!
 //! A library as well as a binary so that the end-to-end suites
 //! (`tests/e2e`) can start the very same `serve` inside the test process.
 
+pub mod agents;
 mod listing;
 pub mod remote;
 pub mod serve;

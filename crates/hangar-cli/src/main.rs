@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use hangar_cli::{remote, serve, token};
+use hangar_cli::{agents, remote, serve, token};
 
 #[derive(Parser)]
 #[command(name = "hangar", version, about = "A home for coding agents: an AHP 1.0.0 host")]
@@ -21,6 +21,8 @@ enum Command {
     Token(token::TokenArgs),
     /// The hosts this machine connects to: add, list, remove, rename, check.
     Remote(remote::RemoteArgs),
+    /// The well-known ACP agents on this machine: installed (where, which version) or missing.
+    Agents(agents::AgentsArgs),
 }
 
 fn main() -> ExitCode {
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args).map_err(|e| e.to_string()),
         Command::Token(args) => token::run(args),
         Command::Remote(args) => remote::run(args).map_err(|e| e.to_string()),
+        Command::Agents(args) => agents::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

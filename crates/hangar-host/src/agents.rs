@@ -56,7 +56,7 @@ impl AgentSpec {
 }
 
 /// Friendly names for the well-known agents; the id otherwise.
-fn display_name_for(id: &str) -> String {
+pub(crate) fn display_name_for(id: &str) -> String {
     match id {
         "claude" | "claude-agent" | "claude-code" => "Claude Agent".to_owned(),
         "codex" => "Codex".to_owned(),

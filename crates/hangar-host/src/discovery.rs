@@ -2,10 +2,12 @@
 //! prefix, so a user who installed `codex-acp` or `@google/gemini-cli` gets
 //! them without `--agent` flags (as Zed's agent panel lists installed agents).
 //!
-//! Map: `KNOWN` — the table of well-known agents (id, executables, ACP
-//! arguments); `search_dirs` — where to look; [`discover`] — the one entry
-//! point, used by `hangar serve` and by the desktop app's embedded host, so
-//! both list the same agents.
+//! Map: `KNOWN` — the table of well-known agents (id, npm package,
+//! executables, ACP arguments); `search_dirs` — where to look; [`discover`]
+//! — the agents to register, used by `hangar serve` and by the desktop app's
+//! embedded host, so both list the same agents; [`survey`] — every
+//! well-known agent with where it was found and its version, or that it is
+//! missing (`hangar agents list`).
 
 use std::path::{Path, PathBuf};
 
@@ -15,18 +17,75 @@ use crate::agents::AgentSpec;
 /// wins) and the arguments that put it in ACP stdio mode.
 struct Known {
     id: &'static str,
+    package: &'static str,
     executables: &'static [&'static str],
     args: &'static [&'static str],
 }
 
 const KNOWN: &[Known] = &[
-    Known { id: "claude", executables: &["claude-agent-acp", "claude-code-acp"], args: &[] },
-    Known { id: "codex", executables: &["codex-acp"], args: &[] },
-    Known { id: "gemini", executables: &["gemini"], args: &["--acp"] },
-    Known { id: "copilot", executables: &["copilot"], args: &["--acp", "--stdio"] },
-    Known { id: "opencode", executables: &["opencode"], args: &["acp"] },
-    Known { id: "qwen", executables: &["qwen"], args: &["--acp"] },
+    Known {
+        id: "claude",
+        package: "@zed-industries/claude-agent-acp",
+        executables: &["claude-agent-acp", "claude-code-acp"],
+        args: &[],
+    },
+    Known { id: "codex", package: "@zed-industries/codex-acp", executables: &["codex-acp"], args: &[] },
+    Known { id: "gemini", package: "@google/gemini-cli", executables: &["gemini"], args: &["--acp"] },
+    Known { id: "copilot", package: "@github/copilot", executables: &["copilot"], args: &["--acp", "--stdio"] },
+    Known { id: "opencode", package: "opencode-ai", executables: &["opencode"], args: &["acp"] },
+    Known { id: "qwen", package: "@qwen-code/qwen-code", executables: &["qwen"], args: &["--acp"] },
 ];
+
+/// A well-known agent as [`survey`] found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Presence {
+    /// Its id (`--agent` and `createSession`'s provider).
+    pub id: String,
+    /// Its name.
+    pub display_name: String,
+    /// The npm package that provides it.
+    pub package: String,
+    /// The executable found, if any.
+    pub program: Option<PathBuf>,
+    /// The version of its npm package, when the executable belongs to one.
+    pub version: Option<String>,
+}
+
+/// Every well-known agent, in the table's order: where it was found (the
+/// same search as [`discover`]) and its package's version, or `program:
+/// None` when it is missing.
+pub fn survey(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf]) -> Vec<Presence> {
+    let dirs = search_dirs(path_var, npm_prefixes);
+    KNOWN
+        .iter()
+        .map(|known| {
+            let program = find(known, &dirs);
+            let version = program.as_deref().and_then(|p| package_version(p, known.package));
+            Presence {
+                id: known.id.to_owned(),
+                display_name: crate::agents::display_name_for(known.id),
+                package: known.package.to_owned(),
+                program,
+                version,
+            }
+        })
+        .collect()
+}
+
+/// The first of `known`'s executables in `dirs`.
+fn find(known: &Known, dirs: &[PathBuf]) -> Option<PathBuf> {
+    known.executables.iter().flat_map(|exe| dirs.iter().map(move |d| d.join(exe))).find(|c| is_executable(c))
+}
+
+/// The version in the `package.json` of `package` that `program` (an npm
+/// bin link, followed) belongs to.
+fn package_version(program: &Path, package: &str) -> Option<String> {
+    let real = std::fs::canonicalize(program).ok()?;
+    let root = real.ancestors().find(|dir| dir.ends_with(package))?;
+    let text = std::fs::read_to_string(root.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json.get("version")?.as_str().map(str::to_owned)
+}
 
 /// The folders searched: each `npm_prefix`'s `bin` and `node_modules/.bin`,
 /// then `PATH`.
@@ -56,12 +115,7 @@ pub fn discover(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf], ta
         if taken.iter().any(|t| t == known.id) {
             continue;
         }
-        let program = known
-            .executables
-            .iter()
-            .flat_map(|exe| dirs.iter().map(move |d| d.join(exe)))
-            .find(|candidate| is_executable(candidate));
-        if let Some(program) = program {
+        if let Some(program) = find(known, &dirs) {
             let mut spec_line =
                 format!("{}={}", known.id, shlex::try_quote(&program.to_string_lossy()).unwrap_or_default());
             for arg in known.args {
@@ -85,6 +139,32 @@ mod tests {
         let p = dir.join(name);
         std::fs::write(&p, "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn the_survey_lists_every_agent_with_its_package_version_or_as_missing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let prefix = tmp.path().join("prefix");
+        let package = prefix.join("node_modules/@zed-industries/codex-acp");
+        std::fs::create_dir_all(package.join("bin")).unwrap();
+        std::fs::write(package.join("package.json"), r#"{"name": "@zed-industries/codex-acp", "version": "0.16.0"}"#)
+            .unwrap();
+        exe(&package.join("bin"), "codex-acp.js");
+        std::fs::create_dir_all(prefix.join("node_modules/.bin")).unwrap();
+        std::os::unix::fs::symlink(
+            "../@zed-industries/codex-acp/bin/codex-acp.js",
+            prefix.join("node_modules/.bin/codex-acp"),
+        )
+        .unwrap();
+        let found = survey(None, std::slice::from_ref(&prefix));
+        let ids: Vec<&str> = found.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["claude", "codex", "gemini", "copilot", "opencode", "qwen"]);
+        let codex = &found[1];
+        assert_eq!(codex.program.as_deref(), Some(prefix.join("node_modules/.bin/codex-acp").as_path()));
+        assert_eq!(codex.version.as_deref(), Some("0.16.0"));
+        assert_eq!(found[2].program, None);
+        assert_eq!(found[2].package, "@google/gemini-cli");
+        assert_eq!(found[2].display_name, "Gemini CLI");
     }
 
     #[test]

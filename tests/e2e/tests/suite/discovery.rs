@@ -45,3 +45,28 @@ async fn an_installed_codex_acp_is_listed_and_runs_sessions() {
         assert_eq!(action_type(&env), "session/ready", "{env:?}");
     }
 }
+
+#[test]
+fn agents_list_says_which_agents_are_installed_at_which_version_and_which_are_missing() {
+    if !hangar_e2e::interop::available() {
+        return;
+    }
+    let prefix = hangar_e2e::interop::interop_dir().join("agents");
+    let out = std::process::Command::new(hangar_e2e::hangar_bin())
+        .args(["agents", "list", "--json", "--npm-prefix"])
+        .arg(&prefix)
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = |id: &str| listed.as_array().unwrap().iter().find(|a| a["id"] == id).unwrap().clone();
+    // The versions pinned in tests/interop/agents/package.json.
+    for (id, version) in [("claude", "0.23.1"), ("codex", "0.16.0"), ("gemini", "0.61.0"), ("qwen", "0.15.10")] {
+        assert_eq!(row(id)["state"], "installed", "{id}: {listed}");
+        assert_eq!(row(id)["version"], version, "{id}: {listed}");
+    }
+    let copilot = row("copilot");
+    assert_eq!((copilot["state"].as_str(), copilot["package"].as_str()), (Some("missing"), Some("@github/copilot")));
+    assert_eq!(row("opencode")["state"], "missing");
+}

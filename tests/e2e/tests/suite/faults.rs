@@ -199,7 +199,7 @@ async fn until(raw: &mut RawClient, kind: &str, turn: Option<&str>) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn kill_9_at_random_points_of_200_turns_loses_no_completed_turn_decision_or_title() {
+async fn kill_9_at_random_points_of_200_turns_loses_no_completed_turn_decision_title_or_grant() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(200);
     let dir = tempfile::tempdir().unwrap();
@@ -207,7 +207,7 @@ async fn kill_9_at_random_points_of_200_turns_loses_no_completed_turn_decision_o
     std::fs::create_dir_all(&ws).unwrap();
     let agent = gated_agent(dir.path());
     let browse = dir.path().display().to_string();
-    let args = ["--agent", agent.as_str(), "--browse-root", browse.as_str()];
+    let args = ["--agent", agent.as_str(), "--browse-root", browse.as_str(), "--grant-policy", "all"];
     let mut host = TestHost::start_in(Launch::Process(&[]), &data, &args);
 
     let mut raw = RawClient::initialized(&host, "looper").await;
@@ -224,6 +224,7 @@ async fn kill_9_at_random_points_of_200_turns_loses_no_completed_turn_decision_o
 
     let mut completed: Vec<String> = Vec::new();
     let mut title = String::new();
+    let mut grants: Vec<String> = Vec::new();
     let mut kills = 0;
     for i in 0..200 {
         // Where this turn is cut, if it is: 0 = not, 1..=4 the step after
@@ -234,6 +235,22 @@ async fn kill_9_at_random_points_of_200_turns_loses_no_completed_turn_decision_o
             title = format!("title {i}");
             raw.send_text(dispatch(SESSION, json!({"type": "session/titleChanged", "title": title}))).await;
             until(&mut raw, "session/titleChanged", None).await;
+        }
+        if i % 9 == 0 {
+            // A folder outside the working directory the person let the
+            // session read: the grant is answered only once it is stored.
+            let folder = dir.path().join(format!("granted-{i}"));
+            std::fs::create_dir_all(&folder).unwrap();
+            let uri = hangar_e2e::acp::file_uri(&folder);
+            let granted = raw
+                .request(
+                    json!(format!("g{i}")),
+                    "resourceRequest",
+                    json!({"channel": SESSION, "uri": uri, "read": true}),
+                )
+                .await;
+            assert!(granted.get("error").is_none(), "{granted}");
+            grants.push(uri);
         }
         let started = json!({"type": "chat/turnStarted", "turnId": turn, "startedAt": hangar_e2e::actions::now(),
             "message": {"text": format!("message {i}"), "origin": {"kind": "user"}}});
@@ -287,6 +304,13 @@ async fn kill_9_at_random_points_of_200_turns_loses_no_completed_turn_decision_o
         assert!(state["result"]["snapshot"]["state"].get("activeTurn").is_none(), "no turn is left running");
         let session = raw.request(json!("t"), "subscribe", json!({"channel": SESSION})).await;
         assert_eq!(session["result"]["snapshot"]["state"]["title"], title.as_str(), "the last title is back");
+        let listed = raw.request(json!("l"), "x-hangar/listGrants", json!({"channel": "ahp-root://"})).await;
+        let mut kept: Vec<&str> =
+            listed["result"]["items"].as_array().unwrap().iter().filter_map(|g| g["uri"].as_str()).collect();
+        kept.sort_unstable();
+        let mut wanted: Vec<&str> = grants.iter().map(String::as_str).collect();
+        wanted.sort_unstable();
+        assert_eq!(kept, wanted, "every grant is back");
     }
     assert!(kills >= 20, "the loop killed the host {kills} times");
     assert!(completed.len() >= 150, "{} turns completed", completed.len());

@@ -233,7 +233,8 @@ impl Engine {
     }
 
     /// Put back what the store loaded. A turn that was running when the host
-    /// died ends as an error that keeps everything streamed so far.
+    /// died ends as an error that keeps everything streamed so far; a
+    /// session's index row that fell behind its state is written again.
     pub fn restore(&mut self, loaded: LoadedState) {
         for s in loaded.sessions {
             self.sessions.insert(
@@ -247,6 +248,13 @@ impl Engine {
                 interrupted.push((c.uri.clone(), turn.id.clone(), millis_since(&turn.started_at)));
             }
             self.chats.insert(c.uri, ChatEntry { state: c.state, session: c.session, since_checkpoint: 0 });
+        }
+        // The index row of a session is written just after its action (in
+        // the next commit, often the same one): a host killed in between
+        // left a summary older than the state. Derived again, it heals.
+        let uris: Vec<String> = self.sessions.keys().cloned().collect();
+        for uri in uris {
+            self.sync_session_summary(&uri);
         }
         self.root.active_sessions = Some(self.sessions.len() as i64);
         for (chat, turn_id, duration) in interrupted {

@@ -315,3 +315,28 @@ async fn kill_9_at_random_points_of_200_turns_loses_no_completed_turn_decision_t
     assert!(kills >= 20, "the loop killed the host {kills} times");
     assert!(completed.len() >= 150, "{} turns completed", completed.len());
 }
+
+#[tokio::test]
+async fn a_session_index_row_behind_its_state_is_healed_at_start() {
+    // What a `kill -9` between an action's commit and its index row's
+    // leaves: the stored summary says an older title than the session.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    {
+        let mut host = TestHost::start_in(Launch::Process(&[]), &data, &[]);
+        let mut raw = RawClient::initialized(&host, "writer").await;
+        raw.request(json!(2), "createSession", json!({"channel": SESSION})).await;
+        raw.request(json!(3), "subscribe", json!({"channel": SESSION})).await;
+        raw.send_text(title(1, "current")).await;
+        assert_eq!(next_title(&mut raw).await, ("current".to_owned(), None));
+        assert!(host.sigterm().success());
+    }
+    let db = rusqlite::Connection::open(data.join("hangar.db")).unwrap();
+    let changed = db
+        .execute("UPDATE sessions SET summary = json_set(summary, '$.title', 'stale') WHERE uri = ?1", [SESSION])
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(db);
+    let host = TestHost::start_in(Launch::Process(&[]), &data, &[]);
+    assert_eq!(stored_title(&host).await, "current");
+}

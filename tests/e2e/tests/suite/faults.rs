@@ -108,6 +108,14 @@ async fn a_corrupt_or_truncated_database_stops_the_host_with_a_message_and_is_ne
         host.sigterm();
     }
     let db = data.join("hangar.db");
+    // Everything into the main file, so that it alone is the database (a
+    // host that stopped may leave its write-ahead log behind, which would
+    // cover for a damaged main file).
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).unwrap();
+    conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
+    drop(conn);
+    assert!(!data.join("hangar.db-wal").exists());
     let good = std::fs::read(&db).unwrap();
     assert!(good.len() > 8192, "a database of several pages: {}", good.len());
 

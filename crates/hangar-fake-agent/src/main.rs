@@ -30,7 +30,9 @@
 //! `FAKE_ACP_REPORT`), `end` (stop reason; `usage` alongside),
 //! `endRaw` (the whole prompt result), `fail` `{code, message}` (the
 //! prompt answered with a JSON-RPC error), `raw` (any message), `garbage`
-//! (a string, or an array of byte values, written to stdout as is).
+//! (a string, or an array of byte values, written to stdout as is),
+//! `writeFile` `{path, text}` and `deleteFile` (path) through the agent's own
+//! file I/O, `shell` (a command run with `sh -c`), paths relative to the cwd.
 //! With `FAKE_ACP_LOG` set, every model switch appends `METHOD MODEL` to that
 //! file, a mode switch `session/set_mode MODE`, and any other config option
 //! `session/set_config_option ID=VALUE`.
@@ -43,6 +45,7 @@
 //! prompt runs (e.g. a second `session/prompt`) are handled after it.
 
 use std::io::{BufRead, Write};
+use std::path::Path;
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
@@ -458,6 +461,19 @@ impl Agent {
                 std::thread::sleep(Duration::from_secs(3600));
             },
             "flood" => self.flood(arg),
+            // Edits made through the agent's own file I/O and through a shell
+            // command (not ACP `fs/*`): the host must see them anyway.
+            "writeFile" => {
+                let path = Path::new(&self.cwd).join(arg.get("path").and_then(Value::as_str).unwrap_or("out.txt"));
+                let _ = std::fs::write(path, arg.get("text").and_then(Value::as_str).unwrap_or(""));
+            }
+            "deleteFile" => {
+                let _ = std::fs::remove_file(Path::new(&self.cwd).join(arg.as_str().unwrap_or("")));
+            }
+            "shell" => {
+                let cmd = arg.as_str().unwrap_or("true");
+                let _ = std::process::Command::new("sh").arg("-c").arg(cmd).current_dir(&self.cwd).status();
+            }
             "end" | "endRaw" => {
                 let mut result = if key == "endRaw" { arg.clone() } else { json!({ "stopReason": arg }) };
                 if let (Some(r), Some(usage)) = (result.as_object_mut(), step.get("usage")) {

@@ -24,6 +24,15 @@ use crate::resources::{uri::file_uri_to_path, ResourceService, ResourceServiceEr
 use crate::store::{self, TurnPages};
 use crate::RpcError;
 
+/// Run `f` off the caller's thread: on tokio's blocking pool inside a
+/// runtime, else on a thread of its own.
+fn run_blocking(f: impl FnOnce() + Send + 'static) {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => drop(runtime.spawn_blocking(f)),
+        Err(_) => drop(std::thread::spawn(f)),
+    }
+}
+
 /// Why the host could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
@@ -49,6 +58,9 @@ pub enum HostError {
     /// The customization toggle decisions.
     #[error(transparent)]
     Customizations(#[from] crate::customizations::enablement::EnablementError),
+    /// The change tracker's store.
+    #[error(transparent)]
+    Changes(#[from] crate::changes::store::ChangeStoreError),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> HostError {
@@ -71,6 +83,8 @@ pub struct Host {
     watches: Mutex<HashMap<String, LiveWatch>>,
     /// Each open session's customizations, kept current.
     pub customizations: Arc<Customizations>,
+    /// What each turn changed in its session's files.
+    pub changes: crate::changes::Tracker,
     /// Each session's agent's own `/` commands, as it last reported them.
     agent_commands: Mutex<HashMap<String, Vec<AgentCommand>>>,
     /// Per agent: the modes and settings its last session offered.
@@ -157,11 +171,13 @@ impl Host {
             &config.protected_paths,
         )?;
         let turn_pages = TurnPages::open(&db_path)?;
+        let changes = crate::changes::Tracker::open(&config.data_dir, resources.never_served().to_vec())?;
         let host = Arc::new_cyclic(|me| Self {
             engine,
             resources,
             watches: Mutex::new(HashMap::new()),
             customizations,
+            changes,
             agent_commands: Mutex::default(),
             agent_options: Mutex::default(),
             watch_gate: Arc::new(Mutex::new(false)),
@@ -195,6 +211,7 @@ impl Host {
                 }
             }
         }));
+        host.restore_changes();
         host.run_effects(effects);
         // Active clients restored from the store have no connection yet:
         // each gets the grace period a disconnecting client gets, so one that
@@ -237,8 +254,19 @@ impl Host {
         };
         let host: Arc<dyn AgentHost> = host;
         for effect in effects {
-            self.customization_effect(&effect);
-            self.agents.handle(&host, effect);
+            match effect {
+                SideEffect::TurnEnded { session, turn_id } => {
+                    let Some(me) = self.me.upgrade() else { continue };
+                    run_blocking(move || me.changes_after_turn(&session, &turn_id));
+                }
+                SideEffect::ChangesetReviewed { session, changeset, files, reviewed } => {
+                    self.changes_reviewed(&session, &changeset, &files, reviewed);
+                }
+                effect => {
+                    self.customization_effect(&effect);
+                    self.agents.handle(&host, effect);
+                }
+            }
         }
     }
 
@@ -490,6 +518,10 @@ fn agents_with_customizations(
 impl AgentHost for Host {
     fn emit(&self, channel: &str, action: StateAction) -> bool {
         self.engine_then_effects(|e| e.emit_server(channel, action).is_ok())
+    }
+
+    fn before_turn(&self, session: &str, turn_id: &str) {
+        self.changes_before_turn(session, turn_id);
     }
 
     fn emit_on_root(&self, build: &mut dyn FnMut(&RootState) -> Option<StateAction>) -> bool {

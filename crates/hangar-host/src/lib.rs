@@ -22,6 +22,8 @@
 //!   also the home directory and the credential folders never served.
 //! - [`config`] — the host's configuration; its file-access defaults come from
 //!   [`resources`] (one way: `resources` never imports `config`).
+//! - [`changes`]  — every file change agents make, kept per turn: changesets,
+//!   accept and reject, the audit log of decisions on edits.
 //! - [`customizations`] — rules, agents, skills, prompts, hooks, MCP servers
 //!   and plugins found in files: discovered, watched, toggled, applied.
 //! - [`rpc_error`] — JSON-RPC errors.
@@ -33,6 +35,7 @@
 //! [`hub::Hub::publish`] → each subscriber's outbound queue.
 
 pub mod agents;
+pub mod changes;
 pub mod config;
 pub mod customizations;
 pub mod discovery;

@@ -105,6 +105,11 @@ pub enum ChannelRef {
     },
     /// A resource watch.
     ResourceWatch,
+    /// A changeset, with its session.
+    Changeset {
+        /// The owning session.
+        session: String,
+    },
 }
 
 impl Engine {
@@ -119,7 +124,7 @@ impl Engine {
         } else if self.watches.contains_key(uri) {
             Some(ChannelRef::ResourceWatch)
         } else {
-            None
+            self.changesets.get(uri).map(|c| ChannelRef::Changeset { session: c.session.clone() })
         }
     }
 
@@ -141,6 +146,8 @@ impl Engine {
             SnapshotState::Session(Box::new(session.state.clone()))
         } else if let Some(watch) = self.watches.get(uri) {
             SnapshotState::ResourceWatch(Box::new(watch.clone()))
+        } else if let Some(changeset) = self.changesets.get(uri) {
+            SnapshotState::Changeset(Box::new(changeset.state.clone()))
         } else {
             return None;
         };

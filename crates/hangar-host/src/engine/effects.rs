@@ -74,6 +74,24 @@ pub enum SideEffect {
         /// Session URI.
         session: String,
     },
+    /// A turn ended (completed, cancelled or failed): its changes are read.
+    TurnEnded {
+        /// Session URI.
+        session: String,
+        /// Turn id.
+        turn_id: String,
+    },
+    /// A client set "viewed" marks on a changeset.
+    ChangesetReviewed {
+        /// Session URI.
+        session: String,
+        /// Changeset URI.
+        changeset: String,
+        /// File ids (`file:` URIs).
+        files: Vec<String>,
+        /// The new mark.
+        reviewed: bool,
+    },
     /// A client toggled a customization (`session/customizationToggled`):
     /// its workspace and global decisions are kept for other sessions.
     CustomizationToggled {
@@ -96,11 +114,20 @@ impl Engine {
                 turn_id: a.turn_id.clone(),
                 message: a.message.clone(),
             },
-            StateAction::ChatTurnCancelled(a) => SideEffect::TurnCancelled {
-                session: session.to_owned(),
-                chat: chat.to_owned(),
-                turn_id: a.turn_id.clone(),
-            },
+            StateAction::ChatTurnCancelled(a) => {
+                self.effects.push(SideEffect::TurnCancelled {
+                    session: session.to_owned(),
+                    chat: chat.to_owned(),
+                    turn_id: a.turn_id.clone(),
+                });
+                SideEffect::TurnEnded { session: session.to_owned(), turn_id: a.turn_id.clone() }
+            }
+            StateAction::ChatTurnComplete(a) => {
+                SideEffect::TurnEnded { session: session.to_owned(), turn_id: a.turn_id.clone() }
+            }
+            StateAction::ChatError(a) => {
+                SideEffect::TurnEnded { session: session.to_owned(), turn_id: a.turn_id.clone() }
+            }
             StateAction::ChatToolCallConfirmed(a) => {
                 SideEffect::ToolCallConfirmed { chat: chat.to_owned(), action: a.clone() }
             }

@@ -5,6 +5,8 @@
 //! - `mod.rs`       — [`Engine`]: channel lookup, [`Engine::emit`] (reduce,
 //!   sequence, persist, publish) — the one path every state change takes.
 //! - `channels.rs`  — per-channel entries and snapshots.
+//! - `changesets.rs` — changeset channels and `SessionSummary.changes`, fed by
+//!   the change tracker (`crate::changes`).
 //! - `summaries.rs` — keeping `session.chats[]` and `SessionSummary` derived
 //!   from the chats (`session/chatUpdated`, `root/sessionSummaryChanged`).
 //! - `sessions.rs`  — create, dispose, list sessions; restore at startup.
@@ -26,6 +28,7 @@
 //! short, synchronous state transition.
 
 mod activity;
+mod changesets;
 mod channels;
 pub(crate) mod client_actions;
 pub mod clock;
@@ -47,15 +50,17 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use ahp::reducers::{
-    apply_action_to_chat, apply_action_to_resource_watch, apply_action_to_root, apply_action_to_session,
+    apply_action_to_changeset, apply_action_to_chat, apply_action_to_resource_watch, apply_action_to_root,
+    apply_action_to_session,
 };
 use ahp::ReduceOutcome;
-use ahp_types::state::{ResourceWatchState, RootState};
+use ahp_types::state::{ChangesSummary, ResourceWatchState, RootState};
 use ahp_types::{ActionEnvelope, ActionOrigin, StateAction, ROOT_RESOURCE_URI};
 
 use crate::hub::Publication;
 use crate::protocol::type_of_action_json;
 use crate::store::{StoreOp, StoreWriter};
+use changesets::ChangesetEntry;
 use channels::{ChatEntry, SessionEntry};
 
 /// A channel's actions between two checkpoints.
@@ -77,6 +82,9 @@ pub struct Engine {
     sessions: HashMap<String, SessionEntry>,
     chats: HashMap<String, ChatEntry>,
     watches: HashMap<String, ResourceWatchState>,
+    changesets: HashMap<String, ChangesetEntry>,
+    /// `SessionSummary.changes` by session (from the change tracker).
+    session_changes: HashMap<String, ChangesSummary>,
     writer: StoreWriter<Publication>,
     effects: Vec<SideEffect>,
     /// How many turns a chat keeps in memory after a restart.
@@ -92,6 +100,8 @@ impl Engine {
             sessions: HashMap::new(),
             chats: HashMap::new(),
             watches: HashMap::new(),
+            changesets: HashMap::new(),
+            session_changes: HashMap::new(),
             writer,
             effects: Vec::new(),
             turn_tail,
@@ -195,6 +205,9 @@ impl Engine {
         if let Some(entry) = self.sessions.get_mut(channel) {
             return Ok(apply_action_to_session(&mut entry.state, action));
         }
+        if let Some(entry) = self.changesets.get_mut(channel) {
+            return Ok(apply_action_to_changeset(&mut entry.state, action));
+        }
         if let Some(state) = self.watches.get_mut(channel) {
             // The reducer keeps a watch's descriptor unchanged (`NoOp`); its
             // actions are events, so an event the reducer recognises is sent.
@@ -279,6 +292,15 @@ impl Engine {
                 self.start_queued_of_session(channel);
             }
             self.sync_session_summary(channel);
+        } else if let (Some(entry), StateAction::ChangesetFilesReviewChanged(a)) =
+            (self.changesets.get(channel), action)
+        {
+            self.effects.push(SideEffect::ChangesetReviewed {
+                session: entry.session.clone(),
+                changeset: channel.to_owned(),
+                files: a.files.clone(),
+                reviewed: a.reviewed,
+            });
         }
     }
 

@@ -69,7 +69,7 @@ impl Engine {
             default_chat: None,
             config: req.config.clone(),
             customizations: None,
-            changesets: None,
+            changesets: Some(crate::changes::changeset::catalogue(&req.uri)),
             input_needed: None,
             meta: None,
         };
@@ -163,6 +163,7 @@ impl Engine {
         for chat in &chats {
             self.chats.remove(chat);
         }
+        self.remove_changesets(uri);
         self.writer.write(vec![StoreOp::SessionRemoved {
             uri: uri.into(),
             chats: chats.iter().map(|c| c.as_str().into()).collect(),
@@ -225,6 +226,11 @@ impl Engine {
     /// restart: the clients whose grace period starts with the host).
     pub fn active_client_ids(&self) -> std::collections::BTreeSet<String> {
         self.sessions.values().flat_map(|s| s.state.active_clients.iter().map(|c| c.client_id.clone())).collect()
+    }
+
+    /// Every session's URI.
+    pub fn session_uris(&self) -> Vec<String> {
+        self.sessions.keys().cloned().collect()
     }
 
     /// Working directories (as `file:` URIs) of every session.

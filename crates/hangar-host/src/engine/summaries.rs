@@ -105,7 +105,7 @@ impl Engine {
             resource: uri.to_owned(),
             created_at: entry.created_at.clone(),
             modified_at,
-            changes: None,
+            changes: self.session_changes(uri),
             meta: None,
             chats: Some(
                 state

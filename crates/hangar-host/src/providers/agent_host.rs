@@ -88,6 +88,10 @@ pub trait AgentHost: Send + Sync {
     fn custom_agent(&self, _session: &str, _uri: &str) -> Option<AgentCustomization> {
         None
     }
+
+    /// Before a turn's prompt is sent (blocking: a scan of the session's
+    /// files, so the turn's changes can be told from what was there).
+    fn before_turn(&self, _session: &str, _turn_id: &str) {}
 }
 
 impl dyn AgentHost + '_ {

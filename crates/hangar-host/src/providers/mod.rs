@@ -218,8 +218,11 @@ impl AgentLayer for AcpLayer {
                 let _ = tx.send(Command::Effect(Box::new(effect)));
                 return;
             }
-            // The host keeps customizations; the agent sees them at its next start.
-            SideEffect::CustomizationToggled { .. } => return,
+            // The host keeps customizations (the agent sees them at its next
+            // start) and tracks changes.
+            SideEffect::CustomizationToggled { .. }
+            | SideEffect::TurnEnded { .. }
+            | SideEffect::ChangesetReviewed { .. } => return,
             SideEffect::SessionDisposed { session, .. } => {
                 if let Some(tx) = self.tasks.lock().ok().and_then(|mut t| t.remove(session)) {
                     let _ = tx.send(Command::Dispose);

@@ -297,7 +297,10 @@ impl SessionTask {
                     }
                 }
             }
-            SideEffect::SessionDisposed { .. } | SideEffect::CustomizationToggled { .. } => {}
+            SideEffect::SessionDisposed { .. }
+            | SideEffect::CustomizationToggled { .. }
+            | SideEffect::TurnEnded { .. }
+            | SideEffect::ChangesetReviewed { .. } => {}
         }
     }
 
@@ -385,6 +388,10 @@ impl SessionTask {
                 ),
             }
         }
+        // What is on disk now is the turn's "before" (the scan runs off
+        // this task; the prompt waits for it).
+        let (host, session, id) = (self.host.clone(), self.setup.session.clone(), turn_id.clone());
+        let _ = tokio::task::spawn_blocking(move || host.before_turn(&session, &id)).await;
         self.turn = Some(turn);
         self.send_prompt(blocks);
     }

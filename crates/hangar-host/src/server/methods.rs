@@ -88,6 +88,11 @@ pub fn handle_request(
             resource_methods::create_resource_watch(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
+        "invokeChangesetOperation" => {
+            let client_id = conn.client_id.clone().unwrap_or_default();
+            super::changeset_methods::invoke(host, conn.id, id.clone(), client_id, decode(&params)?);
+            Ok(Reply::Sent)
+        }
         m if ResourceService::serves(m) => {
             resource_methods::resource_request(host, conn.id, id.clone(), m.to_owned(), decode(&params)?);
             Ok(Reply::Sent)
@@ -189,6 +194,9 @@ fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectPar
     conn.generation = generation;
     host.hub.identify(conn.id, &p.client_id, generation);
     host.client_arrived(&p.client_id, generation);
+    for uri in &p.subscriptions {
+        host.ensure_changeset(uri);
+    }
     host.with_engine_locked(|engine| {
         let (present, missing): (Vec<String>, Vec<String>) =
             p.subscriptions.iter().cloned().partition(|uri| engine.channel(uri).is_some());
@@ -209,6 +217,7 @@ fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectPar
 fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribeParams) -> Result<Reply, RpcError> {
     // A session restored after a restart shows current customizations.
     host.ensure_customizations(&p.channel);
+    host.ensure_changeset(&p.channel);
     host.with_engine_locked(|engine| {
         let tail = p.view.as_ref().and_then(|v| v.turns).and_then(|n| usize::try_from(n).ok());
         let snapshot = engine

@@ -19,6 +19,7 @@
 //! - `grant_ask.rs`  — `resourceRequest` under the grant policy; asks a
 //!   client when the policy is `ask`.
 
+mod changeset_methods;
 mod connection;
 pub mod device_tokens;
 pub mod device_watch;

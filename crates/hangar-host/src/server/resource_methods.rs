@@ -26,11 +26,28 @@ fn send_outcome(host: &Host, conn: ConnId, id: &Value, outcome: Result<impl serd
     host.hub.send(conn, frame.into());
 }
 
+/// Whether a `resourceRead` asks for content the change tracker kept.
+fn is_kept_content(params: &Value) -> bool {
+    use crate::changes::changeset::{AUDIT_SCHEME, CONTENT_SCHEME};
+    params
+        .get("uri")
+        .and_then(Value::as_str)
+        .is_some_and(|u| u.starts_with(CONTENT_SCHEME) || u.starts_with(AUDIT_SCHEME))
+}
+
 /// `resourceRead`, `resourceWrite`, … and the grant extension methods.
 pub fn resource_request(host: &Arc<Host>, conn: ConnId, id: Value, method: String, params: Value) {
     let host = host.clone();
     tokio::spawn(async move {
         let outcome = match method.as_str() {
+            "resourceRead" if is_kept_content(&params) => {
+                let host = host.clone();
+                tokio::task::spawn_blocking(move || host.read_kept_content(&params))
+                    .await
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| Err(RpcError::internal("reading kept content failed")))
+            }
             "resourceRequest" => super::grant_ask::resource_request(&host, conn, params).await,
             _ => host.resources.handle(&method, params).await,
         };

@@ -9,6 +9,7 @@ mod acp_prompts;
 mod acp_queue;
 mod acp_restart;
 mod acp_turns;
+mod changesets;
 mod customizations;
 mod customizations_mcp;
 mod discovery;

@@ -200,7 +200,7 @@ fn rows() -> Vec<Row> {
             running,
             Chat,
             turn_cancelled(TURN),
-            Applied(&["TurnCancelled"]),
+            Applied(&["TurnCancelled", "TurnEnded"]),
         ),
         row(
             "an approval without `confirmed` is rejected",

@@ -156,15 +156,15 @@ fn rows() -> Vec<Row> {
             completed("r2", "decline", Value::Null),
             Applied(&["InputCompleted"], &["r1"]),
         ),
-        row("a completed turn unlists its requests", asking, Server, turn_complete(TURN), Applied(&[], &[])),
+        row("a completed turn unlists its requests", asking, Server, turn_complete(TURN), Applied(&["TurnEnded"], &[])),
         row(
             "a cancelled turn unlists its requests",
             asking,
             Client,
             turn_cancelled(TURN),
-            Applied(&["TurnCancelled"], &[]),
+            Applied(&["TurnCancelled", "TurnEnded"], &[]),
         ),
-        row("a failed turn unlists its requests", asking, Server, turn_error(TURN), Applied(&[], &[])),
+        row("a failed turn unlists its requests", asking, Server, turn_error(TURN), Applied(&["TurnEnded"], &[])),
         row(
             "a resumed turn lists its still-open request again",
             asked_then_failed,
@@ -200,7 +200,7 @@ fn rows() -> Vec<Row> {
             confirming,
             Client,
             turn_cancelled(TURN),
-            Applied(&["TurnCancelled"], &[]),
+            Applied(&["TurnCancelled", "TurnEnded"], &[]),
         ),
         row(
             "answering a request leaves the pending tool call listed",

@@ -241,6 +241,8 @@ fn effect_name(effect: &SideEffect) -> &'static str {
         SideEffect::SteeringSet { .. } => "SteeringSet",
         SideEffect::ConfigChanged { .. } => "ConfigChanged",
         SideEffect::CustomizationToggled { .. } => "CustomizationToggled",
+        SideEffect::TurnEnded { .. } => "TurnEnded",
+        SideEffect::ChangesetReviewed { .. } => "ChangesetReviewed",
     }
 }
 

@@ -112,7 +112,7 @@ fn rows() -> Vec<Row> {
             queued: &[],
             steering: None,
             failed: &["one", "two"],
-            effects: &[],
+            effects: &["TurnEnded", "TurnEnded"],
         },
         Row {
             name: "a message queued after the agent failed to start ends with its start error",
@@ -123,7 +123,7 @@ fn rows() -> Vec<Row> {
             queued: &[],
             steering: None,
             failed: &["one"],
-            effects: &[],
+            effects: &["TurnEnded"],
         },
         Row {
             name: "the first queued message starts when the turn completes",
@@ -134,7 +134,7 @@ fn rows() -> Vec<Row> {
             queued: &["q2"],
             steering: None,
             failed: &[],
-            effects: &["TurnStarted"],
+            effects: &["TurnEnded", "TurnStarted"],
         },
         Row {
             name: "the first queued message starts when the turn is cancelled",
@@ -145,7 +145,7 @@ fn rows() -> Vec<Row> {
             queued: &["q2"],
             steering: None,
             failed: &[],
-            effects: &["TurnCancelled", "TurnStarted"],
+            effects: &["TurnCancelled", "TurnEnded", "TurnStarted"],
         },
         Row {
             name: "the first queued message starts when the turn fails",
@@ -156,7 +156,7 @@ fn rows() -> Vec<Row> {
             queued: &["q2"],
             steering: None,
             failed: &[],
-            effects: &["TurnStarted"],
+            effects: &["TurnEnded", "TurnStarted"],
         },
         Row {
             name: "a reordered queue starts its new first",
@@ -170,7 +170,7 @@ fn rows() -> Vec<Row> {
             queued: &["q1"],
             steering: None,
             failed: &[],
-            effects: &["TurnStarted"],
+            effects: &["TurnEnded", "TurnStarted"],
         },
         Row {
             name: "a removed message never starts",
@@ -184,7 +184,7 @@ fn rows() -> Vec<Row> {
             queued: &[],
             steering: None,
             failed: &[],
-            effects: &["TurnStarted"],
+            effects: &["TurnEnded", "TurnStarted"],
         },
         Row {
             name: "a queued message set again keeps its place with its new text",
@@ -195,7 +195,7 @@ fn rows() -> Vec<Row> {
             queued: &["q2"],
             steering: None,
             failed: &[],
-            effects: &["TurnStarted"],
+            effects: &["TurnEnded", "TurnStarted"],
         },
         Row {
             name: "an empty queue starts nothing when the turn completes",
@@ -206,7 +206,7 @@ fn rows() -> Vec<Row> {
             queued: &[],
             steering: None,
             failed: &[],
-            effects: &[],
+            effects: &["TurnEnded"],
         },
         Row {
             name: "a steering message goes to the running turn, not the queue",

@@ -1,0 +1,151 @@
+//! Change-tracking benchmark: a generated working directory of FILES files
+//! (default 100,000; ~1 KiB each, in 1,000 folders) and what each turn
+//! costs the tracker: the first turn (every file read, hashed and stored),
+//! later turns where the agent edited 10 files (a walk and a `stat` per
+//! file), and, as baselines from the same run, a bare walk of the same tree
+//! with `ignore` and reading every file once. Then a 20,000-line file with
+//! 500 changed hunks: the time to count its lines, list its hunks and undo
+//! one hunk (what opening and acting on its diff costs the host).
+//!
+//! `cargo build --release -p hangar-host --bin bench-changes && target/release/bench-changes [FILES]`
+
+#![allow(clippy::unwrap_used, reason = "a benchmark run: a step that fails ends the run with its message")]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use hangar_host::changes::hunks::{hunks, line_stats, splice, touches};
+use hangar_host::changes::Tracker;
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn tree(root: &Path, files: usize) {
+    let body: String = (0..24).map(|i| format!("line {i} of some source text\n")).collect();
+    for i in 0..files {
+        let dir = root.join(format!("src/d{}", i % 1000));
+        if i < 1000 {
+            std::fs::create_dir_all(&dir).unwrap();
+        }
+        std::fs::write(dir.join(format!("f{i}.rs")), format!("// file {i}\n{body}")).unwrap();
+    }
+    std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
+}
+
+fn walk_only(root: &Path) -> usize {
+    ignore::WalkBuilder::new(root).hidden(false).require_git(false).build().filter_map(Result::ok).count()
+}
+
+fn read_all(root: &Path) -> u64 {
+    let mut bytes = 0;
+    for e in ignore::WalkBuilder::new(root).hidden(false).require_git(false).build().filter_map(Result::ok) {
+        if e.file_type().is_some_and(|t| t.is_file()) {
+            bytes += std::fs::read(e.path()).map(|b| b.len() as u64).unwrap_or(0);
+        }
+    }
+    bytes
+}
+
+fn main() {
+    let files: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let data = tmp.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let t = Instant::now();
+    tree(&root, files);
+    println!("tree: {files} files written in {:.0} ms", ms(t.elapsed()));
+    // Files written a moment ago are "racy" (read again at the next scan,
+    // git's rule): date them back so later turns show the steady state.
+    let old = std::time::SystemTime::now() - Duration::from_secs(60);
+    for e in ignore::WalkBuilder::new(&root).hidden(false).require_git(false).build().filter_map(Result::ok) {
+        if e.file_type().is_some_and(|t| t.is_file()) {
+            std::fs::File::options().write(true).open(e.path()).unwrap().set_modified(old).unwrap();
+        }
+    }
+    let dirs: Vec<PathBuf> = vec![root.clone()];
+
+    let walks: Vec<f64> = (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            walk_only(&root);
+            ms(t.elapsed())
+        })
+        .collect();
+    let t = Instant::now();
+    let bytes = read_all(&root);
+    let read_ms = ms(t.elapsed());
+
+    let tracker = Tracker::open(&data, Vec::new()).unwrap();
+    let t = Instant::now();
+    tracker.begin_turn("s", "t0", &dirs).unwrap();
+    let first = ms(t.elapsed());
+    tracker.end_turn("s", "t0", &dirs).unwrap();
+
+    let mut begins = Vec::new();
+    let mut ends = Vec::new();
+    for turn in 1..=10 {
+        let id = format!("t{turn}");
+        let t = Instant::now();
+        tracker.begin_turn("s", &id, &dirs).unwrap();
+        begins.push(ms(t.elapsed()));
+        for k in 0..10 {
+            let path = root.join(format!("src/d{k}/f{k}.rs"));
+            std::fs::write(&path, format!("// edited in turn {turn}\n")).unwrap();
+        }
+        let t = Instant::now();
+        let delta = tracker.end_turn("s", &id, &dirs).unwrap().unwrap();
+        ends.push(ms(t.elapsed()));
+        assert_eq!(delta.changes.len(), 10);
+    }
+    let db = std::fs::metadata(data.join("changes.db")).map(|m| m.len()).unwrap_or(0)
+        + std::fs::metadata(data.join("changes.db-wal")).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "baseline: walk only {:.0} ms (median of 3); read every file once {read_ms:.0} ms ({} MiB)",
+        median(walks),
+        bytes >> 20
+    );
+    println!("first turn: {first:.0} ms to record {files} files (store {} MiB)", db >> 20);
+    println!(
+        "later turns (10 files edited each): before {:.0} ms, after {:.0} ms (medians of 10)",
+        median(begins),
+        median(ends)
+    );
+
+    // A 20,000-line file with 500 hunks.
+    let before: String = (0..20_000).map(|i| format!("let value_{i} = compute({i});\n")).collect();
+    let after: String = before
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i % 40 == 7 { format!("{l} // changed\n") } else { format!("{l}\n") })
+        .collect();
+    let mut stats = Vec::new();
+    let mut listed = Vec::new();
+    let mut undo = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let (added, removed) = line_stats(&before, &after);
+        stats.push(ms(t.elapsed()));
+        assert_eq!((added, removed), (500, 500));
+        let t = Instant::now();
+        let h = hunks(&before, &after);
+        listed.push(ms(t.elapsed()));
+        assert_eq!(h.len(), 500);
+        let t = Instant::now();
+        let undone = splice(&before, &after, &|r| !touches(r, 7, 7));
+        undo.push(ms(t.elapsed()));
+        assert_eq!(undone.len(), after.len() - " // changed".len());
+    }
+    println!(
+        "20,000 lines, 500 hunks: line counts {:.1} ms, hunk list {:.1} ms, undo one hunk {:.1} ms (medians of 5)",
+        median(stats),
+        median(listed),
+        median(undo)
+    );
+}

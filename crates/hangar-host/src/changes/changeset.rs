@@ -1,0 +1,199 @@
+//! The AHP view of tracked changes: changeset URIs, the session's
+//! catalogue, each changeset's `ChangesetState` (files with `before` /
+//! `after` content refs and line counts, operations), and the session's
+//! `ChangesSummary`.
+
+use std::path::Path;
+
+use ahp_types::common::StringOrMarkdown;
+use ahp_types::state::{
+    ChangesSummary, Changeset, ChangesetCapabilities, ChangesetFile, ChangesetOperation, ChangesetOperationScope,
+    ChangesetOperationStatus, ChangesetState, ChangesetStatus, ContentRef, FileEdit, FileEditDiffStats, FileEditSide,
+};
+use serde_json::json;
+
+use super::hunks::{as_text, line_stats};
+use super::operations::Source;
+use super::scan::is_stored;
+use super::store::{ChangeStoreError, FileChange};
+use super::tracker::Tracker;
+use crate::resources::uri::path_to_file_uri;
+
+/// The scheme of stored content (`resourceRead` serves it).
+pub const CONTENT_SCHEME: &str = "hangar-content:/";
+/// The scheme of a session's audit log (`hangar-audit:` + session URI),
+/// readable with `resourceRead` as JSON lines.
+pub const AUDIT_SCHEME: &str = "hangar-audit:";
+const INFIX: &str = "/changesets/";
+
+/// The session's pending changes.
+pub fn session_uri(session: &str) -> String {
+    format!("{session}{INFIX}session")
+}
+
+/// One turn's changes.
+pub fn turn_uri(session: &str, turn: &str) -> String {
+    format!("{session}{INFIX}turn/{turn}")
+}
+
+/// The session and changeset a changeset URI names.
+pub fn parse(uri: &str) -> Option<(String, Source)> {
+    let (session, rest) = uri.split_once(INFIX)?;
+    let source = match rest {
+        "session" => Source::Session,
+        _ => Source::Turn(rest.strip_prefix("turn/").filter(|t| !t.is_empty())?.to_owned()),
+    };
+    Some((session.to_owned(), source))
+}
+
+/// `SessionState.changesets`.
+pub fn catalogue(session: &str) -> Vec<Changeset> {
+    vec![
+        Changeset {
+            label: "Session changes".to_owned(),
+            uri_template: session_uri(session),
+            description: Some("What the agent changed in this session and nobody has kept or undone yet".to_owned()),
+            change_kind: "session".to_owned(),
+            capabilities: Some(ChangesetCapabilities { review: Some(Default::default()) }),
+        },
+        Changeset {
+            label: "Turn changes".to_owned(),
+            uri_template: format!("{session}{INFIX}turn/{{turnId}}"),
+            description: Some("What one turn changed".to_owned()),
+            change_kind: "turn".to_owned(),
+            capabilities: None,
+        },
+    ]
+}
+
+fn operation(id: &str, label: &str, scopes: &[ChangesetOperationScope], confirm: Option<&str>) -> ChangesetOperation {
+    ChangesetOperation {
+        id: id.to_owned(),
+        label: label.to_owned(),
+        description: None,
+        scopes: scopes.to_vec(),
+        confirmation: confirm.map(|c| StringOrMarkdown::Plain(c.to_owned())),
+        icon: Some(if id == "accept" { "check" } else { "discard" }.to_owned()),
+        group: None,
+        status: ChangesetOperationStatus::Idle,
+        error: None,
+    }
+}
+
+/// The operations a changeset offers: `accept` and `reject`; a turn's
+/// `accept` has no `range` scope (a turn's lines are not what is pending).
+pub fn operations(source: &Source) -> Vec<ChangesetOperation> {
+    use ChangesetOperationScope::{Changeset as All, Range, Resource};
+    match source {
+        Source::Session => vec![
+            operation("accept", "Keep", &[All, Resource, Range], None),
+            operation("reject", "Undo", &[All, Resource, Range], None),
+        ],
+        Source::Turn(_) => vec![
+            operation("accept", "Keep", &[All, Resource], None),
+            operation(
+                "reject",
+                "Rewind",
+                &[All, Resource, Range],
+                Some("Restore these files to how they were before this turn? Later edits are kept where they do not overlap."),
+            ),
+        ],
+    }
+}
+
+fn side(tracker: &Tracker, path: &Path, hash: &str) -> (FileEditSide, Option<String>) {
+    let uri = path_to_file_uri(path);
+    if !is_stored(hash) {
+        let content = ContentRef { uri: uri.clone(), size_hint: None, content_type: None, nonce: None };
+        return (FileEditSide { uri, content }, None);
+    }
+    let bytes = tracker.blob(hash).ok().flatten().unwrap_or_default();
+    let text = as_text(&bytes).map(str::to_owned);
+    let content = ContentRef {
+        uri: format!("{CONTENT_SCHEME}{hash}"),
+        size_hint: Some(bytes.len() as i64),
+        content_type: Some(if text.is_some() { "text/plain" } else { "application/octet-stream" }.to_owned()),
+        nonce: None,
+    };
+    (FileEditSide { uri, content }, text)
+}
+
+/// One file of a changeset.
+pub fn file(tracker: &Tracker, change: &FileChange, reviewed: Option<bool>) -> ChangesetFile {
+    let before = change.before.as_deref().map(|h| side(tracker, &change.path, h));
+    let after = change.after.as_deref().map(|h| side(tracker, &change.path, h));
+    let before_text = before.as_ref().map(|(_, t)| t.clone());
+    let after_text = after.as_ref().map(|(_, t)| t.clone());
+    let diffable = |t: Option<Option<String>>| match t {
+        None => Some(String::new()),
+        Some(text) => text,
+    };
+    let (diff, meta) = match (diffable(before_text), diffable(after_text)) {
+        (Some(b), Some(a)) => {
+            let (added, removed) = line_stats(&b, &a);
+            (Some(FileEditDiffStats { added: Some(added), removed: Some(removed) }), None)
+        }
+        _ => {
+            let large = [&change.before, &change.after].into_iter().flatten().any(|h| !is_stored(h));
+            let why = if large { "tooLarge" } else { "binary" };
+            (None, json!({ "hangar": { "notDiffed": why } }).as_object().cloned())
+        }
+    };
+    let id = path_to_file_uri(&change.path);
+    ChangesetFile {
+        id,
+        edit: FileEdit { before: before.map(|(s, _)| s), after: after.map(|(s, _)| s), diff },
+        reviewed,
+        meta,
+    }
+}
+
+/// The session changeset's state and the session's `ChangesSummary`.
+pub fn session_state(tracker: &Tracker, session: &str) -> Result<(ChangesetState, ChangesSummary), ChangeStoreError> {
+    let mut files = Vec::new();
+    for (p, now) in tracker.pending(session)? {
+        let change = FileChange { path: p.path.clone(), before: p.before.clone(), after: now };
+        files.push(file(tracker, &change, p.reviewed.then_some(true)));
+    }
+    let summary = summary(&files);
+    Ok((ready(files, &Source::Session), summary))
+}
+
+/// A turn changeset's state.
+pub fn turn_state(tracker: &Tracker, session: &str, turn: &str) -> Result<ChangesetState, ChangeStoreError> {
+    let files = tracker.turn_changes(session, turn)?.iter().map(|c| file(tracker, c, None)).collect();
+    Ok(ready(files, &Source::Turn(turn.to_owned())))
+}
+
+fn ready(files: Vec<ChangesetFile>, source: &Source) -> ChangesetState {
+    ChangesetState { status: ChangesetStatus::Ready, error: None, files, operations: Some(operations(source)) }
+}
+
+/// Files and line counts of a changeset's files.
+pub fn summary(files: &[ChangesetFile]) -> ChangesSummary {
+    let (mut additions, mut deletions) = (0, 0);
+    for f in files {
+        if let Some(d) = &f.edit.diff {
+            additions += d.added.unwrap_or(0);
+            deletions += d.removed.unwrap_or(0);
+        }
+    }
+    ChangesSummary { additions: Some(additions), deletions: Some(deletions), files: Some(files.len() as i64) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changeset_uris_name_their_session_and_turn() {
+        let s = "ahp-session:/abc";
+        assert_eq!(parse(&session_uri(s)), Some((s.to_owned(), Source::Session)));
+        assert_eq!(parse(&turn_uri(s, "t-1")), Some((s.to_owned(), Source::Turn("t-1".into()))));
+        assert_eq!(parse("ahp-session:/abc/changesets/turn/"), None);
+        assert_eq!(parse("ahp-session:/abc"), None);
+        // The template expands to the turn URI.
+        let template = &catalogue(s)[1].uri_template;
+        assert_eq!(template.replace("{turnId}", "t-1"), turn_uri(s, "t-1"));
+    }
+}

@@ -1,0 +1,30 @@
+//! Every change an agent makes to a session's files, whoever wrote it, kept
+//! so it can be reviewed, kept or undone (AHP changesets).
+//!
+//! Map:
+//! - `scan.rs`       — walking the working directories (`.gitignore`
+//!   respected) into a manifest; the big-file rule; the fast path.
+//! - `store.rs`      — `changes.db`: content-addressed blobs and the rows.
+//! - `tracker.rs`    — [`Tracker`]: a scan before and after each turn, what
+//!   the turn changed, the session's pending changes.
+//! - `hunks.rs`      — line hunks, picking hunks by a range, three-way merge.
+//! - `operations.rs` — `accept` and `reject` at each scope.
+//! - `changeset.rs`  — the AHP view: URIs, catalogue, `ChangesetState`.
+//! - `wiring.rs`     — the host side: turn hooks, channels,
+//!   `invokeChangesetOperation`, the audit log, kept content.
+//!
+//! Why a content-addressed store in SQLite and not a shadow git repository
+//! (Cline, Roo): one file, written in the same transaction as the rows that
+//! name the content, so a `kill -9` never leaves a row without its content;
+//! no `git` binary needed; and the fast path (size, mtime, inode) is the
+//! same one git's index uses. See `docs/changesets.md`.
+
+pub mod changeset;
+pub mod hunks;
+pub mod operations;
+pub mod scan;
+pub mod store;
+pub mod tracker;
+mod wiring;
+
+pub use tracker::Tracker;

@@ -1,0 +1,67 @@
+//! Changeset channels (`…/changesets/session`, `…/changesets/turn/<id>`):
+//! their states, registered and refreshed by the change tracker, and the
+//! session's `ChangesSummary` it keeps on `SessionSummary.changes`.
+
+use ahp_types::actions::{ChangesetContentChangedAction, ChangesetStatusChangedAction};
+use ahp_types::state::{ChangesSummary, ChangesetState};
+use ahp_types::StateAction;
+
+use super::Engine;
+
+/// A changeset channel.
+pub(crate) struct ChangesetEntry {
+    pub state: ChangesetState,
+    pub session: String,
+}
+
+impl Engine {
+    /// Register changeset `uri` of `session`, or, when it exists, bring it
+    /// to `state` through `changeset/statusChanged` and
+    /// `changeset/contentChanged` (so its subscribers follow).
+    pub fn put_changeset(&mut self, uri: &str, session: &str, state: ChangesetState) {
+        if !self.sessions.contains_key(session) {
+            return;
+        }
+        let Some(old) = self.changesets.get(uri).map(|c| &c.state) else {
+            self.changesets.insert(uri.to_owned(), ChangesetEntry { state, session: session.to_owned() });
+            return;
+        };
+        let status_changed = old.status != state.status;
+        let content_changed = old.files != state.files || old.operations != state.operations;
+        if status_changed {
+            let action = ChangesetStatusChangedAction { status: state.status, error: state.error };
+            let _ = self.emit_server(uri, StateAction::ChangesetStatusChanged(action));
+        }
+        if content_changed {
+            let action = ChangesetContentChangedAction { files: state.files, operations: state.operations };
+            let _ = self.emit_server(uri, StateAction::ChangesetContentChanged(Box::new(action)));
+        }
+    }
+
+    /// Set `SessionSummary.changes` of `session`.
+    pub fn set_session_changes(&mut self, session: &str, changes: ChangesSummary) {
+        if !self.sessions.contains_key(session) {
+            return;
+        }
+        let empty = changes.files.unwrap_or(0) == 0;
+        let changed = if empty {
+            self.session_changes.remove(session).is_some()
+        } else {
+            self.session_changes.insert(session.to_owned(), changes.clone()) != Some(changes)
+        };
+        if changed {
+            self.sync_session_summary(session);
+        }
+    }
+
+    /// The changes shown on `session`'s summary.
+    pub(super) fn session_changes(&self, session: &str) -> Option<ChangesSummary> {
+        self.session_changes.get(session).cloned()
+    }
+
+    /// Drop every changeset channel of `session` (disposed).
+    pub(super) fn remove_changesets(&mut self, session: &str) {
+        self.changesets.retain(|_, c| c.session != session);
+        self.session_changes.remove(session);
+    }
+}

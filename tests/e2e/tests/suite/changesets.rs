@@ -1,0 +1,239 @@
+//! Changesets over a real socket: the fake agent edits files through its own
+//! I/O and through a shell command (never ACP `fs/*`), and the host lists
+//! every change, serves the old content, and keeps or undoes it at each
+//! scope; conflicts touch nothing; everything survives `kill -9`. Needs
+//! `cargo build -p hangar-cli -p hangar-fake-agent`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use ahp::Client;
+use ahp_types::state::{ChangesetState, SnapshotState};
+use hangar_e2e::acp::{fake_agent_bin, file_uri, AgentCmd, Rig};
+use hangar_e2e::{initialized, Launch, TestHost};
+use serde_json::{json, Value};
+
+/// The first turn: edits `hello.txt` and `notes.txt` with the agent's own
+/// file I/O, creates `made.txt` and deletes `old.txt` from a shell.
+fn first_turn() -> Value {
+    json!([
+        { "writeFile": { "path": "hello.txt", "text": "hello agent\n" } },
+        { "shell": "printf 'made by sh\\n' > made.txt && rm old.txt" },
+        { "writeFile": { "path": "notes.txt", "text": "ONE\ntwo\nthree\nfour\nfive\nSIX\n" } },
+        { "chunk": "done" },
+        { "end": "end_turn" }
+    ])
+}
+
+const NOTES: &str = "one\ntwo\nthree\nfour\nfive\nsix\n";
+
+fn seed(workspace: &Path) {
+    std::fs::write(workspace.join("notes.txt"), NOTES).unwrap();
+    std::fs::write(workspace.join("old.txt"), "bye\n").unwrap();
+}
+
+/// A host whose agent runs [`first_turn`], on a seeded workspace.
+async fn seeded_rig() -> Rig {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("ws")).unwrap();
+    seed(&tmp.path().join("ws"));
+    Rig::start_with(tmp, AgentCmd::Script(json!({ "turns": [first_turn()] })), Launch::InProcess, None).await
+}
+
+fn session_changeset(session: &str) -> String {
+    format!("{session}/changesets/session")
+}
+
+/// The changeset's state once `done` holds (polled with fresh snapshots:
+/// the host reads a turn's changes just after the turn ends).
+async fn changeset_when(client: &Client, uri: &str, done: impl Fn(&ChangesetState) -> bool) -> ChangesetState {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let (res, _) = client.subscribe(uri.to_owned()).await.unwrap();
+        let SnapshotState::Changeset(state) = res.snapshot.unwrap().state else { panic!("not a changeset") };
+        client.unsubscribe(uri.to_owned()).await.unwrap();
+        if done(&state) || tokio::time::Instant::now() > deadline {
+            return *state;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn names(state: &ChangesetState) -> Vec<String> {
+    let mut names: Vec<String> = state.files.iter().map(|f| f.id.rsplit('/').next().unwrap().to_owned()).collect();
+    names.sort();
+    names
+}
+
+async fn invoke(client: &Client, channel: &str, op: &str, target: Option<Value>) -> Result<Value, ahp::ClientError> {
+    let mut params = json!({ "channel": channel, "operationId": op });
+    if let Some(target) = target {
+        params["target"] = target;
+    }
+    client.request("invokeChangesetOperation", params).await
+}
+
+fn resource(path: &Path) -> Value {
+    json!({ "kind": "resource", "resource": file_uri(path) })
+}
+
+fn lines(path: &Path, first: i64, last: i64) -> Value {
+    json!({ "kind": "range", "resource": file_uri(path),
+            "range": { "start": { "line": first, "character": 0 }, "end": { "line": last, "character": 0 } } })
+}
+
+fn code(result: Result<Value, ahp::ClientError>) -> i32 {
+    match result {
+        Err(ahp::ClientError::Rpc(e)) => e.code,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+fn read(path: &Path) -> Option<String> {
+    std::fs::read_to_string(path).ok()
+}
+
+#[tokio::test]
+async fn every_change_is_listed_with_its_old_content_and_undone_or_kept_at_each_scope() {
+    let mut rig = seeded_rig().await;
+    let ws = rig.workspace.clone();
+    let catalogue = rig.session_state().await.changesets.unwrap();
+    let kinds: Vec<&str> = catalogue.iter().map(|c| c.change_kind.as_str()).collect();
+    assert_eq!(kinds, ["session", "turn"]);
+
+    let turn = rig.send("edit things").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let uri = session_changeset(&rig.session);
+    let state = changeset_when(&rig.client, &uri, |s| s.files.len() == 4).await;
+    assert_eq!(names(&state), ["hello.txt", "made.txt", "notes.txt", "old.txt"]);
+    let file = |name: &str| state.files.iter().find(|f| f.id.ends_with(&format!("/{name}"))).unwrap().clone();
+    assert!(file("made.txt").edit.before.is_none() && file("made.txt").edit.after.is_some());
+    assert!(file("old.txt").edit.after.is_none() && file("old.txt").edit.before.is_some());
+    let notes = file("notes.txt").edit.diff.unwrap();
+    assert_eq!((notes.added, notes.removed), (Some(2), Some(2)));
+    // The old content is served by `resourceRead`.
+    let before = file("hello.txt").edit.before.unwrap().content.uri;
+    let read_back: Value =
+        rig.client.request("resourceRead", json!({ "channel": rig.session, "uri": before })).await.unwrap();
+    assert_eq!(read_back["data"], "hello world\n");
+    // The turn's own changeset lists the same files.
+    let turn_state =
+        changeset_when(&rig.client, &format!("{}/changesets/turn/{turn}", rig.session), |s| s.files.len() == 4).await;
+    assert_eq!(names(&turn_state), names(&state));
+    // The session list shows the counts.
+    let list: Value = rig.client.request("listSessions", json!({ "channel": "ahp-root://" })).await.unwrap();
+    let row = list["items"].as_array().unwrap().iter().find(|r| r["resource"] == rig.session.as_str()).unwrap();
+    assert_eq!(row["changes"]["files"], 4, "{row}");
+
+    // Bad requests change nothing.
+    assert_eq!(code(invoke(&rig.client, &uri, "stage", None).await), -32602);
+    assert_eq!(code(invoke(&rig.client, &uri, "reject", Some(resource(&ws.join("nope.txt")))).await), -32602);
+    let turn_uri = format!("{}/changesets/turn/{turn}", rig.session);
+    assert_eq!(code(invoke(&rig.client, &turn_uri, "accept", Some(lines(&ws.join("notes.txt"), 0, 0))).await), -32602);
+    assert_eq!(read(&ws.join("hello.txt")).as_deref(), Some("hello agent\n"));
+
+    // Undo one hunk of notes.txt: only line 1 goes back.
+    invoke(&rig.client, &uri, "reject", Some(lines(&ws.join("notes.txt"), 0, 0))).await.unwrap();
+    assert_eq!(read(&ws.join("notes.txt")).as_deref(), Some("one\ntwo\nthree\nfour\nfive\nSIX\n"));
+    // Undo one file.
+    invoke(&rig.client, &uri, "reject", Some(resource(&ws.join("hello.txt")))).await.unwrap();
+    assert_eq!(read(&ws.join("hello.txt")).as_deref(), Some("hello world\n"));
+    // Keep one file: the disk stays, the file leaves the pending set.
+    invoke(&rig.client, &uri, "accept", Some(resource(&ws.join("made.txt")))).await.unwrap();
+    assert_eq!(read(&ws.join("made.txt")).as_deref(), Some("made by sh\n"));
+    let state = changeset_when(&rig.client, &uri, |s| s.files.len() == 2).await;
+    assert_eq!(names(&state), ["notes.txt", "old.txt"]);
+    // Undo the rest: the deleted file comes back, notes.txt is whole again.
+    invoke(&rig.client, &uri, "reject", None).await.unwrap();
+    assert_eq!(read(&ws.join("old.txt")).as_deref(), Some("bye\n"));
+    assert_eq!(read(&ws.join("notes.txt")).as_deref(), Some(NOTES));
+    let state = changeset_when(&rig.client, &uri, |s| s.files.is_empty()).await;
+    assert!(state.files.is_empty());
+
+    // Every decision is in the audit log, with who made it and the hashes.
+    let audit: Value = rig
+        .client
+        .request("resourceRead", json!({ "channel": rig.session, "uri": format!("hangar-audit:{}", rig.session) }))
+        .await
+        .unwrap();
+    let entries: Vec<Value> =
+        audit["data"].as_str().unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let ops: Vec<(&str, bool)> =
+        entries.iter().map(|e| (e["operation"].as_str().unwrap(), e["error"].is_null())).collect();
+    // The unknown operation and the range on a turn's accept were refused
+    // before running; the file outside the changeset ran and failed.
+    assert_eq!(ops, [("reject", false), ("reject", true), ("reject", true), ("accept", true), ("reject", true)]);
+    assert_eq!(entries[0]["client"]["id"], "acp-tests");
+    assert_eq!(entries[1]["files"][0]["before"].as_str().unwrap().len(), 64, "{}", entries[1]);
+}
+
+#[tokio::test]
+async fn a_reject_that_would_undo_a_later_overlapping_edit_is_refused_and_touches_nothing() {
+    let mut rig = seeded_rig().await;
+    let ws = rig.workspace.clone();
+    let turn = rig.send("edit things").await;
+    rig.wait_end(&turn).await;
+    let uri = session_changeset(&rig.session);
+    changeset_when(&rig.client, &uri, |s| s.files.len() == 4).await;
+    // The user rewrites the agent's line, and edits another one.
+    std::fs::write(ws.join("notes.txt"), "MINE\ntwo\nthree\nfour\nfive\nSIX\n").unwrap();
+    let err = invoke(&rig.client, &uri, "reject", None).await;
+    assert_eq!(code(err), -32011 /* conflict */);
+    assert_eq!(read(&ws.join("notes.txt")).as_deref(), Some("MINE\ntwo\nthree\nfour\nfive\nSIX\n"));
+    assert_eq!(read(&ws.join("hello.txt")).as_deref(), Some("hello agent\n"));
+    assert_eq!(read(&ws.join("old.txt")), None);
+    // An edit that does not overlap is kept by the reject.
+    std::fs::write(ws.join("notes.txt"), "ONE\ntwo\nTHREE\nfour\nfive\nSIX\n").unwrap();
+    invoke(&rig.client, &uri, "reject", Some(resource(&ws.join("notes.txt")))).await.unwrap();
+    assert_eq!(read(&ws.join("notes.txt")).as_deref(), Some("one\ntwo\nTHREE\nfour\nfive\nsix\n"));
+}
+
+#[tokio::test]
+async fn pending_changes_and_viewed_marks_survive_kill_9_and_a_touch_clears_the_mark() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    std::fs::create_dir_all(tmp.path().join("ws")).unwrap();
+    seed(&tmp.path().join("ws"));
+    let second = json!([
+        { "writeFile": { "path": "hello.txt", "text": "hello again\n" } },
+        { "end": "end_turn" }
+    ]);
+    // The agent after the restart is a new process: it gets the second turn's script.
+    let script = |name: &str, turn: Value| {
+        let path = tmp.path().join(name);
+        std::fs::write(&path, json!({ "turns": [turn] }).to_string()).unwrap();
+        format!("{} --script {}", fake_agent_bin().display(), path.display())
+    };
+    let (cmd, cmd_after) = (script("first.json", first_turn()), script("second.json", second));
+    let mut rig = Rig::start_with(tmp, AgentCmd::Command(cmd.clone()), Launch::Process(&[]), Some(&data)).await;
+    let ws = rig.workspace.clone();
+    let turn = rig.send("edit things").await;
+    rig.wait_end(&turn).await;
+    let uri = session_changeset(&rig.session);
+    changeset_when(&rig.client, &uri, |s| s.files.len() == 4).await;
+    let hello = file_uri(&ws.join("hello.txt"));
+    let notes = file_uri(&ws.join("notes.txt"));
+    let review = json!({ "type": "changeset/filesReviewChanged", "files": [hello, notes], "reviewed": true });
+    rig.client.dispatch(uri.clone(), serde_json::from_value(review).unwrap()).await.unwrap();
+    let reviewed = |s: &ChangesetState| s.files.iter().filter(|f| f.reviewed == Some(true)).count();
+    changeset_when(&rig.client, &uri, |s| reviewed(s) == 2).await;
+    rig.host.kill9();
+
+    let spec = format!("agent={cmd_after}");
+    let browse = ws.parent().unwrap().display().to_string();
+    let host = TestHost::start_in(Launch::Process(&[]), &data, &["--agent", &spec, "--browse-root", &browse]);
+    let (client, _) = initialized(&host, "after-restart").await;
+    let state = changeset_when(&client, &uri, |s| s.files.len() == 4 && reviewed(s) == 2).await;
+    assert_eq!(names(&state), ["hello.txt", "made.txt", "notes.txt", "old.txt"]);
+    assert_eq!(reviewed(&state), 2, "{state:?}");
+    // The agent touches hello.txt again: its mark is cleared, notes.txt keeps its own.
+    let (_, mut chat_sub) = client.subscribe(rig.chat.clone()).await.unwrap();
+    client.dispatch(rig.chat.clone(), hangar_e2e::actions::turn_started("again", "again")).await.unwrap();
+    hangar_e2e::wait_for_action(&mut chat_sub, |e| hangar_e2e::action_type(e) == "chat/turnComplete").await;
+    let state = changeset_when(&client, &uri, |s| reviewed(s) == 1).await;
+    let marked: Vec<&str> = state.files.iter().filter(|f| f.reviewed == Some(true)).map(|f| f.id.as_str()).collect();
+    assert_eq!(marked, [notes.as_str()]);
+    // And the reject after the restart restores the first turn's "before".
+    invoke(&client, &uri, "reject", Some(resource(&ws.join("hello.txt")))).await.unwrap();
+    assert_eq!(read(&ws.join("hello.txt")).as_deref(), Some("hello world\n"));
+}

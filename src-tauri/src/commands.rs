@@ -268,6 +268,10 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             let result: CompletionsResult = request(core, &HostId::new(a.host), "completions", params).await?;
             Reply::ChatCompletions(result.into())
         }
+        Command::ChangesList(a) => Reply::ChangesList(crate::changes_view::list(core, a).await?),
+        Command::ChangesDiff(a) => Reply::ChangesDiff(crate::changes_view::diff(core, a).await?),
+        Command::ChangesInvoke(a) => Reply::ChangesInvoke(crate::changes_view::invoke(core, a).await?),
+        Command::ChangesReview(a) => Reply::ChangesReview(crate::changes_view::review(core, a).await?),
         Command::CustomizationsToggle(a) => {
             let state = core.session_state(&HostId::new(a.host.clone()), &a.session).await?;
             let workspace = state.working_directories.as_deref().and_then(<[String]>::first).map(String::as_str);

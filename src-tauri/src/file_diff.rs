@@ -43,10 +43,18 @@ pub fn file_edit_view(
     let (before_uri, before) = side(before);
     let (after_uri, after) = side(after);
     let path = after_uri.or(before_uri).unwrap_or_default();
+    text_diff(path, before.as_deref(), after.as_deref(), stats)
+}
+
+/// The diff view of two texts (`None`: that side is unknown or absent).
+pub fn text_diff(
+    path: String,
+    before: Option<&str>,
+    after: Option<&str>,
+    stats: Option<&FileEditDiffStats>,
+) -> DiffView {
     let known = before.is_some() || after.is_some();
-    let before = before.unwrap_or_default();
-    let after = after.unwrap_or_default();
-    let diff = TextDiff::from_lines(&before, &after);
+    let diff = TextDiff::from_lines(before.unwrap_or_default(), after.unwrap_or_default());
     let mut lines = Vec::new();
     let mut truncated = false;
     for change in diff.iter_all_changes() {

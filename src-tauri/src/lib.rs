@@ -39,6 +39,8 @@
 //! - [`session_rows`]  — session summaries → sidebar rows.
 //! - [`markdown`]      — pulldown-cmark + ammonia: sanitized HTML.
 //! - [`file_diff`]     — file-edit diffs (data: URIs → unified lines).
+//! - [`changes_view`]  — the Changes view over AHP changesets: changed
+//!   files, a file's diff and hunks, Keep / Undo, "viewed".
 //! - [`folders`]       — folder-picker listings from `resourceList`.
 //! - [`commands`]      — runs the commands: `call(core, Command, stream)`.
 //! - [`tauri_app`]     — the Tauri shell: `core_call` / `core_stream`
@@ -55,6 +57,7 @@
 //! request on the host → the echo comes back the same way.
 
 pub mod bridge;
+pub mod changes_view;
 pub mod chat_view;
 pub mod commands;
 pub mod core;

@@ -8,7 +8,9 @@
 use ahp::hosts::HostHandle;
 use ahp_types::state::{SessionState, SessionStatus as StatusBits, SessionSummary};
 
-use crate::protocol::app::{AgentView, BackReport, HostView, ModelView, ReportedSession, SessionRow, SessionStatus};
+use crate::protocol::app::{
+    AgentView, BackReport, ChangeCounts, HostView, ModelView, ReportedSession, SessionRow, SessionStatus,
+};
 use crate::protocol::host::{HostConnection, RemoteView};
 use crate::session_start::Lifecycle;
 
@@ -54,6 +56,11 @@ pub fn row(host: &HostHandle, s: &SessionSummary, session: Option<&SessionState>
         folder: s.working_directories.as_ref().and_then(|w| w.first().cloned()),
         modified_at: s.modified_at.clone(),
         default_chat: s.default_chat.clone(),
+        changes: s.changes.as_ref().map(|c| ChangeCounts {
+            files: c.files.unwrap_or(0),
+            added: c.additions.unwrap_or(0),
+            removed: c.deletions.unwrap_or(0),
+        }),
     }
 }
 
@@ -114,6 +121,7 @@ mod tests {
             folder: None,
             modified_at: "x".into(),
             default_chat: None,
+            changes: None,
         };
         let rows = [
             row("idle", SessionStatus::Idle, false),

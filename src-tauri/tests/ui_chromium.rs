@@ -6,6 +6,7 @@
 //! agent against the host's own discovery;
 //! `settings.mjs` for the agent's modes and settings in the composer;
 //! `plan.mjs` for the agent's plan as a checklist;
+//! `changes.mjs` for reviewing an agent's edits hunk by hunk;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes): the built
 //! UI in headless
@@ -63,6 +64,11 @@ fn the_composer_offers_the_agent_modes_and_switches_the_running_agent() {
 #[test]
 fn the_agent_plan_is_a_checklist_updated_in_place() {
     run_ui_script("plan.mjs");
+}
+
+#[test]
+fn changes_are_reviewed_hunk_by_hunk_and_the_disk_follows() {
+    run_ui_script("changes.mjs");
 }
 
 #[test]

@@ -106,7 +106,12 @@ export const stream = <K extends StreamName>(
 
 /** The message of whatever a command (or anything else) rejected with. */
 export function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e === 'object' && e !== null && 'message' in e) return String(e.message);
-  return String(e);
+  const text =
+    e instanceof Error
+      ? e.message
+      : typeof e === 'object' && e !== null && 'message' in e
+        ? String(e.message)
+        : String(e);
+  // A host's refusal reads as its reason, without the JSON-RPC code.
+  return text.replace(/^rpc error -?\d+: /, '');
 }

@@ -128,6 +128,20 @@ pub struct SessionRow {
     pub modified_at: String,
     /// The session's default chat.
     pub default_chat: Option<String>,
+    /// Its pending changes, once it has had any.
+    pub changes: Option<ChangeCounts>,
+}
+
+/// A session's pending changes in numbers (`+a −d` in the sidebar).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeCounts {
+    /// Files.
+    pub files: i64,
+    /// Lines added.
+    pub added: i64,
+    /// Lines removed.
+    pub removed: i64,
 }
 
 /// Something waiting for the user: a tool call to confirm or an input

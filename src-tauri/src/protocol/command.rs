@@ -18,6 +18,9 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use super::app::AppOp;
+use super::changes::{
+    ChangesArgs, ChangesFileArgs, ChangesInvokeArgs, ChangesInvoked, ChangesReviewArgs, ChangesView, FileDiffView,
+};
 use super::chat::ChatOp;
 use super::customization::ToggleScope;
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
@@ -148,6 +151,14 @@ commands! {
     "chat.completions" => ChatCompletions(ChatCompletionsArgs) -> Completions;
     /// Turn a customization on or off (or clear a scope's decision).
     "customizations.toggle" => CustomizationsToggle(CustomizationsToggleArgs) -> Dispatched;
+    /// A session's pending changes (or one turn's): the changed files.
+    "changes.list" => ChangesList(ChangesArgs) -> ChangesView;
+    /// One changed file's diff and hunks.
+    "changes.diff" => ChangesDiff(ChangesFileArgs) -> FileDiffView;
+    /// Keep or Undo every file, one file, or the hunks of some lines.
+    "changes.invoke" => ChangesInvoke(ChangesInvokeArgs) -> ChangesInvoked;
+    /// Mark files "viewed" (or not).
+    "changes.review" => ChangesReview(ChangesReviewArgs) -> Dispatched;
 }
 
 impl Reply {
@@ -688,6 +699,14 @@ mod tests {
                 "customizations.toggle",
                 json!({"host": h, "session": s, "id": "x", "scope": "workspace", "enabled": null}),
             ),
+            ("changes.list", json!({"host": h, "session": s, "turn": null})),
+            ("changes.diff", json!({"host": h, "session": s, "turn": "t1", "file": "file:///w/a.rs"})),
+            (
+                "changes.invoke",
+                json!({"host": h, "session": s, "turn": null, "operation": "reject", "file": "file:///w/a.rs",
+                "lines": [3, 4]}),
+            ),
+            ("changes.review", json!({"host": h, "session": s, "files": ["file:///w/a.rs"], "reviewed": true})),
         ]
     }
 

@@ -20,6 +20,8 @@
 //!   menu's arguments and results;
 //! - [`chat`]    — a chat stream: [`ChatOp`], turns, chat meta, the
 //!   session's start;
+//! - [`changes`] — the Changes view: changed files, a file's diff and
+//!   hunks, Keep / Undo and "viewed";
 //! - [`customization`] — the session's customizations (containers,
 //!   children, decisions per scope) and the scope a toggle is for;
 //! - [`part`]    — a turn's response parts as views (markdown HTML, tool
@@ -36,6 +38,7 @@
 pub mod app;
 #[cfg(test)]
 mod bindings;
+pub mod changes;
 pub mod chat;
 pub mod command;
 pub mod customization;

@@ -1,10 +1,11 @@
-// An open session: header (rename, archive, dispose, the Customizations
-// panel's button), the windowed transcript (older turns paged in with
+// An open session: header (rename, archive, dispose, the Changes and
+// Customizations panels' buttons), the windowed transcript (older turns paged in with
 // fetchTurns), the composer, confirmation shortcuts, and the session's
-// Customizations panel beside the chat.
+// Changes or Customizations panel beside the chat.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, errorText, stream } from '../ipc';
 import { type AgentInfo, folderName, type SessionRow } from '../state/app-store';
+import { countsText } from '../state/changes';
 import {
   allTurns,
   applyChatOp,
@@ -19,6 +20,7 @@ import { acceptsShortcut, confirmationOptions, optionForKey } from '../state/com
 import { agentName } from '../state/customizations';
 import { type FrameFold, perFrame } from '../state/frame-batch';
 import { type Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
+import { ChangesPanel } from './ChangesPanel';
 import { Composer } from './Composer';
 import { ConfirmDialog } from './ConfirmDialog';
 import { CustomizationsPanel } from './CustomizationsPanel';
@@ -50,8 +52,18 @@ export function ChatPane({
   const setPanelOpen = (open: boolean) => {
     panelWasOpen = open;
     setPanelOpenState(open);
+    if (open) setChangesOpenState(false);
     // Closing gives the focus back to the button that opened it.
     if (!open) requestAnimationFrame(() => panelButton.current?.focus());
+  };
+  const [changesOpen, setChangesOpenState] = useState(false);
+  const changesButton = useRef<HTMLButtonElement>(null);
+  const setChangesOpen = (open: boolean) => {
+    setChangesOpenState(open);
+    if (open) {
+      panelWasOpen = false;
+      setPanelOpenState(false);
+    } else requestAnimationFrame(() => changesButton.current?.focus());
   };
   const [error, setError] = useState('');
   const scroller = useRef<HTMLDivElement>(null);
@@ -250,6 +262,21 @@ export function ChatPane({
         <span class="spacer" />
         <button
           type="button"
+          ref={changesButton}
+          aria-expanded={changesOpen}
+          aria-controls="changes-panel"
+          data-testid="changes-button"
+          onClick={() => setChangesOpen(!changesOpen)}
+        >
+          Changes{' '}
+          {countsText(row.changes) && (
+            <span class="small" data-testid="changes-button-counts">
+              {countsText(row.changes)}
+            </span>
+          )}
+        </button>
+        <button
+          type="button"
           ref={panelButton}
           aria-expanded={panelOpen}
           aria-controls="customizations-panel"
@@ -306,6 +333,9 @@ export function ChatPane({
           )}
           {chat && <Composer host={host} session={row.uri} chat={chat} view={view} agent={agent} />}
         </div>
+        {changesOpen && (
+          <ChangesPanel host={host} session={row.uri} counts={row.changes} onClose={() => setChangesOpen(false)} />
+        )}
         {panelOpen && (
           <CustomizationsPanel
             host={host}

@@ -1,6 +1,7 @@
 // Sessions grouped by host (each with its connection in words and its
 // menu) with live status, unread marker and title; "Add host".
 import { type AppState, folderName, groupSessions, rowKey, rowStatusText, statusLabel } from '../state/app-store';
+import { countsText } from '../state/changes';
 import { HostHeader } from './HostHeader';
 
 export function Sidebar(props: {
@@ -58,6 +59,12 @@ export function Sidebar(props: {
                         <span class={`row-title ${r.unread ? 'unread' : ''}`}>{r.title || 'Untitled session'}</span>
                         <span class="row-sub">
                           <span class="status-word">{rowStatusText(r)}</span> · {folderName(r.folder)} · {r.provider}
+                          {countsText(r.changes) && (
+                            <span class="row-changes" data-testid="row-changes">
+                              {' '}
+                              · {countsText(r.changes)}
+                            </span>
+                          )}
                         </span>
                       </span>
                       {r.unread && <span class="unread-dot" aria-label="unread" />}

@@ -35,6 +35,7 @@ const row = (uri: string, extra: Partial<SessionRow> = {}): SessionRow => ({
   folder: 'file:///h/demo',
   modifiedAt: '2026-01-01T00:00:00Z',
   defaultChat: null,
+  changes: null,
   ...extra,
 });
 

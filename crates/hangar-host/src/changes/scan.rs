@@ -39,6 +39,13 @@ pub struct Stat {
     pub ino: u64,
 }
 
+impl Stat {
+    /// The identity `meta` gives.
+    pub fn of(meta: &std::fs::Metadata) -> Self {
+        Self { size: meta.len(), mtime_ns: mtime_ns(meta), ino: meta.ino() }
+    }
+}
+
 /// One file of a manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -104,7 +111,7 @@ pub fn scan(
             }
             let path = item.path();
             let Ok(meta) = std::fs::symlink_metadata(path) else { continue };
-            let stat = Stat { size: meta.len(), mtime_ns: mtime_ns(&meta), ino: meta.ino() };
+            let stat = Stat::of(&meta);
             let recorded = recorded_stat(stat, started);
             stats.files += 1;
             if stats.files > MAX_FILES {
@@ -157,7 +164,7 @@ fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
 /// `None` when it does not exist.
 pub fn entry_of(path: &Path, keep: &mut dyn FnMut(&str, &[u8])) -> Option<Entry> {
     let meta = std::fs::symlink_metadata(path).ok().filter(std::fs::Metadata::is_file)?;
-    let stat = Stat { size: meta.len(), mtime_ns: mtime_ns(&meta), ino: meta.ino() };
+    let stat = Stat::of(&meta);
     let recorded = recorded_stat(stat, now_ns());
     if stat.size > MAX_STORED {
         return Some(Entry { stat: recorded, hash: format!("large:{}:{}", stat.size, stat.mtime_ns) });

@@ -50,6 +50,45 @@ impl Inner {
         self.manifests.insert(session.to_owned(), manifest);
     }
 
+    /// Look at `paths` again: those whose identity changed since the last
+    /// scan are read (content kept) into the manifest.
+    fn refresh<'a>(&mut self, session: &str, paths: impl Iterator<Item = &'a Path>) -> Result<(), ChangeStoreError> {
+        let old = self.manifest(session)?.clone();
+        let mut new = old.clone();
+        let changed: Vec<&Path> = paths
+            .filter(|p| {
+                let now = std::fs::symlink_metadata(p).ok().map(|m| scan::Stat::of(&m));
+                match (old.get(*p), now) {
+                    (Some(e), Some(now)) => e.stat != now,
+                    (None, None) => false,
+                    _ => true,
+                }
+            })
+            .collect();
+        if changed.is_empty() {
+            return Ok(());
+        }
+        self.store.transaction(|tx| {
+            for path in &changed {
+                let mut failed = None;
+                match scan::entry_of(path, &mut |h, b| {
+                    if let Err(e) = tx.put_blob(h, b) {
+                        failed.get_or_insert(e);
+                    }
+                }) {
+                    Some(entry) => new.insert(path.to_path_buf(), entry),
+                    None => new.remove(*path),
+                };
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+            }
+            tx.save_manifest(session, &old, &new)
+        })?;
+        self.manifests.insert(session.to_owned(), new);
+        Ok(())
+    }
+
     /// Rescan `dirs` in one transaction (blobs, manifest, then `more`).
     fn rescan<R>(
         &mut self,
@@ -177,10 +216,12 @@ impl Tracker {
     }
 
     /// `session`'s pending files, each with its current content hash
-    /// (`None`: the file is gone).
+    /// (`None`: the file is gone). Each pending file is looked at again, so
+    /// an edit made since the last turn shows ("after" is now).
     pub fn pending(&self, session: &str) -> Result<Vec<(Pending, Option<String>)>, ChangeStoreError> {
         let mut inner = lock(&self.inner);
         let pending = inner.store.pending(session)?;
+        inner.refresh(session, pending.iter().map(|p| p.path.as_path()))?;
         let manifest = inner.manifest(session)?;
         Ok(pending
             .into_iter()

@@ -114,16 +114,19 @@ impl Host {
         }
     }
 
-    /// Before a subscribe: a turn changeset with nothing in it yet exists
-    /// as an empty changeset (any turn of the session may be expanded).
+    /// Before a subscribe: the session changeset is brought up to date
+    /// (its files are looked at again: "after" is now); a turn changeset
+    /// with nothing in it yet exists as an empty changeset (any turn of the
+    /// session may be expanded).
     pub(crate) fn ensure_changeset(&self, uri: &str) {
         let Some((session, source)) = changeset::parse(uri) else { return };
-        if self.with_engine_locked(|e| e.channel(uri).is_some() || e.session_state(&session).is_none()) {
-            return;
-        }
+        let (exists, known) =
+            self.with_engine_locked(|e| (e.channel(uri).is_some(), e.session_state(&session).is_some()));
         match source {
+            _ if !known => {}
             Source::Session => self.publish_changes(&session, &[]),
-            Source::Turn(turn) => self.publish_changes(&session, &[turn]),
+            Source::Turn(turn) if !exists => self.publish_changes(&session, &[turn]),
+            Source::Turn(_) => {}
         }
     }
 
@@ -235,6 +238,9 @@ impl Host {
                 let info =
                     ErrorInfo { error_type: "operationFailed".into(), message: e.to_string(), stack: None, meta: None };
                 self.operation_status(&p.channel, &op.id, ChangesetOperationStatus::Error, Some(info));
+                // What the person sees is brought up to date (a conflict
+                // usually means the file changed since).
+                self.publish_changes(&session, &[]);
                 Err(match e {
                     OperationError::NotInChangeset(_) | OperationError::Unsupported(_) => {
                         RpcError::invalid_params("target", e.to_string())

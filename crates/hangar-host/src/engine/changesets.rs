@@ -43,13 +43,15 @@ impl Engine {
         if !self.sessions.contains_key(session) {
             return;
         }
+        // Once shown, a summary goes to zero rather than away: a partial
+        // summary update cannot clear a field.
         let empty = changes.files.unwrap_or(0) == 0;
-        let changed = if empty {
-            self.session_changes.remove(session).is_some()
-        } else {
-            self.session_changes.insert(session.to_owned(), changes.clone()) != Some(changes)
+        let changed = match self.session_changes.get(session) {
+            None if empty => false,
+            old => old != Some(&changes),
         };
         if changed {
+            self.session_changes.insert(session.to_owned(), changes);
             self.sync_session_summary(session);
         }
     }

@@ -1,0 +1,245 @@
+//! The Changes view's commands over AHP changesets, so they work the same
+//! on this computer and on a remote host: the changeset URI from the
+//! session's catalogue, its files as rows, a file's diff (its contents read
+//! with `resourceRead`) split into hunks, Keep / Undo
+//! (`invokeChangesetOperation`) and "viewed" (`changeset/filesReviewChanged`).
+
+use ahp::hosts::HostClientHandle;
+use ahp::hosts::HostId;
+use ahp_types::actions::ChangesetFilesReviewChangedAction;
+use ahp_types::commands::{
+    ChangesetOperationTarget, InvokeChangesetOperationParams, InvokeChangesetOperationResult, ResourceReadParams,
+    ResourceReadResult,
+};
+use ahp_types::common::StringOrMarkdown;
+use ahp_types::state::{
+    ChangesetFile, ChangesetOperationScope, ChangesetState, FileEditSide, SnapshotState, TextPosition, TextRange,
+};
+use ahp_types::StateAction;
+use base64::Engine;
+
+use crate::core::Core;
+use crate::error::CoreError;
+use crate::file_diff::text_diff;
+use crate::protocol::changes::{
+    ChangedFile, ChangesArgs, ChangesFileArgs, ChangesInvokeArgs, ChangesInvoked, ChangesReviewArgs, ChangesView,
+    FileDiffView, FileStatus, HunkView,
+};
+use crate::protocol::command::Dispatched;
+use crate::protocol::part::DiffTag;
+
+async fn client(core: &Core, host: &HostId) -> Result<HostClientHandle, CoreError> {
+    core.multi().client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))
+}
+
+/// The URI of the session's pending changeset, or of `turn`'s, from the
+/// session's catalogue.
+async fn changeset_uri(core: &Core, host: &HostId, session: &str, turn: Option<&str>) -> Result<String, CoreError> {
+    let state = core.session_state(host, session).await?;
+    let kind = if turn.is_some() { "turn" } else { "session" };
+    let entry = state
+        .changesets
+        .unwrap_or_default()
+        .into_iter()
+        .find(|c| c.change_kind == kind)
+        .ok_or_else(|| CoreError::NotFound(format!("this host keeps no {kind} changes")))?;
+    Ok(match turn {
+        Some(turn) => entry.uri_template.replace("{turnId}", turn),
+        None => entry.uri_template,
+    })
+}
+
+/// A fresh snapshot of a changeset (subscribed only for the moment).
+async fn snapshot(core: &Core, host: &HostId, uri: &str) -> Result<ChangesetState, CoreError> {
+    let result = core.multi().subscribe(host, uri.to_owned()).await?;
+    let _ = core.multi().unsubscribe(host, uri.to_owned()).await;
+    match result.snapshot.map(|s| s.state) {
+        Some(SnapshotState::Changeset(state)) => Ok(*state),
+        _ => Err(CoreError::Unexpected(format!("{uri} is not a changeset"))),
+    }
+}
+
+/// `path` shown relative to `folder` when inside it.
+fn shown_path(uri: &str, folder: Option<&str>) -> String {
+    let inside = folder.and_then(|f| uri.strip_prefix(f.trim_end_matches('/'))).and_then(|r| r.strip_prefix('/'));
+    let raw = inside.unwrap_or_else(|| uri.strip_prefix("file://").unwrap_or(uri));
+    percent_encoding::percent_decode_str(raw).decode_utf8_lossy().into_owned()
+}
+
+fn row(file: &ChangesetFile, folder: Option<&str>) -> ChangedFile {
+    let edit = &file.edit;
+    let status = match (&edit.before, &edit.after) {
+        (None, _) => FileStatus::Added,
+        (_, None) => FileStatus::Deleted,
+        _ => FileStatus::Modified,
+    };
+    let not_diffed = file
+        .meta
+        .as_ref()
+        .and_then(|m| m.get("hangar"))
+        .and_then(|h| h.get("notDiffed"))
+        .and_then(|v| v.as_str())
+        .map(str::to_owned);
+    ChangedFile {
+        id: file.id.clone(),
+        path: shown_path(&file.id, folder),
+        status,
+        added: edit.diff.as_ref().and_then(|d| d.added),
+        removed: edit.diff.as_ref().and_then(|d| d.removed),
+        reviewed: file.reviewed == Some(true),
+        not_diffed,
+    }
+}
+
+/// `changes.list`.
+pub async fn list(core: &Core, a: ChangesArgs) -> Result<ChangesView, CoreError> {
+    let host = HostId::new(a.host);
+    let uri = changeset_uri(core, &host, &a.session, a.turn.as_deref()).await?;
+    let state = snapshot(core, &host, &uri).await?;
+    let session = core.session_state(&host, &a.session).await?;
+    let folder = session.working_directories.as_deref().and_then(<[String]>::first).map(String::as_str);
+    let review = session
+        .changesets
+        .unwrap_or_default()
+        .iter()
+        .any(|c| c.uri_template == uri && c.capabilities.as_ref().is_some_and(|c| c.review.is_some()));
+    let accept_lines = state
+        .operations
+        .iter()
+        .flatten()
+        .any(|o| o.id == "accept" && o.scopes.contains(&ChangesetOperationScope::Range));
+    let mut files: Vec<ChangedFile> = state.files.iter().map(|f| row(f, folder)).collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(ChangesView { uri, files, error: state.error.map(|e| e.message), can_review: review, accept_lines })
+}
+
+/// The text of one side, read from the host (`None`: absent, binary or
+/// not kept).
+async fn side_text(
+    client: &HostClientHandle,
+    session: &str,
+    side: Option<&FileEditSide>,
+) -> Result<Option<String>, CoreError> {
+    let Some(side) = side else { return Ok(None) };
+    let params =
+        ResourceReadParams { channel: session.to_owned(), meta: None, uri: side.content.uri.clone(), encoding: None };
+    let read: ResourceReadResult = client.request("resourceRead", params).await?;
+    Ok(match read.encoding {
+        ahp_types::commands::ContentEncoding::Utf8 => Some(read.data),
+        ahp_types::commands::ContentEncoding::Base64 => {
+            base64::engine::general_purpose::STANDARD.decode(read.data).ok().and_then(|b| String::from_utf8(b).ok())
+        }
+    })
+}
+
+/// The hunks of a diff's lines: runs of added and removed lines, with
+/// their line numbers on the new side.
+pub fn hunks(lines: &[(DiffTag, String)]) -> Vec<HunkView> {
+    let mut out = Vec::new();
+    let mut new_line = 0usize;
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].0 == DiffTag::Context {
+            new_line += 1;
+            i += 1;
+            continue;
+        }
+        let (start, first) = (i, new_line);
+        while i < lines.len() && lines[i].0 != DiffTag::Context {
+            if lines[i].0 == DiffTag::Added {
+                new_line += 1;
+            }
+            i += 1;
+        }
+        let last = if new_line > first { new_line - 1 } else { first };
+        out.push(HunkView { start, end: i, first_line: first, last_line: last });
+    }
+    out
+}
+
+/// `changes.diff`.
+pub async fn diff(core: &Core, a: ChangesFileArgs) -> Result<FileDiffView, CoreError> {
+    let host = HostId::new(a.host);
+    let uri = changeset_uri(core, &host, &a.session, a.turn.as_deref()).await?;
+    let client = client(core, &host).await?;
+    let state = snapshot(core, &host, &uri).await?;
+    let file = state
+        .files
+        .iter()
+        .find(|f| f.id == a.file)
+        .ok_or_else(|| CoreError::NotFound(format!("{} is no longer changed", a.file)))?;
+    let not_diffed = file.meta.as_ref().is_some_and(|m| m.contains_key("hangar"));
+    let (before, after) = if not_diffed {
+        (None, None)
+    } else {
+        (
+            side_text(&client, &a.session, file.edit.before.as_ref()).await?,
+            side_text(&client, &a.session, file.edit.after.as_ref()).await?,
+        )
+    };
+    let mut view = text_diff(file.id.clone(), before.as_deref(), after.as_deref(), file.edit.diff.as_ref());
+    view.known = !not_diffed;
+    let hunks = hunks(&view.lines);
+    Ok(FileDiffView { diff: view, hunks })
+}
+
+/// `changes.invoke`.
+pub async fn invoke(core: &Core, a: ChangesInvokeArgs) -> Result<ChangesInvoked, CoreError> {
+    let host = HostId::new(a.host);
+    let uri = changeset_uri(core, &host, &a.session, a.turn.as_deref()).await?;
+    let position = |line: usize| TextPosition { line: line as i64, character: 0 };
+    let target = match (a.file, a.lines) {
+        (None, _) => None,
+        (Some(resource), None) => Some(ChangesetOperationTarget::Resource { resource, side: None }),
+        (Some(resource), Some((first, last))) => Some(ChangesetOperationTarget::Range {
+            resource,
+            side: None,
+            range: TextRange { start: position(first), end: position(last) },
+        }),
+    };
+    let params = InvokeChangesetOperationParams { channel: uri, meta: None, operation_id: a.operation, target };
+    let result: InvokeChangesetOperationResult =
+        client(core, &host).await?.request("invokeChangesetOperation", params).await?;
+    let message = match result.message {
+        Some(StringOrMarkdown::Plain(text)) => text,
+        Some(StringOrMarkdown::Markdown { markdown }) => markdown,
+        None => String::new(),
+    };
+    Ok(ChangesInvoked { message })
+}
+
+/// `changes.review`.
+pub async fn review(core: &Core, a: ChangesReviewArgs) -> Result<Dispatched, CoreError> {
+    let host = HostId::new(a.host);
+    let uri = changeset_uri(core, &host, &a.session, None).await?;
+    let action = StateAction::ChangesetFilesReviewChanged(ChangesetFilesReviewChangedAction {
+        files: a.files,
+        reviewed: a.reviewed,
+    });
+    let handle = core.multi().dispatch(&host, uri, action).await?;
+    Ok(Dispatched { client_seq: handle.client_seq })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hunks_carry_their_new_side_lines() {
+        let l = |t: DiffTag| (t, String::new());
+        use DiffTag::{Added as A, Context as C, Removed as R};
+        let lines = [l(C), l(R), l(A), l(C), l(C), l(R), l(C), l(A), l(A)];
+        let h = hunks(&lines);
+        let got: Vec<(usize, usize, usize, usize)> =
+            h.iter().map(|h| (h.start, h.end, h.first_line, h.last_line)).collect();
+        // A replacement of new line 1; a deletion just before new line 4
+        // (sent as line 4, the line after it); two lines added at 5–6.
+        assert_eq!(got, [(1, 3, 1, 1), (5, 6, 4, 4), (7, 9, 5, 6)]);
+    }
+
+    #[test]
+    fn paths_show_relative_to_the_folder_and_decoded() {
+        assert_eq!(shown_path("file:///w/src/a%20b.rs", Some("file:///w")), "src/a b.rs");
+        assert_eq!(shown_path("file:///elsewhere/x", Some("file:///w")), "/elsewhere/x");
+    }
+}

@@ -1,0 +1,149 @@
+//! The Changes view: a session's (or one turn's) changed files, a file's
+//! diff with its hunks, and the arguments of Keep / Undo and "viewed".
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::part::DiffView;
+
+/// `changes.list`: a session's pending changes, or one turn's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChangesArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// A turn id: that turn's changes instead of the pending ones.
+    pub turn: Option<String>,
+}
+
+/// How a file changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum FileStatus {
+    /// Created.
+    Added,
+    /// Edited.
+    Modified,
+    /// Deleted.
+    Deleted,
+}
+
+/// One changed file.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangedFile {
+    /// Its id in the changeset (a `file:` URI).
+    pub id: String,
+    /// Its path relative to the session's folder (or absolute outside it).
+    pub path: String,
+    /// How it changed.
+    pub status: FileStatus,
+    /// Lines added (none when not diffed).
+    pub added: Option<i64>,
+    /// Lines removed.
+    pub removed: Option<i64>,
+    /// Marked "viewed".
+    pub reviewed: bool,
+    /// Why there is no diff: "tooLarge" or "binary".
+    pub not_diffed: Option<String>,
+}
+
+/// A changeset as the Changes view shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangesView {
+    /// The changeset's URI.
+    pub uri: String,
+    /// Its files, by path.
+    pub files: Vec<ChangedFile>,
+    /// Why the host cannot track this session's changes, if it cannot.
+    pub error: Option<String>,
+    /// Files can be marked "viewed".
+    pub can_review: bool,
+    /// "Keep" can target a range of lines.
+    pub accept_lines: bool,
+}
+
+/// `changes.diff`: one file of a changeset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChangesFileArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// A turn id, as in `changes.list`.
+    pub turn: Option<String>,
+    /// The file's id.
+    pub file: String,
+}
+
+/// One hunk of a file's diff.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HunkView {
+    /// Index of its first line in the diff's `lines`.
+    pub start: usize,
+    /// Index past its last line.
+    pub end: usize,
+    /// Zero-based first line on the new side (for Keep / Undo of this hunk).
+    pub first_line: usize,
+    /// Zero-based last line on the new side (the line before it, for a
+    /// pure deletion).
+    pub last_line: usize,
+}
+
+/// A file's diff with its hunks.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FileDiffView {
+    /// The unified diff lines.
+    pub diff: DiffView,
+    /// Its hunks, in order.
+    pub hunks: Vec<HunkView>,
+}
+
+/// What Keep / Undo targets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ChangesInvokeArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// A turn id, as in `changes.list`.
+    pub turn: Option<String>,
+    /// `accept` (Keep) or `reject` (Undo).
+    pub operation: String,
+    /// One file (its id); none for every file.
+    pub file: Option<String>,
+    /// With `file`: the zero-based new-side lines whose hunks are targeted.
+    pub lines: Option<(usize, usize)>,
+}
+
+/// What Keep / Undo did.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangesInvoked {
+    /// The host's words.
+    pub message: String,
+}
+
+/// `changes.review`: mark files "viewed" or not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangesReviewArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// File ids.
+    pub files: Vec<String>,
+    /// Viewed or not.
+    pub reviewed: bool,
+}

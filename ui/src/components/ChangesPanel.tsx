@@ -1,0 +1,323 @@
+// The session's Changes panel (beside the chat): every file the agent
+// changed that nobody has kept or undone yet, from the host's session
+// changeset (so it works the same for a remote host). Each file has +/−
+// counts, a "viewed" checkbox, Keep and Undo; the selected file's diff shows
+// each hunk with its own Keep and Undo. Undo all asks first. Keys: j / k
+// next or previous file, n / p next or previous hunk. Every string from the
+// host is rendered as text.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { ChangesView } from '../gen/ChangesView';
+import { call, errorText } from '../ipc';
+import {
+  type Block,
+  blocks,
+  type ChangeCounts,
+  type ChangedFile,
+  type FileDiffView,
+  filesText,
+  folded,
+  notDiffedText,
+  statusLetter,
+} from '../state/changes';
+import { ConfirmDialog } from './ConfirmDialog';
+
+export interface ChangesPanelProps {
+  host: string;
+  session: string;
+  /** The session row's counts: a change there reloads the panel. */
+  counts: ChangeCounts | null;
+  onClose: () => void;
+}
+
+type Target = { file?: string; lines?: [number, number] };
+
+export function ChangesPanel(p: ChangesPanelProps) {
+  const [view, setView] = useState<ChangesView | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [diff, setDiff] = useState<FileDiffView | null>(null);
+  const [error, setError] = useState('');
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [confirmAll, setConfirmAll] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const diffBox = useRef<HTMLDivElement>(null);
+  const base = { host: p.host, session: p.session, turn: null };
+
+  const load = useCallback(async () => {
+    try {
+      const v = await call('changes.list', base);
+      setView(v);
+      setError('');
+      setSelected((s) => (s && v.files.some((f) => f.id === s) ? s : (v.files[0]?.id ?? null)));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, [p.host, p.session]);
+
+  useEffect(() => heading.current?.focus(), []);
+  // The row's counts change when a turn ends or an operation ran (here or
+  // in another client): reload.
+  const countsKey = p.counts ? `${p.counts.files}/${p.counts.added}/${p.counts.removed}` : '';
+  useEffect(() => {
+    load();
+  }, [load, countsKey]);
+  const selectedFile = view?.files.find((f) => f.id === selected) ?? null;
+  const fileKey = selectedFile ? `${selectedFile.id}/${selectedFile.added}/${selectedFile.removed}` : '';
+  useEffect(() => {
+    setDiff(null);
+    if (!selected) return;
+    let alive = true;
+    call('changes.diff', { ...base, file: selected }).then(
+      (d) => alive && setDiff(d),
+      (e) => alive && setError(errorText(e)),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [fileKey]);
+
+  const run = async (operation: 'accept' | 'reject', target: Target) => {
+    setBusy(true);
+    setError('');
+    try {
+      const r = await call('changes.invoke', {
+        ...base,
+        operation,
+        file: target.file ?? null,
+        lines: target.lines ?? null,
+      });
+      setNote(r.message);
+      await load();
+      if (selected) setDiff(await call('changes.diff', { ...base, file: selected }).catch(() => null));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const review = (f: ChangedFile, reviewed: boolean) =>
+    call('changes.review', { host: p.host, session: p.session, files: [f.id], reviewed })
+      .then(load)
+      .catch((e) => setError(errorText(e)));
+
+  const onKey = (e: KeyboardEvent) => {
+    const target = e.target as HTMLElement;
+    if (target.tagName === 'INPUT' && (target as HTMLInputElement).type === 'text') return;
+    if (e.key === 'Escape' && !e.defaultPrevented) {
+      e.preventDefault();
+      p.onClose();
+      return;
+    }
+    const files = view?.files ?? [];
+    const at = files.findIndex((f) => f.id === selected);
+    if (e.key === 'j' || e.key === 'k') {
+      const next = files[Math.min(files.length - 1, Math.max(0, at + (e.key === 'j' ? 1 : -1)))];
+      if (next) setSelected(next.id);
+      e.preventDefault();
+    } else if (e.key === 'n' || e.key === 'p') {
+      const hunks = Array.from(diffBox.current?.querySelectorAll<HTMLElement>('[data-testid=hunk]') ?? []);
+      const current = hunks.findIndex((h) => h.contains(document.activeElement));
+      const next = hunks[Math.min(hunks.length - 1, Math.max(0, current + (e.key === 'n' ? 1 : -1)))];
+      next?.querySelector<HTMLButtonElement>('button')?.focus();
+      next?.scrollIntoView({ block: 'nearest' });
+      e.preventDefault();
+    }
+  };
+
+  const files = view?.files ?? [];
+  const added = files.reduce((n, f) => n + (f.added ?? 0), 0);
+  const removed = files.reduce((n, f) => n + (f.removed ?? 0), 0);
+  return (
+    <aside
+      id="changes-panel"
+      class="cust-panel changes-panel"
+      aria-labelledby="changes-title"
+      data-testid="changes-panel"
+      onKeyDown={onKey}
+    >
+      <header class="cust-head">
+        <h2 id="changes-title" tabIndex={-1} ref={heading}>
+          Changes
+        </h2>
+        <span class="muted small" data-testid="changes-counts">
+          {filesText(files.length)} <span class="add">+{added}</span> <span class="del">−{removed}</span>
+        </span>
+        <span class="spacer" />
+        <button
+          type="button"
+          disabled={busy || files.length === 0}
+          data-testid="keep-all"
+          onClick={() => run('accept', {})}
+        >
+          Keep all
+        </button>
+        <button
+          type="button"
+          class="danger"
+          disabled={busy || files.length === 0}
+          data-testid="undo-all"
+          onClick={() => setConfirmAll(true)}
+        >
+          Undo all
+        </button>
+        <button type="button" onClick={p.onClose} aria-label="Close changes" title="Close (Escape)">
+          ✕
+        </button>
+      </header>
+      {confirmAll && (
+        <ConfirmDialog
+          title="Undo every change?"
+          message={`The ${filesText(files.length)} go back to how they were before the agent changed them. Edits you made since are kept where they do not overlap; if they do, nothing is changed.`}
+          confirmLabel="Undo all"
+          testid="undo-all-dialog"
+          onCancel={() => setConfirmAll(false)}
+          onConfirm={() => {
+            setConfirmAll(false);
+            run('reject', {});
+          }}
+        />
+      )}
+      {error && (
+        <p class="error banner" role="alert" data-testid="changes-error" onClick={() => setError('')}>
+          {error}
+        </p>
+      )}
+      {note && !error && (
+        <p class="muted small" data-testid="changes-note">
+          {note}
+        </p>
+      )}
+      {!view ? (
+        <p class="muted small cust-intro">Loading…</p>
+      ) : view.error ? (
+        <p class="error small" data-testid="changes-untracked">
+          {view.error}
+        </p>
+      ) : files.length === 0 ? (
+        <p class="muted small cust-intro" data-testid="changes-empty">
+          Nothing to review: every change the agent made has been kept or undone. New changes appear here when a turn
+          ends.
+        </p>
+      ) : (
+        <ul class="change-files" aria-label="Changed files">
+          {files.map((f) => (
+            <li
+              key={f.id}
+              class={`change-file ${f.id === selected ? 'selected' : ''}`}
+              data-testid="change-file"
+              data-path={f.path}
+            >
+              {view.canReview && (
+                <input
+                  type="checkbox"
+                  checked={f.reviewed}
+                  title="Viewed"
+                  aria-label={`Viewed ${f.path}`}
+                  data-testid="viewed"
+                  onChange={(e) => review(f, (e.target as HTMLInputElement).checked)}
+                />
+              )}
+              <button type="button" class="change-name" onClick={() => setSelected(f.id)} title={f.path}>
+                <span class={`change-status ${f.status}`}>{statusLetter(f)}</span> {f.path}
+              </button>
+              <span class="small">
+                <span class="add">+{f.added ?? 0}</span> <span class="del">−{f.removed ?? 0}</span>
+              </span>
+              <button
+                type="button"
+                disabled={busy}
+                data-testid="file-keep"
+                onClick={() => run('accept', { file: f.id })}
+              >
+                Keep
+              </button>
+              <button
+                type="button"
+                disabled={busy}
+                data-testid="file-undo"
+                onClick={() => run('reject', { file: f.id })}
+              >
+                Undo
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {selectedFile && (
+        <div class="change-diff" ref={diffBox} data-testid="change-diff">
+          <div class="diff-head">
+            <code>{selectedFile.path}</code>
+            <span class="add">+{selectedFile.added ?? 0}</span> <span class="del">−{selectedFile.removed ?? 0}</span>
+            <span class="spacer" />
+            <span class="muted small">j / k files · n / p hunks</span>
+          </div>
+          {notDiffedText(selectedFile) ? (
+            <p class="muted small">{notDiffedText(selectedFile)}</p>
+          ) : !diff ? (
+            <p class="muted small">Loading the diff…</p>
+          ) : (
+            <pre>
+              {blocks(diff).map((b, i) =>
+                b.kind === 'context' ? (
+                  <ContextRun lines={b.lines} key={`c${i}`} />
+                ) : (
+                  <div class="hunk" data-testid="hunk">
+                    <div class="hunk-bar">
+                      <button
+                        type="button"
+                        disabled={busy}
+                        data-testid="hunk-keep"
+                        hidden={!view?.acceptLines}
+                        onClick={() =>
+                          run('accept', { file: selectedFile.id, lines: [b.hunk.firstLine, b.hunk.lastLine] })
+                        }
+                      >
+                        Keep
+                      </button>
+                      <button
+                        type="button"
+                        disabled={busy}
+                        data-testid="hunk-undo"
+                        onClick={() =>
+                          run('reject', { file: selectedFile.id, lines: [b.hunk.firstLine, b.hunk.lastLine] })
+                        }
+                      >
+                        Undo
+                      </button>
+                    </div>
+                    {b.lines.map((l) => (
+                      <div class={`dl ${l[0] === '+' ? 'add' : 'del'}`}>{`${l[0]} ${l[1]}`}</div>
+                    ))}
+                  </div>
+                ),
+              )}
+            </pre>
+          )}
+          {diff?.diff.truncated && <p class="muted small">Diff cut at 2,000 lines.</p>}
+        </div>
+      )}
+    </aside>
+  );
+}
+
+/** An unchanged run: a long one folded to its ends, with a button to show it all. */
+function ContextRun({ lines }: { lines: Extract<Block, { kind: 'context' }>['lines'] }) {
+  const [open, setOpen] = useState(false);
+  const f = folded(lines, open);
+  return (
+    <>
+      {f.head.map((l) => (
+        <div class="dl">{`  ${l}`}</div>
+      ))}
+      {f.hidden > 0 && (
+        <button type="button" class="fold" data-testid="fold" onClick={() => setOpen(true)}>
+          ⋯ {f.hidden} unchanged lines
+        </button>
+      )}
+      {f.tail.map((l) => (
+        <div class="dl">{`  ${l}`}</div>
+      ))}
+    </>
+  );
+}

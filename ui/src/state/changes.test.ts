@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { blocks, countsText, type FileDiffView, filesText, folded, statusLetter } from './changes';
+
+const view: FileDiffView = {
+  diff: {
+    path: 'file:///w/a.txt',
+    added: 2,
+    removed: 1,
+    known: true,
+    truncated: false,
+    lines: [
+      [' ', 'a'],
+      ['-', 'b'],
+      ['+', 'B'],
+      [' ', 'c'],
+      ['+', 'd'],
+    ],
+  },
+  hunks: [
+    { start: 1, end: 3, firstLine: 1, lastLine: 1 },
+    { start: 4, end: 5, firstLine: 3, lastLine: 3 },
+  ],
+};
+
+describe('changes', () => {
+  it('cuts the diff into context runs and hunks that keep every line once', () => {
+    const b = blocks(view);
+    expect(b.map((x) => (x.kind === 'hunk' ? `h${x.index}` : 'c'))).toEqual(['c', 'h0', 'c', 'h1']);
+    expect(b.flatMap((x) => x.lines)).toEqual(view.diff.lines);
+  });
+
+  it('folds a long unchanged run to its ends', () => {
+    const run = Array.from({ length: 20 }, (_, i) => [' ', `l${i}`] as [' ', string]);
+    const f = folded(run, false);
+    expect([f.head.length, f.hidden, f.tail.length]).toEqual([3, 14, 3]);
+    expect(folded(run, true).hidden).toBe(0);
+    expect(folded(run.slice(0, 8), false).hidden).toBe(0);
+  });
+
+  it('says counts in words', () => {
+    expect(countsText({ files: 2, added: 12, removed: 4 })).toBe('+12 −4');
+    expect(countsText({ files: 0, added: 0, removed: 0 })).toBe('');
+    expect(countsText(null)).toBe('');
+    expect(filesText(1)).toBe('1 file');
+    expect(filesText(3)).toBe('3 files');
+    const f = { id: 'x', path: 'x', added: null, removed: null, reviewed: false, notDiffed: null };
+    expect(statusLetter({ ...f, status: 'deleted' })).toBe('D');
+  });
+});

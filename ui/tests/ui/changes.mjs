@@ -1,0 +1,79 @@
+// Changes UI test: the agent edits two far-apart lines of notes.txt with its
+// own file I/O. The Changes panel lists the file with its counts and shows
+// two hunks; undoing the first puts that line back on disk and leaves the
+// other; keeping the second empties the panel and leaves the disk as it is.
+// A conflicting undo shows the host's reason. Env: see harness.mjs;
+// SCREENSHOT_DIR keeps screenshots.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeBin, run, tempHome } from './harness.mjs';
+
+const home = tempHome('hangar-ui-changes-');
+const original = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const edited = original.replace('line 2\n', 'line 2, improved\n').replace('line 11\n', 'line 11, improved\n');
+writeFileSync(join(home, 'w', 'notes.txt'), original);
+writeFileSync(join(home, 'w', 'other.txt'), 'keep me\n');
+const script = join(home, 'changes.json');
+writeFileSync(
+  script,
+  JSON.stringify({
+    turns: [
+      [
+        { writeFile: { path: 'notes.txt', text: edited } },
+        { writeFile: { path: 'other.txt', text: 'changed by the agent\n' } },
+        { chunk: 'Edited two files.' },
+        { end: 'end_turn' },
+      ],
+    ],
+  }),
+);
+const shots = process.env.SCREENSHOT_DIR;
+const notes = () => readFileSync(join(home, 'w', 'notes.txt'), 'utf8');
+
+await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page, check) => {
+  const folder = `file://${join(home, 'w')}`;
+  await page.evaluate((f) => window.rpc('session.create', { host: 'local', agent: 'editor', folder: f }), folder);
+  await page.click('[data-testid=session-row]');
+  await page.waitForSelector('[data-testid=composer-input]:not([disabled])');
+  await page.fill('[data-testid=composer-input]', 'Improve lines 2 and 11, and other.txt');
+  await page.click('[data-testid=send]');
+  await page.waitForSelector('[data-testid=turn]:not(.active)');
+  await page.waitForSelector('[data-testid=row-changes]');
+  const rowCounts = await page.textContent('[data-testid=row-changes]');
+  check(rowCounts.includes('+3 −3'), 'the session row shows the pending counts', rowCounts);
+  await page.click('[data-testid=changes-button]');
+  await page.waitForSelector('[data-testid=change-file][data-path="notes.txt"]');
+  const paths = await page.$$eval('[data-testid=change-file]', (els) => els.map((e) => e.dataset.path).join(','));
+  check(paths === 'notes.txt,other.txt', 'both files are listed', paths);
+  await page.click('[data-testid=change-file][data-path="notes.txt"] .change-name');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=hunk]').length === 2);
+  if (shots) await page.screenshot({ path: join(shots, 'changes-review.png') });
+
+  // Undo the first hunk only.
+  await page.click('[data-testid=hunk-undo] >> nth=0');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=hunk]').length === 1);
+  const afterUndo = notes();
+  check(
+    afterUndo.includes('line 2\n') && afterUndo.includes('line 11, improved\n'),
+    'undoing one hunk restores that line only',
+    afterUndo,
+  );
+  // Keep the other: the disk stays, notes.txt leaves the list.
+  await page.click('[data-testid=hunk-keep]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=change-file][data-path="notes.txt"]'));
+  check(notes() === afterUndo, 'keeping a hunk leaves the disk as it is', notes());
+
+  // A conflicting undo: the person rewrote the agent's line in other.txt.
+  writeFileSync(join(home, 'w', 'other.txt'), 'my own words\n');
+  await page.click('[data-testid=change-file][data-path="other.txt"] [data-testid=file-undo]');
+  await page.waitForSelector('[data-testid=changes-error]');
+  const err = await page.textContent('[data-testid=changes-error]');
+  check(/changed again/.test(err), 'a conflicting undo says why and changes nothing', err);
+  check(readFileSync(join(home, 'w', 'other.txt'), 'utf8') === 'my own words\n', 'the file is untouched', '');
+  if (shots) await page.screenshot({ path: join(shots, 'changes-conflict.png') });
+
+  // Undo all (asks first) on what is left... keep it instead: the panel empties.
+  await page.click('[data-testid=keep-all]');
+  await page.waitForSelector('[data-testid=changes-empty]');
+  check(true, 'keep all empties the panel', '');
+});

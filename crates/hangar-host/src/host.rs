@@ -524,6 +524,14 @@ impl AgentHost for Host {
         self.changes_before_turn(session, turn_id);
     }
 
+    fn record_decision(&self, session: &str, entry: serde_json::Value) {
+        let at =
+            entry.get("at").and_then(serde_json::Value::as_str).map_or_else(crate::engine::clock::now, str::to_owned);
+        if let Err(e) = self.changes.record(session, &at, &entry) {
+            tracing::warn!(session, "writing the audit log: {e}");
+        }
+    }
+
     fn emit_on_root(&self, build: &mut dyn FnMut(&RootState) -> Option<StateAction>) -> bool {
         self.engine_then_effects(|e| match build(e.root()) {
             Some(action) => e.emit_server(ahp_types::ROOT_RESOURCE_URI, action).is_ok(),

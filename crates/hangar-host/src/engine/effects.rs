@@ -37,7 +37,7 @@ pub enum SideEffect {
         /// Turn id.
         turn_id: String,
         /// The user's message.
-        message: Message,
+        message: Box<Message>,
     },
     /// Cancel the running turn.
     TurnCancelled {
@@ -53,7 +53,9 @@ pub enum SideEffect {
         /// Chat URI.
         chat: String,
         /// The answer.
-        action: ChatToolCallConfirmedAction,
+        action: Box<ChatToolCallConfirmedAction>,
+        /// The client that answered (for the audit log).
+        client: Option<String>,
     },
     /// A user completed an input request.
     InputCompleted {
@@ -106,13 +108,13 @@ pub enum SideEffect {
 
 impl Engine {
     /// Record the side effect of an applied chat action.
-    pub(super) fn record_effect(&mut self, session: &str, chat: &str, action: &StateAction) {
+    pub(super) fn record_effect(&mut self, session: &str, chat: &str, action: &StateAction, client: Option<&str>) {
         let effect = match action {
             StateAction::ChatTurnStarted(a) => SideEffect::TurnStarted {
                 session: session.to_owned(),
                 chat: chat.to_owned(),
                 turn_id: a.turn_id.clone(),
-                message: a.message.clone(),
+                message: Box::new(a.message.clone()),
             },
             StateAction::ChatTurnCancelled(a) => {
                 self.effects.push(SideEffect::TurnCancelled {
@@ -128,9 +130,11 @@ impl Engine {
             StateAction::ChatError(a) => {
                 SideEffect::TurnEnded { session: session.to_owned(), turn_id: a.turn_id.clone() }
             }
-            StateAction::ChatToolCallConfirmed(a) => {
-                SideEffect::ToolCallConfirmed { chat: chat.to_owned(), action: a.clone() }
-            }
+            StateAction::ChatToolCallConfirmed(a) => SideEffect::ToolCallConfirmed {
+                chat: chat.to_owned(),
+                action: Box::new(a.clone()),
+                client: client.map(str::to_owned),
+            },
             StateAction::ChatInputCompleted(a) => {
                 SideEffect::InputCompleted { chat: chat.to_owned(), action: a.clone() }
             }

@@ -191,7 +191,7 @@ impl Engine {
             envelope: envelope_json,
             frame,
         });
-        self.after_applied(channel, &envelope.action);
+        self.after_applied(channel, &envelope.action, envelope.origin.as_ref().map(|o| o.client_id.as_str()));
         Ok(seq)
     }
 
@@ -268,12 +268,12 @@ impl Engine {
 
     /// Derived state after an applied action: chat → session summaries,
     /// queued messages, side effects for the agent layer.
-    fn after_applied(&mut self, channel: &str, action: &StateAction) {
+    fn after_applied(&mut self, channel: &str, action: &StateAction, client: Option<&str>) {
         if is_streaming(action) {
             return;
         }
         if let Some(session) = self.chats.get(channel).map(|c| c.session.clone()) {
-            self.record_effect(&session, channel, action);
+            self.record_effect(&session, channel, action, client);
             if input_requests::touches_input_requests(action) {
                 self.sync_input_needed(&session, channel);
             }

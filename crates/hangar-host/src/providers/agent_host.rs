@@ -92,6 +92,10 @@ pub trait AgentHost: Send + Sync {
     /// Before a turn's prompt is sent (blocking: a scan of the session's
     /// files, so the turn's changes can be told from what was there).
     fn before_turn(&self, _session: &str, _turn_id: &str) {}
+
+    /// Keep a decision in the session's audit log (a person's answer to a
+    /// tool call's confirmation). Nothing by default.
+    fn record_decision(&self, _session: &str, _entry: serde_json::Value) {}
 }
 
 impl dyn AgentHost + '_ {

@@ -25,6 +25,7 @@
 //!   config properties, switched before a prompt or at once when idle.
 //! - `commands.rs`  — the agent's own `/` commands (`available_commands_update`).
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
+//! - `approvals.rs` — approvals bound to the diff that was shown.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
 //! - `chunk_lines.rs` — the reader's fast path for streamed text chunks:
 //!   typed parse, merged while more lines are buffered.
@@ -51,6 +52,7 @@
 //! `HANGAR_ACP_CANCEL_TIMEOUT` (time to end a cancelled prompt, default 15).
 
 mod agent_host;
+mod approvals;
 mod chunk_lines;
 mod coalesce;
 mod commands;

@@ -237,7 +237,7 @@ impl SessionTask {
                     self.stop_agent().await;
                 }
             },
-            SideEffect::TurnStarted { chat, turn_id, message, .. } => self.start_turn(chat, turn_id, message).await,
+            SideEffect::TurnStarted { chat, turn_id, message, .. } => self.start_turn(chat, turn_id, *message).await,
             SideEffect::TurnCancelled { turn_id, .. } => {
                 if self.held.as_ref().is_some_and(|h| h.turn_id == turn_id) {
                     self.held = None;
@@ -258,13 +258,18 @@ impl SessionTask {
                     self.turn = None;
                 }
             }
-            SideEffect::ToolCallConfirmed { action, .. } => {
+            SideEffect::ToolCallConfirmed { action, client, chat } => {
                 let Some(turn) = self.turn.as_mut().filter(|t| t.turn_id == action.turn_id && !t.ended) else {
                     return;
                 };
                 let Some(p) = self.permissions.remove(&action.tool_call_id) else {
                     return;
                 };
+                let files = turn.approvals.decide(&action.tool_call_id, action.approved);
+                self.host.record_decision(
+                    &self.setup.session,
+                    super::approvals::audit_entry(&chat, client.as_deref(), &action, &files),
+                );
                 let outcome = turn.answer_permission(&action, &p.options);
                 if let Some(live) = &self.live {
                     live.conn.respond(&p.request_id, Ok(outcome));
@@ -554,6 +559,10 @@ impl SessionTask {
                         }
                         return;
                     }
+                    "fs/write_text_file" => match self.refused_write(&params) {
+                        Some(refusal) => Err(refusal),
+                        None => default_answer(&self.scope, "fs/write_text_file", &params),
+                    },
                     other => default_answer(&self.scope, other, &params),
                 };
                 if let Some(live) = &self.live {
@@ -573,6 +582,18 @@ impl SessionTask {
                 }
             }
         }
+    }
+
+    /// An `fs/write_text_file` whose content is not what the person
+    /// approved for that file in this turn: the error for the agent (the
+    /// turn says so too).
+    fn refused_write(&mut self, params: &Value) -> Option<(i64, String)> {
+        let turn = self.turn.as_mut().filter(|t| !t.ended)?;
+        let path = params.get("path").and_then(Value::as_str)?;
+        let content = params.get("content").and_then(Value::as_str)?;
+        let reason = turn.approvals.check_write(std::path::Path::new(path), content, &self.cwd).err()?;
+        turn.notify(&*self.host, &reason);
+        Some((-32002, reason))
     }
 
     fn on_permission(&mut self, id: Value, params: Value) {

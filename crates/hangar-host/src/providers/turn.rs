@@ -149,6 +149,8 @@ pub struct Turn {
     plan_tool: Option<String>,
     /// The usage last reported.
     usage: Option<UsageInfo>,
+    /// File results shown in permission requests, and those approved.
+    pub approvals: super::approvals::Approvals,
 }
 
 impl Turn {
@@ -167,6 +169,7 @@ impl Turn {
             order: Vec::new(),
             plan_tool: None,
             usage: None,
+            approvals: Default::default(),
         }
     }
 
@@ -520,6 +523,11 @@ impl Turn {
         };
         self.emit(host, StateAction::ChatToolCallComplete(action));
         self.set_phase(id, Phase::Closed);
+        if success {
+            for warning in self.approvals.check_disk(id) {
+                self.notify(host, &warning);
+            }
+        }
     }
 
     /// A `session/request_permission`: the tool call (created if unseen)
@@ -540,6 +548,7 @@ impl Turn {
         }
         let tool = self.tools.get(&id)?;
         let content = proposed.unwrap_or_else(|| tool.content.clone());
+        self.approvals.propose(&id, &content, &self.cwd);
         let mut ready = self.ready(&id, None);
         ready.confirmation_title = Some(StringOrMarkdown::Plain(tool.title.clone()));
         ready.edits = tools::edits(&content, &self.cwd);

@@ -237,3 +237,65 @@ async fn pending_changes_and_viewed_marks_survive_kill_9_and_a_touch_clears_the_
     invoke(&client, &uri, "reject", Some(resource(&ws.join("hello.txt")))).await.unwrap();
     assert_eq!(read(&ws.join("hello.txt")).as_deref(), Some("hello world\n"));
 }
+
+/// The turn's system notifications, as text.
+fn notices(turn: &ahp_types::state::Turn) -> Vec<String> {
+    turn.response_parts
+        .iter()
+        .filter_map(|p| match p {
+            ahp_types::state::ResponsePart::SystemNotification(n) => {
+                Some(serde_json::to_value(&n.content).unwrap().as_str().unwrap_or_default().to_owned())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_approved_diff_binds_the_agents_write_and_the_decision_is_in_the_audit_log() {
+    let edit = json!({ "toolCallId": "edit-1", "title": "Edit notes.txt", "kind": "edit",
+        "content": [{ "type": "diff", "path": "$CWD/notes.txt", "oldText": NOTES, "newText": "approved\n" }] });
+    let options = json!([{ "optionId": "allow", "name": "Allow", "kind": "allow_once" },
+                         { "optionId": "reject", "name": "Reject", "kind": "reject_once" }]);
+    let turn = json!([
+        { "request": { "method": "session/request_permission", "params": { "toolCall": edit, "options": options } },
+          "then": {
+            "allow": [
+              { "request": { "method": "fs/write_text_file", "params": { "path": "$CWD/notes.txt", "content": "sneaky\n" } },
+                "then": { "error": [{ "chunk": "refused" }], "*": [{ "chunk": "WROTE" }] } },
+              { "writeFile": { "path": "notes.txt", "text": "sneaky\n" } },
+              { "update": { "sessionUpdate": "tool_call_update", "toolCallId": "edit-1", "status": "completed" } }
+            ],
+            "*": [{ "chunk": "denied" }]
+          } },
+        { "end": "end_turn" }
+    ]);
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("ws")).unwrap();
+    seed(&tmp.path().join("ws"));
+    let mut rig = Rig::start_with(tmp, AgentCmd::Script(json!({ "turns": [turn] })), Launch::InProcess, None).await;
+    let id = rig.send("edit notes").await;
+    rig.wait_confirmation().await;
+    rig.confirm(&id, "edit-1", true, Some("allow")).await;
+    assert_eq!(rig.wait_end(&id).await, "chat/turnComplete");
+    let t = rig.turn(&id).await;
+    // The ACP write of other content was refused, and the agent was told.
+    assert_eq!(hangar_e2e::acp::markdown(&t), "refused");
+    let said = notices(&t);
+    assert!(said.iter().any(|n| n.starts_with("Refused the agent's write to")), "{said:?}");
+    // The agent then wrote the file itself: reported when its tool call completed.
+    assert!(said.iter().any(|n| n.contains("is not the change that was approved")), "{said:?}");
+
+    // The decision is in the audit log: who, which option, and the approved content's hash.
+    let audit: Value = rig
+        .client
+        .request("resourceRead", json!({ "channel": rig.session, "uri": format!("hangar-audit:{}", rig.session) }))
+        .await
+        .unwrap();
+    let entry: Value = serde_json::from_str(audit["data"].as_str().unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(entry["kind"], "toolCallConfirmation", "{entry}");
+    assert_eq!((entry["approved"].as_bool(), entry["option"].as_str()), (Some(true), Some("allow")));
+    assert_eq!(entry["client"]["id"], "acp-tests");
+    let approved = hangar_host::changes::scan::hash_of(b"approved\n");
+    assert_eq!(entry["files"][0]["after"], approved.as_str(), "{entry}");
+}

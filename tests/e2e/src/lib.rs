@@ -48,6 +48,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub mod acp;
 pub mod actions;
+pub mod changesets;
 mod host;
 mod in_process;
 pub mod interop;

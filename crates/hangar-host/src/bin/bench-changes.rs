@@ -3,7 +3,8 @@
 //! costs the tracker: the first turn (every file read, hashed and stored),
 //! later turns where the agent edited 10 files (a walk and a `stat` per
 //! file), and, as baselines from the same run, a bare walk of the same tree
-//! with `ignore` and reading every file once. Then a 20,000-line file with
+//! with `ignore`, the walk with a `stat` per file, and reading every file
+//! once. Then a 20,000-line file with
 //! 500 changed hunks: the time to count its lines, list its hunks and undo
 //! one hunk (what opening and acting on its diff costs the host).
 //!
@@ -42,6 +43,11 @@ fn walk_only(root: &Path) -> usize {
     ignore::WalkBuilder::new(root).hidden(false).require_git(false).build().filter_map(Result::ok).count()
 }
 
+fn walk_and_stat(root: &Path) -> usize {
+    let walker = ignore::WalkBuilder::new(root).hidden(false).require_git(false).build();
+    walker.filter_map(Result::ok).filter(|e| std::fs::symlink_metadata(e.path()).is_ok()).count()
+}
+
 fn read_all(root: &Path) -> u64 {
     let mut bytes = 0;
     for e in ignore::WalkBuilder::new(root).hidden(false).require_git(false).build().filter_map(Result::ok) {
@@ -78,6 +84,13 @@ fn main() {
             ms(t.elapsed())
         })
         .collect();
+    let stats: Vec<f64> = (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            walk_and_stat(&root);
+            ms(t.elapsed())
+        })
+        .collect();
     let t = Instant::now();
     let bytes = read_all(&root);
     let read_ms = ms(t.elapsed());
@@ -107,8 +120,9 @@ fn main() {
     let db = std::fs::metadata(data.join("changes.db")).map(|m| m.len()).unwrap_or(0)
         + std::fs::metadata(data.join("changes.db-wal")).map(|m| m.len()).unwrap_or(0);
     println!(
-        "baseline: walk only {:.0} ms (median of 3); read every file once {read_ms:.0} ms ({} MiB)",
+        "baseline: walk only {:.0} ms, walk and stat {:.0} ms (medians of 3); read every file once {read_ms:.0} ms ({} MiB)",
         median(walks),
+        median(stats),
         bytes >> 20
     );
     println!("first turn: {first:.0} ms to record {files} files (store {} MiB)", db >> 20);

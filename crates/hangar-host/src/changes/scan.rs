@@ -11,7 +11,7 @@
 //! again at the next one whatever its identity (git's "racy" rule: a rewrite
 //! of the same size within one clock tick keeps the same mtime).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -56,8 +56,9 @@ pub struct Entry {
     pub hash: String,
 }
 
-/// Every tracked file of a session, by absolute path.
-pub type Manifest = BTreeMap<PathBuf, Entry>;
+/// Every tracked file of a session, by absolute path (a hash map: a
+/// `BTreeMap` spent a fifth of a 100,000-file scan comparing paths).
+pub type Manifest = HashMap<PathBuf, Entry>;
 
 /// Whether a hash names stored content (not a file too large to keep).
 pub fn is_stored(hash: &str) -> bool {
@@ -192,7 +193,9 @@ mod tests {
         std::fs::write(root.join("main.rs"), "fn main() {}\n").unwrap();
         std::fs::write(root.join(".env.example"), "A=1\n").unwrap();
         let (m, _) = scan(std::slice::from_ref(&root), &[], &Manifest::new(), &mut |_, _| {}).unwrap();
-        let names: Vec<_> = m.keys().map(|p| p.strip_prefix(&root).unwrap().to_string_lossy().into_owned()).collect();
+        let mut names: Vec<_> =
+            m.keys().map(|p| p.strip_prefix(&root).unwrap().to_string_lossy().into_owned()).collect();
+        names.sort();
         assert_eq!(names, [".env.example", ".gitignore", "main.rs"]);
     }
 

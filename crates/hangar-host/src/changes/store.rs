@@ -3,7 +3,7 @@
 //! review marks, the audit log). Each public method is one transaction, so a
 //! `kill -9` leaves either all of a step or none of it.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -103,7 +103,7 @@ impl ChangeStore {
             let stat = Stat { size: r.get::<_, i64>(1)? as u64, mtime_ns: r.get(2)?, ino: r.get::<_, i64>(3)? as u64 };
             Ok((PathBuf::from(r.get::<_, String>(0)?), Entry { stat, hash: r.get(4)? }))
         })?;
-        Ok(rows.collect::<Result<BTreeMap<_, _>, _>>()?)
+        Ok(rows.collect::<Result<HashMap<_, _>, _>>()?)
     }
 
     /// The turn `session` has open (begun, not ended), if any.

@@ -1,7 +1,8 @@
 //! Real ACP agents from npm (codex, claude, qwen) behind `hangar serve`,
 //! their model API pointed at the mock model server (`tests/interop`).
 //! Each agent: approve (file edited), reject (unchanged), cancel
-//! (unchanged), and a queued message started after a turn. In each, the
+//! (unchanged), and a queued message started after a turn. The approved
+//! edit is in the turn's changeset, however the agent wrote it. In each, the
 //! session channel alone shows the pending confirmation in `inputNeeded`
 //! (kind `toolConfirmation`, status input-needed) until it is answered or
 //! cancelled. The commands an agent reports (`available_commands_update`)
@@ -15,6 +16,7 @@
 use ahp_types::commands::{CompletionItemKind, CompletionsParams, CompletionsResult};
 use ahp_types::state::PendingMessageKind;
 use hangar_e2e::acp::{gone, markdown, processes_with, AgentCmd, Rig};
+use hangar_e2e::changesets::{changeset_when, names};
 use hangar_e2e::interop::{agent_command, available, interop_dir, Mock};
 use hangar_e2e::Launch;
 
@@ -59,6 +61,13 @@ async fn approve(agent: &str, mock: &Mock) {
     rig.wait_input_needed_removed(&entry).await;
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete", "{agent} approve");
     assert_eq!(file(&rig), "hello ACP\n", "{agent} wrote the approved edit");
+    // The host saw the edit, however the agent wrote it: the turn's changeset
+    // lists hello.txt with one line changed.
+    let turn_changes = format!("{}/changesets/turn/{turn}", rig.session);
+    let state = changeset_when(&rig.client, &turn_changes, |s| !s.files.is_empty()).await;
+    assert_eq!(names(&state), ["hello.txt"], "{agent}: {state:?}");
+    let diff = state.files[0].edit.diff.clone().unwrap_or_default();
+    assert_eq!((diff.added, diff.removed), (Some(1), Some(1)), "{agent}");
     let t = rig.turn(&turn).await;
     assert!(markdown(&t).contains(REPLY), "{agent}: {}", markdown(&t));
     let started = rig.wait_type("chat/turnStarted").await;

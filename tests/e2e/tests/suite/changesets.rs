@@ -5,11 +5,11 @@
 //! `cargo build -p hangar-cli -p hangar-fake-agent`.
 
 use std::path::Path;
-use std::time::Duration;
 
 use ahp::Client;
-use ahp_types::state::{ChangesetState, SnapshotState};
+use ahp_types::state::ChangesetState;
 use hangar_e2e::acp::{fake_agent_bin, file_uri, AgentCmd, Rig};
+use hangar_e2e::changesets::{changeset_when, names, session_changeset};
 use hangar_e2e::{initialized, Launch, TestHost};
 use serde_json::{json, Value};
 
@@ -38,31 +38,6 @@ async fn seeded_rig() -> Rig {
     std::fs::create_dir_all(tmp.path().join("ws")).unwrap();
     seed(&tmp.path().join("ws"));
     Rig::start_with(tmp, AgentCmd::Script(json!({ "turns": [first_turn()] })), Launch::InProcess, None).await
-}
-
-fn session_changeset(session: &str) -> String {
-    format!("{session}/changesets/session")
-}
-
-/// The changeset's state once `done` holds (polled with fresh snapshots:
-/// the host reads a turn's changes just after the turn ends).
-async fn changeset_when(client: &Client, uri: &str, done: impl Fn(&ChangesetState) -> bool) -> ChangesetState {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let (res, _) = client.subscribe(uri.to_owned()).await.unwrap();
-        let SnapshotState::Changeset(state) = res.snapshot.unwrap().state else { panic!("not a changeset") };
-        client.unsubscribe(uri.to_owned()).await.unwrap();
-        if done(&state) || tokio::time::Instant::now() > deadline {
-            return *state;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-fn names(state: &ChangesetState) -> Vec<String> {
-    let mut names: Vec<String> = state.files.iter().map(|f| f.id.rsplit('/').next().unwrap().to_owned()).collect();
-    names.sort();
-    names
 }
 
 async fn invoke(client: &Client, channel: &str, op: &str, target: Option<Value>) -> Result<Value, ahp::ClientError> {

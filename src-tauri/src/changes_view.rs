@@ -21,9 +21,10 @@ use base64::Engine;
 use crate::core::Core;
 use crate::error::CoreError;
 use crate::file_diff::text_diff;
+use crate::protocol::app::ChangeCounts;
 use crate::protocol::changes::{
     ChangedFile, ChangesArgs, ChangesFileArgs, ChangesInvokeArgs, ChangesInvoked, ChangesReviewArgs, ChangesView,
-    FileDiffView, FileStatus, HunkView,
+    FileDiffView, FileStatus, HunkView, TurnCounts, TurnCountsArgs,
 };
 use crate::protocol::command::Dispatched;
 use crate::protocol::part::DiffTag;
@@ -206,6 +207,26 @@ pub async fn invoke(core: &Core, a: ChangesInvokeArgs) -> Result<ChangesInvoked,
         None => String::new(),
     };
     Ok(ChangesInvoked { message })
+}
+
+/// `changes.turnCounts`: the turns among `a.turns` that changed files.
+pub async fn turn_counts(core: &Core, a: TurnCountsArgs) -> Result<Vec<TurnCounts>, CoreError> {
+    let host = HostId::new(a.host);
+    let mut out = Vec::new();
+    for turn in a.turns {
+        let uri = changeset_uri(core, &host, &a.session, Some(&turn)).await?;
+        let state = snapshot(core, &host, &uri).await?;
+        if state.files.is_empty() {
+            continue;
+        }
+        let sum = |f: fn(&ahp_types::state::FileEditDiffStats) -> Option<i64>| {
+            state.files.iter().filter_map(|x| x.edit.diff.as_ref().and_then(f)).sum::<i64>()
+        };
+        let counts =
+            ChangeCounts { files: state.files.len() as i64, added: sum(|d| d.added), removed: sum(|d| d.removed) };
+        out.push(TurnCounts { turn, counts });
+    }
+    Ok(out)
 }
 
 /// `changes.review`.

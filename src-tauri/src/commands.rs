@@ -272,6 +272,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChangesDiff(a) => Reply::ChangesDiff(crate::changes_view::diff(core, a).await?),
         Command::ChangesInvoke(a) => Reply::ChangesInvoke(crate::changes_view::invoke(core, a).await?),
         Command::ChangesReview(a) => Reply::ChangesReview(crate::changes_view::review(core, a).await?),
+        Command::ChangesTurnCounts(a) => Reply::ChangesTurnCounts(crate::changes_view::turn_counts(core, a).await?),
         Command::CustomizationsToggle(a) => {
             let state = core.session_state(&HostId::new(a.host.clone()), &a.session).await?;
             let workspace = state.working_directories.as_deref().and_then(<[String]>::first).map(String::as_str);

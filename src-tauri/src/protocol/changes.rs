@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::app::ChangeCounts;
 use super::part::DiffView;
 
 /// `changes.list`: a session's pending changes, or one turn's.
@@ -132,6 +133,28 @@ pub struct ChangesInvokeArgs {
 pub struct ChangesInvoked {
     /// The host's words.
     pub message: String,
+}
+
+/// `changes.turnCounts`: which of these turns changed files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnCountsArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// Turn ids.
+    pub turns: Vec<String>,
+}
+
+/// What one turn changed, in numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnCounts {
+    /// Turn id.
+    pub turn: String,
+    /// Its counts.
+    pub counts: ChangeCounts,
 }
 
 /// `changes.review`: mark files "viewed" or not.

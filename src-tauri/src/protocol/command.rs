@@ -20,6 +20,7 @@ use ts_rs::TS;
 use super::app::AppOp;
 use super::changes::{
     ChangesArgs, ChangesFileArgs, ChangesInvokeArgs, ChangesInvoked, ChangesReviewArgs, ChangesView, FileDiffView,
+    TurnCounts, TurnCountsArgs,
 };
 use super::chat::ChatOp;
 use super::customization::ToggleScope;
@@ -159,6 +160,8 @@ commands! {
     "changes.invoke" => ChangesInvoke(ChangesInvokeArgs) -> ChangesInvoked;
     /// Mark files "viewed" (or not).
     "changes.review" => ChangesReview(ChangesReviewArgs) -> Dispatched;
+    /// Which of these turns changed files ("3 files changed" under a turn).
+    "changes.turnCounts" => ChangesTurnCounts(TurnCountsArgs) -> Vec<TurnCounts>;
 }
 
 impl Reply {
@@ -707,6 +710,7 @@ mod tests {
                 "lines": [3, 4]}),
             ),
             ("changes.review", json!({"host": h, "session": s, "files": ["file:///w/a.rs"], "reviewed": true})),
+            ("changes.turnCounts", json!({"host": h, "session": s, "turns": ["t1", "t2"]})),
         ]
     }
 

@@ -24,6 +24,8 @@ import { ConfirmDialog } from './ConfirmDialog';
 export interface ChangesPanelProps {
   host: string;
   session: string;
+  /** A turn's changes instead of the session's pending ones. */
+  turn: string | null;
   /** The session row's counts: a change there reloads the panel. */
   counts: ChangeCounts | null;
   onClose: () => void;
@@ -41,7 +43,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
   const [confirmAll, setConfirmAll] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const diffBox = useRef<HTMLDivElement>(null);
-  const base = { host: p.host, session: p.session, turn: null };
+  const base = { host: p.host, session: p.session, turn: p.turn };
 
   const load = useCallback(async () => {
     try {
@@ -138,11 +140,8 @@ export function ChangesPanel(p: ChangesPanelProps) {
     >
       <header class="cust-head">
         <h2 id="changes-title" tabIndex={-1} ref={heading}>
-          Changes
+          {p.turn ? 'Changes in this turn' : 'Changes'}
         </h2>
-        <span class="muted small" data-testid="changes-counts">
-          {filesText(files.length)} <span class="add">+{added}</span> <span class="del">−{removed}</span>
-        </span>
         <span class="spacer" />
         <button
           type="button"
@@ -159,17 +158,20 @@ export function ChangesPanel(p: ChangesPanelProps) {
           data-testid="undo-all"
           onClick={() => setConfirmAll(true)}
         >
-          Undo all
+          {p.turn ? 'Rewind turn' : 'Undo all'}
         </button>
         <button type="button" onClick={p.onClose} aria-label="Close changes" title="Close (Escape)">
           ✕
         </button>
       </header>
+      <p class="muted small changes-counts" data-testid="changes-counts">
+        {filesText(files.length)} <span class="add">+{added}</span> <span class="del">−{removed}</span>
+      </p>
       {confirmAll && (
         <ConfirmDialog
-          title="Undo every change?"
-          message={`The ${filesText(files.length)} go back to how they were before the agent changed them. Edits you made since are kept where they do not overlap; if they do, nothing is changed.`}
-          confirmLabel="Undo all"
+          title={p.turn ? 'Rewind this turn?' : 'Undo every change?'}
+          message={`The ${filesText(files.length)} go back to how they were before ${p.turn ? 'this turn' : 'the agent changed them'}. Edits made since are kept where they do not overlap; if they do, nothing is changed.`}
+          confirmLabel={p.turn ? 'Rewind' : 'Undo all'}
           testid="undo-all-dialog"
           onCancel={() => setConfirmAll(false)}
           onConfirm={() => {
@@ -196,8 +198,9 @@ export function ChangesPanel(p: ChangesPanelProps) {
         </p>
       ) : files.length === 0 ? (
         <p class="muted small cust-intro" data-testid="changes-empty">
-          Nothing to review: every change the agent made has been kept or undone. New changes appear here when a turn
-          ends.
+          {p.turn
+            ? 'This turn changed no files.'
+            : 'Nothing to review: every change the agent made has been kept or undone. New changes appear here when a turn ends.'}
         </p>
       ) : (
         <ul class="change-files" aria-label="Changed files">

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, errorText, stream } from '../ipc';
 import { type AgentInfo, folderName, type SessionRow } from '../state/app-store';
-import { countsText } from '../state/changes';
+import { type ChangeCounts, countsText } from '../state/changes';
 import {
   allTurns,
   applyChatOp,
@@ -57,6 +57,12 @@ export function ChatPane({
     if (!open) requestAnimationFrame(() => panelButton.current?.focus());
   };
   const [changesOpen, setChangesOpenState] = useState(false);
+  /** The turn the Changes panel shows, or null for the session's pending changes. */
+  const [changesTurn, setChangesTurn] = useState<string | null>(null);
+  const openChanges = (turn: string | null) => {
+    setChangesTurn(turn);
+    setChangesOpen(true);
+  };
   const changesButton = useRef<HTMLButtonElement>(null);
   const setChangesOpen = (open: boolean) => {
     setChangesOpenState(open);
@@ -129,6 +135,7 @@ export function ChatPane({
           setError(errorText(e)),
         ),
       retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(errorText(e))),
+      openChanges: (turnId) => openChanges(turnId),
     }),
     [host, chat],
   );
@@ -157,6 +164,23 @@ export function ChatPane({
   const agentLabel = useCallback((uri: string) => agentName(view.customizations, uri), [view.customizations]);
   const turns = allTurns(view);
   const { hidden, shown } = visibleTurns(turns, limit);
+
+  // "3 files changed" under each shown turn that changed files: asked again
+  // when the shown turns or the session's pending counts change.
+  const [turnChanges, setTurnChanges] = useState<Record<string, ChangeCounts>>({});
+  const doneIds = shown.filter((t) => !t.active).map((t) => t.id);
+  const doneKey = `${doneIds.join(',')}|${countsText(row.changes)}`;
+  useEffect(() => {
+    if (doneIds.length === 0) return;
+    let alive = true;
+    call('changes.turnCounts', { host, session: row.uri, turns: doneIds }).then(
+      (list) => alive && setTurnChanges(Object.fromEntries(list.map((t) => [t.turn, t.counts]))),
+      () => {},
+    );
+    return () => {
+      alive = false;
+    };
+  }, [host, row.uri, doneKey]);
 
   // Older turns prepended: keep the reader's place (WebKit has no
   // overflow-anchor), so the view does not land at the top and load again.
@@ -266,7 +290,7 @@ export function ChatPane({
           aria-expanded={changesOpen}
           aria-controls="changes-panel"
           data-testid="changes-button"
-          onClick={() => setChangesOpen(!changesOpen)}
+          onClick={() => (changesOpen && changesTurn === null ? setChangesOpen(false) : openChanges(null))}
         >
           Changes{' '}
           {countsText(row.changes) && (
@@ -324,7 +348,14 @@ export function ChatPane({
               <p class="muted small center">Scroll up for older turns</p>
             )}
             {shown.map((t, i) => (
-              <Turn key={t.id} turn={t} latest={i === shown.length - 1} actions={actions} agentLabel={agentLabel} />
+              <Turn
+                key={t.id}
+                turn={t}
+                latest={i === shown.length - 1}
+                actions={actions}
+                agentLabel={agentLabel}
+                changes={turnChanges[t.id] ?? null}
+              />
             ))}
             {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
           </div>
@@ -334,7 +365,14 @@ export function ChatPane({
           {chat && <Composer host={host} session={row.uri} chat={chat} view={view} agent={agent} />}
         </div>
         {changesOpen && (
-          <ChangesPanel host={host} session={row.uri} counts={row.changes} onClose={() => setChangesOpen(false)} />
+          <ChangesPanel
+            key={changesTurn ?? 'session'}
+            host={host}
+            session={row.uri}
+            turn={changesTurn}
+            counts={row.changes}
+            onClose={() => setChangesOpen(false)}
+          />
         )}
         {panelOpen && (
           <CustomizationsPanel

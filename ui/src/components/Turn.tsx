@@ -1,6 +1,7 @@
 // One turn: the user's message, then each response part. memo() keeps a
 // finished turn from re-rendering while another one streams.
 import { memo } from 'preact/compat';
+import { type ChangeCounts, filesText } from '../state/changes';
 import { type PartView, retryPartIndex, type ToolCallView, type TurnView, usageText } from '../state/chat-store';
 import type { OptionView } from '../state/composer';
 import type { Answers, AnswerView, InputRequestPart } from '../state/input-form';
@@ -14,6 +15,8 @@ export interface TurnActions {
   inputDraft: (requestId: string, questionId: string, answer: AnswerView | null) => void;
   inputComplete: (requestId: string, response: NonNullable<InputRequestPart['response']>, answers?: Answers) => void;
   retry: (turnId: string) => void;
+  /** Open the Changes panel on this turn's changes. */
+  openChanges: (turnId: string) => void;
 }
 
 function Part({
@@ -84,10 +87,13 @@ export const Turn = memo(function Turn({
   latest,
   actions,
   agentLabel,
+  changes,
 }: {
   turn: TurnView;
   latest: boolean;
   actions: TurnActions;
+  /** The files this turn changed, when it changed any. */
+  changes?: ChangeCounts | null;
   /** A custom agent's name, from its URI. */
   agentLabel?: (uri: string) => string;
 }) {
@@ -127,6 +133,17 @@ export const Turn = memo(function Turn({
       <footer class="turn-foot small muted">
         {turn.state && turn.state !== 'complete' && <span class={`badge ${turn.state}`}>{turn.state}</span>}
         {usageText(turn.usage)}
+        {changes && changes.files > 0 && (
+          <button
+            type="button"
+            class="link turn-changes"
+            data-testid="turn-changes"
+            onClick={() => actions.openChanges(turn.id)}
+          >
+            {filesText(changes.files)} changed <span class="add">+{changes.added}</span>{' '}
+            <span class="del">−{changes.removed}</span>
+          </button>
+        )}
       </footer>
     </article>
   );

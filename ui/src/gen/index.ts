@@ -108,6 +108,8 @@ export type { ToggleScope } from './ToggleScope';
 export type { ToolCallPart } from './ToolCallPart';
 export type { ToolCallStatus } from './ToolCallStatus';
 export type { ToolCallView } from './ToolCallView';
+export type { TurnCounts } from './TurnCounts';
+export type { TurnCountsArgs } from './TurnCountsArgs';
 export type { TurnOutcome } from './TurnOutcome';
 export type { TurnView } from './TurnView';
 export type { UsageView } from './UsageView';

@@ -41,6 +41,9 @@ await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page
   await page.waitForSelector('[data-testid=row-changes]');
   const rowCounts = await page.textContent('[data-testid=row-changes]');
   check(rowCounts.includes('+3 −3'), 'the session row shows the pending counts', rowCounts);
+  await page.waitForSelector('[data-testid=turn-changes]');
+  const under = await page.textContent('[data-testid=turn-changes]');
+  check(under.startsWith('2 files changed'), 'the turn says what it changed', under);
   await page.click('[data-testid=changes-button]');
   await page.waitForSelector('[data-testid=change-file][data-path="notes.txt"]');
   const paths = await page.$$eval('[data-testid=change-file]', (els) => els.map((e) => e.dataset.path).join(','));
@@ -72,8 +75,18 @@ await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page
   check(readFileSync(join(home, 'w', 'other.txt'), 'utf8') === 'my own words\n', 'the file is untouched', '');
   if (shots) await page.screenshot({ path: join(shots, 'changes-conflict.png') });
 
-  // Undo all (asks first) on what is left... keep it instead: the panel empties.
+  // Keep what is left: the panel empties.
   await page.click('[data-testid=keep-all]');
   await page.waitForSelector('[data-testid=changes-empty]');
   check(true, 'keep all empties the panel', '');
+
+  // The turn's own changes stay as history: rewinding notes.txt from there
+  // undoes what is left of that turn in it (line 11), keeping the rest.
+  await page.click('[data-testid=turn-changes]');
+  await page.waitForFunction(() => document.querySelector('#changes-title')?.textContent === 'Changes in this turn');
+  await page.waitForSelector('[data-testid=change-file][data-path="notes.txt"]');
+  if (shots) await page.screenshot({ path: join(shots, 'changes-turn.png') });
+  await page.click('[data-testid=change-file][data-path="notes.txt"] [data-testid=file-undo]');
+  await page.waitForSelector('[data-testid=changes-note]');
+  check(notes() === original, 'rewinding a file of the turn restores it', notes());
 });

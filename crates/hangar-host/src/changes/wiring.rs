@@ -230,7 +230,7 @@ impl Host {
                 }
                 self.publish_changes(&session, &turns);
                 Ok(InvokeChangesetOperationResult {
-                    message: Some(StringOrMarkdown::Plain(message(&op.id, &outcome, &session))),
+                    message: Some(StringOrMarkdown::Plain(message(&op.id, &outcome))),
                     follow_up: None,
                 })
             }
@@ -290,13 +290,11 @@ fn scope_of(target: Option<&ChangesetOperationTarget>) -> Result<(Scope, Changes
     })
 }
 
-fn message(op: &str, outcome: &Outcome, session: &str) -> String {
+fn message(op: &str, outcome: &Outcome) -> String {
     let n = outcome.files.len();
     let files = if n == 1 { "1 file".to_owned() } else { format!("{n} files") };
     match &outcome.undo {
-        Some(undo) if op == "reject" => {
-            format!("Undid the changes in {files}. To bring them back, reject {}", changeset::turn_uri(session, undo))
-        }
+        Some(_) if op == "reject" => format!("Undid the changes in {files}."),
         _ => format!("Kept the changes in {files}."),
     }
 }

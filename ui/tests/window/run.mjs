@@ -311,6 +311,20 @@ await test('queue a message while a turn runs; it starts when the turn ends', as
   await shot('real-window-chat');
 });
 
+await test('review the approved edit in the Changes panel and undo it; the file goes back on disk', async () => {
+  await wd.waitEl('[data-testid=row-changes]');
+  await wd.clickEl('[data-testid=changes-button]');
+  await wd.waitEl('[data-testid=change-file][data-path="hello.txt"]');
+  await expectText('[data-testid=change-diff]', 'hello hangar');
+  await wd.waitEl('[data-testid=hunk-undo]');
+  await shot('real-window-changes');
+  await wd.clickEl('[data-testid=hunk-undo]');
+  await wd.waitEl('[data-testid=changes-empty]');
+  const onDisk = readFileSync(join(demo, 'hello.txt'), 'utf8');
+  if (onDisk !== 'hello world\n') throw new Error(`hello.txt on disk after Undo: ${JSON.stringify(onDisk)}`);
+  await wd.waitGone('[data-testid=row-changes]');
+});
+
 await test('no page errors', async () => {
   const errors = await wd.exec('return window.__errors;');
   if (errors.length) throw new Error(errors.join('\n'));

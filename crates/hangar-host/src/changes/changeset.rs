@@ -36,11 +36,17 @@ pub fn turn_uri(session: &str, turn: &str) -> String {
     format!("{session}{INFIX}turn/{turn}")
 }
 
+/// What differs from `HEAD` in the session's git repository.
+pub fn uncommitted_uri(session: &str) -> String {
+    format!("{session}{INFIX}uncommitted")
+}
+
 /// The session and changeset a changeset URI names.
 pub fn parse(uri: &str) -> Option<(String, Source)> {
     let (session, rest) = uri.split_once(INFIX)?;
     let source = match rest {
         "session" => Source::Session,
+        "uncommitted" => Source::Uncommitted,
         _ => Source::Turn(rest.strip_prefix("turn/").filter(|t| !t.is_empty())?.to_owned()),
     };
     Some((session.to_owned(), source))
@@ -66,6 +72,18 @@ pub fn catalogue(session: &str) -> Vec<Changeset> {
     ]
 }
 
+/// The catalogue entry of the `uncommitted` changeset (a session whose
+/// folder is in a git repository).
+pub fn uncommitted_entry(session: &str) -> Changeset {
+    Changeset {
+        label: "Uncommitted changes".to_owned(),
+        uri_template: uncommitted_uri(session),
+        description: Some("What differs from the repository's last commit (HEAD), whoever changed it".to_owned()),
+        change_kind: "uncommitted".to_owned(),
+        capabilities: None,
+    }
+}
+
 fn operation(id: &str, label: &str, scopes: &[ChangesetOperationScope], confirm: Option<&str>) -> ChangesetOperation {
     ChangesetOperation {
         id: id.to_owned(),
@@ -89,6 +107,7 @@ pub fn operations(source: &Source) -> Vec<ChangesetOperation> {
             operation("accept", "Keep", &[All, Resource, Range], None),
             operation("reject", "Undo", &[All, Resource, Range], None),
         ],
+        Source::Uncommitted => Vec::new(),
         Source::Turn(_) => vec![
             operation("accept", "Keep", &[All, Resource], None),
             operation(
@@ -163,6 +182,26 @@ pub fn session_state(tracker: &Tracker, session: &str) -> Result<(ChangesetState
 pub fn turn_state(tracker: &Tracker, session: &str, turn: &str) -> Result<ChangesetState, ChangeStoreError> {
     let files = tracker.turn_changes(session, turn)?.iter().map(|c| file(tracker, c, None)).collect();
     Ok(ready(files, &Source::Turn(turn.to_owned())))
+}
+
+/// The `uncommitted` changeset's state (its contents kept, so
+/// `resourceRead` serves them like any other), or `None` when no folder is
+/// in a git repository.
+pub fn uncommitted_state(tracker: &Tracker, dirs: &[std::path::PathBuf]) -> Option<ChangesetState> {
+    let mut items = Vec::new();
+    let mut any = false;
+    for dir in dirs {
+        if let Some(found) = super::uncommitted::changes(dir) {
+            any = true;
+            items.extend(found);
+        }
+    }
+    if !any {
+        return None;
+    }
+    let changes = tracker.keep_contents(&items).ok()?;
+    let files = changes.iter().map(|c| file(tracker, c, None)).collect();
+    Some(ready(files, &Source::Uncommitted))
 }
 
 fn ready(files: Vec<ChangesetFile>, source: &Source) -> ChangesetState {

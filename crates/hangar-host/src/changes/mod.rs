@@ -10,6 +10,7 @@
 //! - `hunks.rs`      — line hunks, picking hunks by a range, three-way merge.
 //! - `operations.rs` — `accept` and `reject` at each scope.
 //! - `changeset.rs`  — the AHP view: URIs, catalogue, `ChangesetState`.
+//! - `uncommitted.rs` — the diff against git's `HEAD` (the `git` CLI).
 //! - `wiring.rs`     — the host side: turn hooks, channels,
 //!   `invokeChangesetOperation`, the audit log, kept content.
 //!
@@ -25,6 +26,7 @@ pub mod operations;
 pub mod scan;
 pub mod store;
 pub mod tracker;
+pub mod uncommitted;
 mod wiring;
 
 pub use tracker::Tracker;

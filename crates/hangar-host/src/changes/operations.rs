@@ -36,6 +36,8 @@ pub enum Source {
     Session,
     /// One turn's changes.
     Turn(String),
+    /// What differs from git's `HEAD` (read-only: no operations).
+    Uncommitted,
 }
 
 /// Why an operation did nothing.
@@ -109,6 +111,7 @@ impl Inner {
                 .map(|p| FileChange { path: p.path, before: p.before, after: p.agent_after })
                 .collect(),
             Source::Turn(turn) => self.store.turn_changes(session, turn)?,
+            Source::Uncommitted => Vec::new(),
         })
     }
 }

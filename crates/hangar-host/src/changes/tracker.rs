@@ -247,6 +247,26 @@ impl Tracker {
         lock(&self.inner).store.sessions()
     }
 
+    /// Keep the contents of `items` (content-addressed, one transaction) and
+    /// name them by hash.
+    pub fn keep_contents(
+        &self,
+        items: &[super::uncommitted::Uncommitted],
+    ) -> Result<Vec<FileChange>, ChangeStoreError> {
+        lock(&self.inner).store.transaction(|tx| {
+            let keep = |bytes: &Option<Vec<u8>>| -> Result<Option<String>, ChangeStoreError> {
+                let Some(bytes) = bytes else { return Ok(None) };
+                let hash = scan::hash_of(bytes);
+                tx.put_blob(&hash, bytes)?;
+                Ok(Some(hash))
+            };
+            items
+                .iter()
+                .map(|i| Ok(FileChange { path: i.path.clone(), before: keep(&i.before)?, after: keep(&i.after)? }))
+                .collect()
+        })
+    }
+
     /// Set the "viewed" mark of pending files.
     pub fn set_reviewed(&self, session: &str, paths: &[PathBuf], reviewed: bool) -> Result<(), ChangeStoreError> {
         lock(&self.inner).store.transaction(|tx| tx.set_reviewed(session, paths, reviewed))

@@ -85,12 +85,17 @@ impl Host {
             .iter()
             .filter_map(|t| changeset::turn_state(&self.changes, session, t).ok().map(|s| (t, s)))
             .collect();
+        let uncommitted = changeset::uncommitted_state(&self.changes, &self.session_dirs(session));
         self.with_engine_locked(|e| {
             e.put_changeset(&changeset::session_uri(session), session, state);
             for (turn, state) in turn_states {
                 e.put_changeset(&changeset::turn_uri(session, turn), session, state);
             }
             e.set_session_changes(session, summary);
+            if let Some(state) = uncommitted {
+                advertise_uncommitted(e, session);
+                e.put_changeset(&changeset::uncommitted_uri(session), session, state);
+            }
         });
     }
 
@@ -127,6 +132,7 @@ impl Host {
             Source::Session => self.publish_changes(&session, &[]),
             Source::Turn(turn) if !exists => self.publish_changes(&session, &[turn]),
             Source::Turn(_) => {}
+            Source::Uncommitted => self.publish_changes(&session, &[]),
         }
     }
 
@@ -263,6 +269,19 @@ impl Host {
     pub fn changes_audit(&self, session: &str) -> Vec<Value> {
         self.changes.audit(session).unwrap_or_default()
     }
+}
+
+/// Add the `uncommitted` entry to the session's catalogue when it lacks it.
+fn advertise_uncommitted(engine: &mut crate::engine::Engine, session: &str) {
+    let Some(mut catalogue) = engine.session_state(session).map(|s| s.changesets.clone().unwrap_or_default()) else {
+        return;
+    };
+    if catalogue.iter().any(|c| c.change_kind == "uncommitted") {
+        return;
+    }
+    catalogue.push(changeset::uncommitted_entry(session));
+    let action = SessionChangesetsChangedAction { changesets: Some(catalogue) };
+    let _ = engine.emit_server(session, StateAction::SessionChangesetsChanged(action));
 }
 
 /// The tracker's scope for a target, and the protocol scope it needs.

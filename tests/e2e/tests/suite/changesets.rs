@@ -274,3 +274,41 @@ async fn an_approved_diff_binds_the_agents_write_and_the_decision_is_in_the_audi
     let approved = hangar_host::changes::scan::hash_of(b"approved\n");
     assert_eq!(entry["files"][0]["after"], approved.as_str(), "{entry}");
 }
+
+#[tokio::test]
+async fn a_git_working_directory_also_gets_an_uncommitted_changeset_against_head() {
+    let git = |dir: &std::path::Path, args: &[&str]| {
+        std::process::Command::new("git").arg("-C").arg(dir).args(args).status().is_ok_and(|s| s.success())
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    seed(&ws);
+    std::fs::write(ws.join("hello.txt"), "hello world\n").unwrap();
+    std::fs::write(ws.join("user.txt"), "committed\n").unwrap();
+    if !git(&ws, &["init", "-q"]) {
+        eprintln!("skipped: no git");
+        return;
+    }
+    assert!(git(&ws, &["add", "."]));
+    assert!(git(&ws, &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "base"]));
+    // The person's own edit, before any turn: uncommitted, but not the agent's.
+    std::fs::write(ws.join("user.txt"), "edited by hand\n").unwrap();
+    let mut rig =
+        Rig::start_with(tmp, AgentCmd::Script(json!({ "turns": [first_turn()] })), Launch::InProcess, None).await;
+    let turn = rig.send("edit things").await;
+    rig.wait_end(&turn).await;
+    let pending = changeset_when(&rig.client, &session_changeset(&rig.session), |s| s.files.len() == 4).await;
+    assert_eq!(names(&pending), ["hello.txt", "made.txt", "notes.txt", "old.txt"]);
+    let catalogue = rig.session_state().await.changesets.unwrap();
+    let entry = catalogue.iter().find(|c| c.change_kind == "uncommitted").expect("an uncommitted changeset");
+    let state = changeset_when(&rig.client, &entry.uri_template, |s| s.files.len() == 5).await;
+    assert_eq!(names(&state), ["hello.txt", "made.txt", "notes.txt", "old.txt", "user.txt"]);
+    let user = state.files.iter().find(|f| f.id.ends_with("/user.txt")).unwrap();
+    let before = &user.edit.before.as_ref().unwrap().content.uri;
+    let read: Value =
+        rig.client.request("resourceRead", json!({ "channel": rig.session, "uri": before })).await.unwrap();
+    assert_eq!(read["data"], "committed\n");
+    // It offers no operations (a read-only view).
+    assert_eq!(code(invoke(&rig.client, &entry.uri_template, "reject", None).await), -32602);
+}

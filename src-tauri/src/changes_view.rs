@@ -20,14 +20,13 @@ use base64::Engine;
 
 use crate::core::Core;
 use crate::error::CoreError;
-use crate::file_diff::text_diff;
 use crate::protocol::app::ChangeCounts;
 use crate::protocol::changes::{
     ChangedFile, ChangesArgs, ChangesFileArgs, ChangesInvokeArgs, ChangesInvoked, ChangesReviewArgs, ChangesView,
-    FileDiffView, FileStatus, HunkView, TurnCounts, TurnCountsArgs,
+    FileDiffView, FileStatus, TurnCounts, TurnCountsArgs,
 };
 use crate::protocol::command::Dispatched;
-use crate::protocol::part::DiffTag;
+use crate::review_diff::review_diff;
 
 async fn client(core: &Core, host: &HostId) -> Result<HostClientHandle, CoreError> {
     core.multi().client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))
@@ -133,31 +132,6 @@ async fn side_text(
     })
 }
 
-/// The hunks of a diff's lines: runs of added and removed lines, with
-/// their line numbers on the new side.
-pub fn hunks(lines: &[(DiffTag, String)]) -> Vec<HunkView> {
-    let mut out = Vec::new();
-    let mut new_line = 0usize;
-    let mut i = 0;
-    while i < lines.len() {
-        if lines[i].0 == DiffTag::Context {
-            new_line += 1;
-            i += 1;
-            continue;
-        }
-        let (start, first) = (i, new_line);
-        while i < lines.len() && lines[i].0 != DiffTag::Context {
-            if lines[i].0 == DiffTag::Added {
-                new_line += 1;
-            }
-            i += 1;
-        }
-        let last = if new_line > first { new_line - 1 } else { first };
-        out.push(HunkView { start, end: i, first_line: first, last_line: last });
-    }
-    out
-}
-
 /// `changes.diff`.
 pub async fn diff(core: &Core, a: ChangesFileArgs) -> Result<FileDiffView, CoreError> {
     let host = HostId::new(a.host);
@@ -178,10 +152,7 @@ pub async fn diff(core: &Core, a: ChangesFileArgs) -> Result<FileDiffView, CoreE
             side_text(&client, &a.session, file.edit.after.as_ref()).await?,
         )
     };
-    let mut view = text_diff(file.id.clone(), before.as_deref(), after.as_deref(), file.edit.diff.as_ref());
-    view.known = !not_diffed;
-    let hunks = hunks(&view.lines);
-    Ok(FileDiffView { diff: view, hunks })
+    Ok(review_diff(file.id.clone(), before.as_deref(), after.as_deref(), file.edit.diff.as_ref(), !not_diffed))
 }
 
 /// `changes.invoke`.
@@ -244,19 +215,6 @@ pub async fn review(core: &Core, a: ChangesReviewArgs) -> Result<Dispatched, Cor
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hunks_carry_their_new_side_lines() {
-        let l = |t: DiffTag| (t, String::new());
-        use DiffTag::{Added as A, Context as C, Removed as R};
-        let lines = [l(C), l(R), l(A), l(C), l(C), l(R), l(C), l(A), l(A)];
-        let h = hunks(&lines);
-        let got: Vec<(usize, usize, usize, usize)> =
-            h.iter().map(|h| (h.start, h.end, h.first_line, h.last_line)).collect();
-        // A replacement of new line 1; a deletion just before new line 4
-        // (sent as line 4, the line after it); two lines added at 5–6.
-        assert_eq!(got, [(1, 3, 1, 1), (5, 6, 4, 4), (7, 9, 5, 6)]);
-    }
 
     #[test]
     fn paths_show_relative_to_the_folder_and_decoded() {

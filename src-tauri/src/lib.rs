@@ -41,6 +41,7 @@
 //! - [`file_diff`]     — file-edit diffs (data: URIs → unified lines).
 //! - [`changes_view`]  — the Changes view over AHP changesets: changed
 //!   files, a file's diff and hunks, Keep / Undo, "viewed".
+//! - [`review_diff`]   — that diff: hunks with context, gaps, new-side lines.
 //! - [`folders`]       — folder-picker listings from `resourceList`.
 //! - [`commands`]      — runs the commands: `call(core, Command, stream)`.
 //! - [`tauri_app`]     — the Tauri shell: `core_call` / `core_stream`
@@ -75,6 +76,7 @@ pub mod part_append;
 pub mod part_view;
 pub mod protocol;
 pub mod remote_hosts;
+pub mod review_diff;
 pub mod session_rows;
 pub mod session_start;
 pub mod startup;

@@ -98,14 +98,26 @@ pub struct HunkView {
     pub last_line: usize,
 }
 
-/// A file's diff with its hunks.
+/// Unchanged lines left out of a file's diff.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GapView {
+    /// Index in the diff's `lines` they would come before.
+    pub at: usize,
+    /// How many.
+    pub hidden: usize,
+}
+
+/// A file's diff: its hunks with a little context, and the gaps between.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct FileDiffView {
-    /// The unified diff lines.
+    /// The unified diff lines (hunks and their context only).
     pub diff: DiffView,
     /// Its hunks, in order.
     pub hunks: Vec<HunkView>,
+    /// The unchanged stretches left out, in order.
+    pub gaps: Vec<GapView>,
 }
 
 /// What Keep / Undo targets.

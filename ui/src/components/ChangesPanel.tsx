@@ -262,7 +262,11 @@ export function ChangesPanel(p: ChangesPanelProps) {
           ) : (
             <pre>
               {blocks(diff).map((b, i) =>
-                b.kind === 'context' ? (
+                b.kind === 'gap' ? (
+                  <div class="fold" data-testid="gap" key={`g${i}`}>
+                    ⋯ {b.hidden} unchanged {b.hidden === 1 ? 'line' : 'lines'}
+                  </div>
+                ) : b.kind === 'context' ? (
                   <ContextRun lines={b.lines} key={`c${i}`} />
                 ) : (
                   <div class="hunk" data-testid="hunk">

@@ -20,13 +20,26 @@ const view: FileDiffView = {
     { start: 1, end: 3, firstLine: 1, lastLine: 1 },
     { start: 4, end: 5, firstLine: 3, lastLine: 3 },
   ],
+  gaps: [],
 };
 
 describe('changes', () => {
   it('cuts the diff into context runs and hunks that keep every line once', () => {
     const b = blocks(view);
     expect(b.map((x) => (x.kind === 'hunk' ? `h${x.index}` : 'c'))).toEqual(['c', 'h0', 'c', 'h1']);
-    expect(b.flatMap((x) => x.lines)).toEqual(view.diff.lines);
+    expect(b.flatMap((x) => (x.kind === 'gap' ? [] : x.lines))).toEqual(view.diff.lines);
+  });
+
+  it('puts the left-out stretches where they were', () => {
+    const gaps = [
+      { at: 0, hidden: 10 },
+      { at: 4, hidden: 7 },
+      { at: 5, hidden: 2 },
+    ];
+    const kinds = blocks({ ...view, gaps }).map((x) =>
+      x.kind === 'hunk' ? `h${x.index}` : x.kind === 'gap' ? `g${x.hidden}` : 'c',
+    );
+    expect(kinds).toEqual(['g10', 'c', 'h0', 'c', 'g7', 'h1', 'g2']);
   });
 
   it('folds a long unchanged run to its ends', () => {

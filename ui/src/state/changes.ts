@@ -33,10 +33,11 @@ export function notDiffedText(f: ChangedFile): string | null {
   return null;
 }
 
-/** A run of the diff: unchanged lines, or hunk `index`. */
+/** A run of the diff: unchanged lines, hunk `index`, or unchanged lines left out. */
 export type Block =
   | { kind: 'context'; lines: Array<[DiffTag, string]> }
-  | { kind: 'hunk'; index: number; hunk: HunkView; lines: Array<[DiffTag, string]> };
+  | { kind: 'hunk'; index: number; hunk: HunkView; lines: Array<[DiffTag, string]> }
+  | { kind: 'gap'; hidden: number };
 
 /** Unchanged runs longer than this are folded to their first and last lines. */
 export const FOLD_OVER = 8;
@@ -53,16 +54,29 @@ export function folded(
   return { head: text.slice(0, FOLD_KEEP), hidden: text.length - 2 * FOLD_KEEP, tail: text.slice(-FOLD_KEEP) };
 }
 
-/** The diff's lines as context runs and hunks, in order. */
+/** The diff's lines as context runs, hunks and gaps, in order. */
 export function blocks(view: FileDiffView): Block[] {
   const out: Block[] = [];
   const lines = view.diff.lines;
+  const gaps = [...view.gaps];
   let at = 0;
+  // Context lines up to `end`, with each gap where it falls.
+  const upTo = (end: number) => {
+    for (;;) {
+      const gap = gaps[0];
+      const stop = gap && gap.at <= end ? gap.at : end;
+      if (stop > at) out.push({ kind: 'context', lines: lines.slice(at, stop) });
+      at = Math.max(at, stop);
+      if (!gap || gap.at > end) return;
+      out.push({ kind: 'gap', hidden: gap.hidden });
+      gaps.shift();
+    }
+  };
   view.hunks.forEach((hunk, index) => {
-    if (hunk.start > at) out.push({ kind: 'context', lines: lines.slice(at, hunk.start) });
+    upTo(hunk.start);
     out.push({ kind: 'hunk', index, hunk, lines: lines.slice(hunk.start, hunk.end) });
     at = hunk.end;
   });
-  if (at < lines.length) out.push({ kind: 'context', lines: lines.slice(at) });
+  upTo(lines.length);
   return out;
 }

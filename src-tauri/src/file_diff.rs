@@ -69,6 +69,17 @@ pub fn text_diff(
         };
         lines.push((tag, change.value().trim_end_matches('\n').to_owned()));
     }
+    diff_view(path, stats, known, lines, truncated)
+}
+
+/// A diff view of `lines`, with the host's counts from `stats`.
+pub fn diff_view(
+    path: String,
+    stats: Option<&FileEditDiffStats>,
+    known: bool,
+    lines: Vec<(DiffTag, String)>,
+    truncated: bool,
+) -> DiffView {
     DiffView {
         path,
         added: stats.and_then(|d| d.added),

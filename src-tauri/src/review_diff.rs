@@ -7,8 +7,9 @@
 use ahp_types::state::FileEditDiffStats;
 use similar::{DiffOp, TextDiff};
 
+use crate::file_diff::diff_view;
 use crate::protocol::changes::{FileDiffView, GapView, HunkView};
-use crate::protocol::part::{DiffTag, DiffView};
+use crate::protocol::part::DiffTag;
 
 /// Unchanged lines kept around each hunk.
 const CONTEXT: usize = 3;
@@ -63,15 +64,7 @@ pub fn review_diff(
     if !truncated && next_old < old_lines.len() && !hunks.is_empty() {
         gaps.push(GapView { at: lines.len(), hidden: old_lines.len() - next_old });
     }
-    let diff = DiffView {
-        path,
-        added: stats.and_then(|d| d.added),
-        removed: stats.and_then(|d| d.removed),
-        known,
-        lines,
-        truncated,
-    };
-    FileDiffView { diff, hunks, gaps }
+    FileDiffView { diff: diff_view(path, stats, known, lines, truncated), hunks, gaps }
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //! to date; a revoked device token shows "token refused"; a changed
 //! certificate is refused with both fingerprints; a host that is down says
 //! why and when it is tried next; a host that speaks another protocol
-//! version says so. The keyring case runs the bridge process against a real
+//! version says so. The Changes commands review and undo an edit on a
+//! remote host's disk. The keyring case runs the bridge process against a real
 //! Secret Service. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
 #![allow(clippy::unwrap_used, clippy::panic, reason = "test code: a failed unwrap or panic is a failed test")]
@@ -145,11 +146,23 @@ struct Machine {
 
 impl Machine {
     fn new() -> Self {
+        Self::with_agent(None)
+    }
+
+    /// A machine whose fake agent runs `turn` (each prompt), else echoes.
+    fn with_agent(turn: Option<Value>) -> Self {
         let tmp = tempfile::tempdir().unwrap();
         let home = tmp.path().join("home");
         std::fs::create_dir_all(home.join("proj")).unwrap();
         let data = tmp.path().join("data");
-        let agent = echo_agent(tmp.path());
+        let agent = match turn {
+            None => echo_agent(tmp.path()),
+            Some(turn) => {
+                let script = tmp.path().join("agent.json");
+                std::fs::write(&script, json!({ "turns": [turn] }).to_string()).unwrap();
+                format!("fake={} --script {}", fake_agent_bin().display(), script.display())
+            }
+        };
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         Self { home: home.canonicalize().unwrap(), data, agent, listen: format!("127.0.0.1:{port}"), _tmp: tmp }
     }
@@ -308,6 +321,49 @@ async fn two_saved_hosts_their_sessions_a_new_session_on_each_and_a_restart() {
     call(&core, "chat.send", json!({"host": tls_id, "chat": tls_chat, "text": "after"})).await.unwrap();
     assert_eq!(finished_turns(&core, &tls_id, tls_chat, 2).await, ["hello", "after"]);
     assert_eq!(app.host(&plain_id).unwrap()["connection"]["state"], "connected", "the other host was not disturbed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_changes_of_a_session_on_a_remote_host_are_reviewed_and_undone_there() {
+    let machine = Machine::with_agent(Some(json!([
+        { "writeFile": { "path": "notes.txt", "text": "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\n" } },
+        { "end": "end_turn" }
+    ])));
+    let notes = machine.home.join("proj/notes.txt");
+    std::fs::write(&notes, "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n").unwrap();
+    let host = machine.serve(&[]);
+    let cfg = tempfile::tempdir().unwrap();
+    let id = save(cfg.path(), "box", &host.url, &host.token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&id, "connected").await;
+    let folder = format!("{}/proj", machine.home_uri());
+    let (session, _, _) = session_with_a_turn(&core, &id, &folder, "edit notes").await;
+
+    // The row's counts arrive with the session summary.
+    until("the row's pending counts", || {
+        app.rows_of(&id).into_iter().find(|r| r["uri"] == session.as_str() && r["changes"]["files"] == 1)
+    })
+    .await;
+    let listed = call(&core, "changes.list", json!({"host": id, "session": session, "turn": null})).await.unwrap();
+    assert_eq!(listed["files"][0]["path"], "notes.txt", "{listed}");
+    let file = listed["files"][0]["id"].as_str().unwrap().to_owned();
+    let diff =
+        call(&core, "changes.diff", json!({"host": id, "session": session, "turn": null, "file": file})).await.unwrap();
+    let hunks = diff["hunks"].as_array().unwrap();
+    assert_eq!(hunks.len(), 2, "{diff}");
+    // Undo the second hunk only: the remote machine's file changes there.
+    let (first, last) = (hunks[1]["firstLine"].clone(), hunks[1]["lastLine"].clone());
+    let undo = json!({"host": id, "session": session, "turn": null, "operation": "reject", "file": file,
+        "lines": [first, last]});
+    call(&core, "changes.invoke", undo).await.unwrap();
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n");
+    // Keep the rest: nothing is pending, the disk stays.
+    let keep =
+        json!({"host": id, "session": session, "turn": null, "operation": "accept", "file": null, "lines": null});
+    call(&core, "changes.invoke", keep).await.unwrap();
+    let listed = call(&core, "changes.list", json!({"host": id, "session": session, "turn": null})).await.unwrap();
+    assert_eq!(listed["files"], json!([]));
+    assert!(std::fs::read_to_string(&notes).unwrap().starts_with("ONE\n"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

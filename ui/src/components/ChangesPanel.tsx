@@ -3,7 +3,8 @@
 // changeset (so it works the same for a remote host). Each file has +/−
 // counts, a "viewed" checkbox, Keep and Undo; the selected file's diff shows
 // each hunk with its own Keep and Undo. Undo all asks first. Keys: j / k
-// next or previous file, n / p next or previous hunk. Every string from the
+// next or previous file, n / p next or previous hunk, a / u Keep or Undo
+// that hunk. Every string from the
 // host is rendered as text.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { ChangesView } from '../gen/ChangesView';
@@ -124,6 +125,13 @@ export function ChangesPanel(p: ChangesPanelProps) {
       next?.querySelector<HTMLButtonElement>('button')?.focus();
       next?.scrollIntoView({ block: 'nearest' });
       e.preventDefault();
+    } else if (e.key === 'a' || e.key === 'u') {
+      // Keep (a) or Undo (u) the hunk that has the focus.
+      const hunk = (document.activeElement as HTMLElement | null)?.closest('[data-testid=hunk]');
+      hunk
+        ?.querySelector<HTMLButtonElement>(e.key === 'a' ? '[data-testid=hunk-keep]' : '[data-testid=hunk-undo]')
+        ?.click();
+      if (hunk) e.preventDefault();
     }
   };
 
@@ -170,7 +178,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
       {confirmAll && (
         <ConfirmDialog
           title={p.turn ? 'Rewind this turn?' : 'Undo every change?'}
-          message={`The ${filesText(files.length)} go back to how they were before ${p.turn ? 'this turn' : 'the agent changed them'}. Edits made since are kept where they do not overlap; if they do, nothing is changed.`}
+          message={`${restoreList(files)} go back to how they were before ${p.turn ? 'this turn' : 'the agent changed them'}. Edits made since are kept where they do not overlap; if they do, nothing is changed.`}
           confirmLabel={p.turn ? 'Rewind' : 'Undo all'}
           testid="undo-all-dialog"
           onCancel={() => setConfirmAll(false)}
@@ -253,7 +261,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
             <code>{selectedFile.path}</code>
             <span class="add">+{selectedFile.added ?? 0}</span> <span class="del">−{selectedFile.removed ?? 0}</span>
             <span class="spacer" />
-            <span class="muted small">j / k files · n / p hunks</span>
+            <span class="muted small">j / k files · n / p hunks · a keep · u undo</span>
           </div>
           {notDiffedText(selectedFile) ? (
             <p class="muted small">{notDiffedText(selectedFile)}</p>
@@ -327,4 +335,11 @@ function ContextRun({ lines }: { lines: Extract<Block, { kind: 'context' }>['lin
       ))}
     </>
   );
+}
+
+/** The files an Undo all / Rewind restores, named (the first ten). */
+function restoreList(files: ChangedFile[]): string {
+  const names = files.slice(0, 10).map((f) => f.path);
+  const more = files.length > 10 ? ` and ${files.length - 10} more` : '';
+  return `${names.join(', ')}${more}`;
 }

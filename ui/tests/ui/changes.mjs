@@ -1,7 +1,7 @@
 // Changes UI test: the agent edits two far-apart lines of notes.txt with its
 // own file I/O. The Changes panel lists the file with its counts and shows
-// two hunks; undoing the first puts that line back on disk and leaves the
-// other; keeping the second empties the panel and leaves the disk as it is.
+// two hunks; undoing the first (keys n, u) puts that line back on disk and
+// leaves the other; keeping the second empties the panel and leaves the disk as it is.
 // A conflicting undo shows the host's reason. Env: see harness.mjs;
 // SCREENSHOT_DIR keeps screenshots.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -52,8 +52,9 @@ await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=hunk]').length === 2);
   if (shots) await page.screenshot({ path: join(shots, 'changes-review.png') });
 
-  // Undo the first hunk only.
-  await page.click('[data-testid=hunk-undo] >> nth=0');
+  // Undo the first hunk only, from the keyboard: n goes to it, u undoes it.
+  await page.keyboard.press('n');
+  await page.keyboard.press('u');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=hunk]').length === 1);
   const afterUndo = notes();
   check(

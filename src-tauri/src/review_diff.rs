@@ -8,7 +8,7 @@ use ahp_types::state::FileEditDiffStats;
 use similar::{DiffOp, TextDiff};
 
 use crate::file_diff::diff_view;
-use crate::protocol::changes::{FileDiffView, GapView, HunkView};
+use crate::protocol::changes::{FileDiffView, GapView, HunkView, WordsView};
 use crate::protocol::part::DiffTag;
 
 /// Unchanged lines kept around each hunk.
@@ -31,6 +31,7 @@ pub fn review_diff(
     let mut lines: Vec<(DiffTag, String)> = Vec::new();
     let mut hunks = Vec::new();
     let mut gaps = Vec::new();
+    let mut words = Vec::new();
     let mut next_old = 0;
     let mut truncated = false;
     let text = |s: &str| s.trim_end_matches('\n').trim_end_matches('\r').to_owned();
@@ -51,8 +52,15 @@ pub fn review_diff(
                 }
                 _ => {
                     let start = lines.len();
-                    lines.extend(old_lines[op.old_range()].iter().map(|l| (DiffTag::Removed, text(l))));
-                    lines.extend(new_lines[op.new_range()].iter().map(|l| (DiffTag::Added, text(l))));
+                    let (old, new) = (&old_lines[op.old_range()], &new_lines[op.new_range()]);
+                    lines.extend(old.iter().map(|l| (DiffTag::Removed, text(l))));
+                    lines.extend(new.iter().map(|l| (DiffTag::Added, text(l))));
+                    for (k, (o, n)) in old.iter().zip(new.iter()).enumerate().take(MAX_PAIRED) {
+                        let (o, n) = (text(o), text(n));
+                        let (removed, added) = word_runs(&o, &n);
+                        words.push(WordsView { line: start + k, runs: removed });
+                        words.push(WordsView { line: start + old.len() + k, runs: added });
+                    }
                     let r = op.new_range();
                     let (first_line, last_line) = if r.is_empty() { (r.start, r.start) } else { (r.start, r.end - 1) };
                     hunks.push(HunkView { start, end: lines.len(), first_line, last_line });
@@ -64,7 +72,34 @@ pub fn review_diff(
     if !truncated && next_old < old_lines.len() && !hunks.is_empty() {
         gaps.push(GapView { at: lines.len(), hidden: old_lines.len() - next_old });
     }
-    FileDiffView { diff: diff_view(path, stats, known, lines, truncated), hunks, gaps }
+    FileDiffView { diff: diff_view(path, stats, known, lines, truncated), hunks, gaps, words }
+}
+
+/// Replaced lines paired per hunk at most (a long rewrite is shown by lines).
+const MAX_PAIRED: usize = 50;
+
+/// A line's runs of text, each marked changed or not.
+type Runs = Vec<(bool, String)>;
+
+/// The word runs of a removed line and of the added line paired with it.
+fn word_runs(old: &str, new: &str) -> (Runs, Runs) {
+    let diff = TextDiff::from_words(old, new);
+    let (mut removed, mut added): (Runs, Runs) = (Vec::new(), Vec::new());
+    let push = |runs: &mut Runs, changed: bool, t: &str| match runs.last_mut() {
+        Some((c, text)) if *c == changed => text.push_str(t),
+        _ => runs.push((changed, t.to_owned())),
+    };
+    for change in diff.iter_all_changes() {
+        match change.tag() {
+            similar::ChangeTag::Equal => {
+                push(&mut removed, false, change.value());
+                push(&mut added, false, change.value());
+            }
+            similar::ChangeTag::Delete => push(&mut removed, true, change.value()),
+            similar::ChangeTag::Insert => push(&mut added, true, change.value()),
+        }
+    }
+    (removed, added)
 }
 
 #[cfg(test)]
@@ -89,6 +124,20 @@ mod tests {
         assert_eq!(v.diff.lines[1], (DiffTag::Removed, "line 1".to_owned()));
         assert_eq!(v.diff.lines[2], (DiffTag::Added, "line 1 changed".to_owned()));
         assert_eq!(v.diff.lines.len(), 14);
+    }
+
+    #[test]
+    fn a_replaced_line_marks_the_words_that_changed() {
+        let v = review_diff("f".into(), Some("let x = 1;\n"), Some("let y = 1;\n"), None, true);
+        let runs: Vec<(usize, Runs)> = v.words.iter().map(|w| (w.line, w.runs.clone())).collect();
+        let r = |c: bool, t: &str| (c, t.to_owned());
+        assert_eq!(
+            runs,
+            [
+                (0, vec![r(false, "let "), r(true, "x"), r(false, " = 1;")]),
+                (1, vec![r(false, "let "), r(true, "y"), r(false, " = 1;")]),
+            ]
+        );
     }
 
     #[test]

@@ -108,6 +108,17 @@ pub struct GapView {
     pub hidden: usize,
 }
 
+/// A changed line split into words: `(changed, text)` runs that make up
+/// the whole line, the changed ones marked.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WordsView {
+    /// Index of the line in the diff's `lines`.
+    pub line: usize,
+    /// The line's runs.
+    pub runs: Vec<(bool, String)>,
+}
+
 /// A file's diff: its hunks with a little context, and the gaps between.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -118,6 +129,9 @@ pub struct FileDiffView {
     pub hunks: Vec<HunkView>,
     /// The unchanged stretches left out, in order.
     pub gaps: Vec<GapView>,
+    /// Word-level changes of replaced lines (each removed line paired with
+    /// the added line at the same place in its hunk).
+    pub words: Vec<WordsView>,
 }
 
 /// What Keep / Undo targets.

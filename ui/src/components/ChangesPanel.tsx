@@ -10,17 +10,15 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { ChangesView } from '../gen/ChangesView';
 import { call, errorText } from '../ipc';
 import {
-  type Block,
-  blocks,
   type ChangeCounts,
   type ChangedFile,
   type FileDiffView,
   filesText,
-  folded,
   notDiffedText,
   statusLetter,
 } from '../state/changes';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ReviewDiff } from './ReviewDiff';
 
 export interface ChangesPanelProps {
   host: string;
@@ -42,6 +40,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [confirmAll, setConfirmAll] = useState(false);
+  const [split, setSplit] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const diffBox = useRef<HTMLDivElement>(null);
   const base = { host: p.host, session: p.session, turn: p.turn };
@@ -262,78 +261,36 @@ export function ChangesPanel(p: ChangesPanelProps) {
             <span class="add">+{selectedFile.added ?? 0}</span> <span class="del">−{selectedFile.removed ?? 0}</span>
             <span class="spacer" />
             <span class="muted small">j / k files · n / p hunks · a keep · u undo</span>
+            <button
+              type="button"
+              class="small"
+              aria-pressed={split}
+              data-testid="split-toggle"
+              onClick={() => setSplit(!split)}
+            >
+              {split ? 'Unified' : 'Side by side'}
+            </button>
           </div>
           {notDiffedText(selectedFile) ? (
             <p class="muted small">{notDiffedText(selectedFile)}</p>
           ) : !diff ? (
             <p class="muted small">Loading the diff…</p>
           ) : (
-            <pre>
-              {blocks(diff).map((b, i) =>
-                b.kind === 'gap' ? (
-                  <div class="fold" data-testid="gap" key={`g${i}`}>
-                    ⋯ {b.hidden} unchanged {b.hidden === 1 ? 'line' : 'lines'}
-                  </div>
-                ) : b.kind === 'context' ? (
-                  <ContextRun lines={b.lines} key={`c${i}`} />
-                ) : (
-                  <div class="hunk" data-testid="hunk">
-                    <div class="hunk-bar">
-                      <button
-                        type="button"
-                        disabled={busy}
-                        data-testid="hunk-keep"
-                        hidden={!view?.acceptLines}
-                        onClick={() =>
-                          run('accept', { file: selectedFile.id, lines: [b.hunk.firstLine, b.hunk.lastLine] })
-                        }
-                      >
-                        Keep
-                      </button>
-                      <button
-                        type="button"
-                        disabled={busy}
-                        data-testid="hunk-undo"
-                        onClick={() =>
-                          run('reject', { file: selectedFile.id, lines: [b.hunk.firstLine, b.hunk.lastLine] })
-                        }
-                      >
-                        Undo
-                      </button>
-                    </div>
-                    {b.lines.map((l) => (
-                      <div class={`dl ${l[0] === '+' ? 'add' : 'del'}`}>{`${l[0]} ${l[1]}`}</div>
-                    ))}
-                  </div>
-                ),
-              )}
-            </pre>
+            <ReviewDiff
+              diff={diff}
+              path={selectedFile.path}
+              split={split}
+              busy={busy}
+              acceptLines={!!view?.acceptLines}
+              onHunk={(operation, hunk) =>
+                run(operation, { file: selectedFile.id, lines: [hunk.firstLine, hunk.lastLine] })
+              }
+            />
           )}
-          {diff?.diff.truncated && <p class="muted small">Diff cut at 2,000 lines.</p>}
+          {diff?.diff.truncated && <p class="muted small">Diff cut at 20,000 lines.</p>}
         </div>
       )}
     </aside>
-  );
-}
-
-/** An unchanged run: a long one folded to its ends, with a button to show it all. */
-function ContextRun({ lines }: { lines: Extract<Block, { kind: 'context' }>['lines'] }) {
-  const [open, setOpen] = useState(false);
-  const f = folded(lines, open);
-  return (
-    <>
-      {f.head.map((l) => (
-        <div class="dl">{`  ${l}`}</div>
-      ))}
-      {f.hidden > 0 && (
-        <button type="button" class="fold" data-testid="fold" onClick={() => setOpen(true)}>
-          ⋯ {f.hidden} unchanged lines
-        </button>
-      )}
-      {f.tail.map((l) => (
-        <div class="dl">{`  ${l}`}</div>
-      ))}
-    </>
   );
 }
 

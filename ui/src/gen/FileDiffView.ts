@@ -2,6 +2,7 @@
 import type { DiffView } from "./DiffView";
 import type { GapView } from "./GapView";
 import type { HunkView } from "./HunkView";
+import type { WordsView } from "./WordsView";
 
 /**
  * A file's diff: its hunks with a little context, and the gaps between.
@@ -18,4 +19,9 @@ hunks: Array<HunkView>,
 /**
  * The unchanged stretches left out, in order.
  */
-gaps: Array<GapView>, };
+gaps: Array<GapView>, 
+/**
+ * Word-level changes of replaced lines (each removed line paired with
+ * the added line at the same place in its hunk).
+ */
+words: Array<WordsView>, };

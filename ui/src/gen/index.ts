@@ -114,3 +114,4 @@ export type { TurnCountsArgs } from './TurnCountsArgs';
 export type { TurnOutcome } from './TurnOutcome';
 export type { TurnView } from './TurnView';
 export type { UsageView } from './UsageView';
+export type { WordsView } from './WordsView';

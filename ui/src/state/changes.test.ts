@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blocks, countsText, type FileDiffView, filesText, folded, statusLetter } from './changes';
+import { blocks, countsText, type FileDiffView, filesText, languageOf, sideBySide, statusLetter } from './changes';
 
 const view: FileDiffView = {
   diff: {
@@ -21,6 +21,7 @@ const view: FileDiffView = {
     { start: 4, end: 5, firstLine: 3, lastLine: 3 },
   ],
   gaps: [],
+  words: [],
 };
 
 describe('changes', () => {
@@ -42,12 +43,24 @@ describe('changes', () => {
     expect(kinds).toEqual(['g10', 'c', 'h0', 'c', 'g7', 'h1', 'g2']);
   });
 
-  it('folds a long unchanged run to its ends', () => {
-    const run = Array.from({ length: 20 }, (_, i) => [' ', `l${i}`] as [' ', string]);
-    const f = folded(run, false);
-    expect([f.head.length, f.hidden, f.tail.length]).toEqual([3, 14, 3]);
-    expect(folded(run, true).hidden).toBe(0);
-    expect(folded(run.slice(0, 8), false).hidden).toBe(0);
+  it("pairs a hunk's removed and added lines side by side", () => {
+    const rows = sideBySide(
+      [
+        ['-', 'a'],
+        ['-', 'b'],
+        ['+', 'A'],
+      ],
+      10,
+    );
+    expect(rows).toEqual([
+      [
+        { text: 'a', at: 10 },
+        { text: 'A', at: 12 },
+      ],
+      [{ text: 'b', at: 11 }, null],
+    ]);
+    expect(languageOf('src/main.rs', (l) => l === 'rs')).toBe('rs');
+    expect(languageOf('Makefile', () => true)).toBe(null);
   });
 
   it('says counts in words', () => {

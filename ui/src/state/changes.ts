@@ -35,24 +35,9 @@ export function notDiffedText(f: ChangedFile): string | null {
 
 /** A run of the diff: unchanged lines, hunk `index`, or unchanged lines left out. */
 export type Block =
-  | { kind: 'context'; lines: Array<[DiffTag, string]> }
+  | { kind: 'context'; start: number; lines: Array<[DiffTag, string]> }
   | { kind: 'hunk'; index: number; hunk: HunkView; lines: Array<[DiffTag, string]> }
   | { kind: 'gap'; hidden: number };
-
-/** Unchanged runs longer than this are folded to their first and last lines. */
-export const FOLD_OVER = 8;
-/** Lines kept on each side of a folded run. */
-const FOLD_KEEP = 3;
-
-/** A context run as shown: all of it, or its ends around a count of hidden lines. */
-export function folded(
-  lines: Array<[DiffTag, string]>,
-  open: boolean,
-): { head: string[]; hidden: number; tail: string[] } {
-  const text = lines.map((l) => l[1]);
-  if (open || text.length <= FOLD_OVER) return { head: text, hidden: 0, tail: [] };
-  return { head: text.slice(0, FOLD_KEEP), hidden: text.length - 2 * FOLD_KEEP, tail: text.slice(-FOLD_KEEP) };
-}
 
 /** The diff's lines as context runs, hunks and gaps, in order. */
 export function blocks(view: FileDiffView): Block[] {
@@ -65,7 +50,7 @@ export function blocks(view: FileDiffView): Block[] {
     for (;;) {
       const gap = gaps[0];
       const stop = gap && gap.at <= end ? gap.at : end;
-      if (stop > at) out.push({ kind: 'context', lines: lines.slice(at, stop) });
+      if (stop > at) out.push({ kind: 'context', start: at, lines: lines.slice(at, stop) });
       at = Math.max(at, stop);
       if (!gap || gap.at > end) return;
       out.push({ kind: 'gap', hidden: gap.hidden });
@@ -79,4 +64,23 @@ export function blocks(view: FileDiffView): Block[] {
   });
   upTo(lines.length);
   return out;
+}
+
+/** A side-by-side row's side: a line's text and its index in the diff. */
+export type Side = { text: string; at: number } | null;
+
+/** A hunk's lines as side-by-side rows: removed lines on the left, added
+ * ones on the right, paired in order (`start`: the hunk's first index). */
+export function sideBySide(lines: Array<[DiffTag, string]>, start: number): Array<[Side, Side]> {
+  const left: Side[] = [];
+  const right: Side[] = [];
+  lines.forEach(([tag, text], k) => (tag === '-' ? left : right).push({ text, at: start + k }));
+  return Array.from({ length: Math.max(left.length, right.length) }, (_, i) => [left[i] ?? null, right[i] ?? null]);
+}
+
+/** The highlight.js language of a file, from its extension (`known` says
+ * whether highlight.js has it). */
+export function languageOf(path: string, known: (lang: string) => boolean): string | null {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+  return ext && known(ext) ? ext : null;
 }

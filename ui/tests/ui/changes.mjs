@@ -51,6 +51,16 @@ await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page
   await page.click('[data-testid=change-file][data-path="notes.txt"] .change-name');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=hunk]').length === 2);
   if (shots) await page.screenshot({ path: join(shots, 'changes-review.png') });
+  const marked = await page.$$eval('.dl.add .w-chg', (els) => els.map((e) => e.textContent).join('|'));
+  check(marked.includes('improved'), 'the words that changed are marked', marked);
+  await page.click('[data-testid=split-toggle]');
+  await page.waitForSelector('[data-testid=diff-split] .sbs');
+  const rows = await page.$$eval('[data-testid=hunk] .sbs', (els) => els.length);
+  check(rows === 2, 'side by side: one row per replaced line', String(rows));
+  if (shots) await page.screenshot({ path: join(shots, 'changes-side-by-side.png') });
+  await page.click('[data-testid=split-toggle]');
+  await page.waitForSelector('[data-testid=diff-unified]');
+  await page.click('[data-testid=change-file][data-path="notes.txt"] .change-name');
 
   // Undo the first hunk only, from the keyboard: n goes to it, u undoes it.
   await page.keyboard.press('n');

@@ -24,6 +24,25 @@ pub const MAX_STORED: u64 = 2 * 1024 * 1024;
 /// is not tracked: the scan stops and says so.
 pub const MAX_FILES: usize = 250_000;
 
+/// A session whose first scan would keep more than this many bytes is not
+/// tracked either (a home folder opened as a working directory).
+pub const MAX_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// How big a session's folders may be and still be tracked.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Files listed.
+    pub files: usize,
+    /// Bytes read by one scan.
+    pub bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { files: MAX_FILES, bytes: MAX_BYTES }
+    }
+}
+
 /// How recent a modification must be, at a scan, for the next scan to
 /// read the file again.
 pub const RACY_NS: i64 = 2_000_000_000;
@@ -87,6 +106,7 @@ pub struct ScanStats {
 pub fn scan(
     dirs: &[PathBuf],
     skip: &[PathBuf],
+    limits: Limits,
     previous: &Manifest,
     keep: &mut dyn FnMut(&str, &[u8]),
 ) -> Result<(Manifest, ScanStats), String> {
@@ -115,10 +135,11 @@ pub fn scan(
             let stat = Stat::of(&meta);
             let recorded = recorded_stat(stat, started);
             stats.files += 1;
-            if stats.files > MAX_FILES {
+            if stats.files > limits.files {
                 return Err(format!(
-                    "{} holds more than {MAX_FILES} files that .gitignore does not exclude: its changes are not tracked",
-                    dir.display()
+                    "{} holds more than {} files that .gitignore does not exclude: its changes are not tracked",
+                    dir.display(),
+                    limits.files
                 ));
             }
             if let Some(old) = previous.get(path).filter(|e| e.stat == stat) {
@@ -131,6 +152,13 @@ pub fn scan(
                 let Ok(bytes) = std::fs::read(path) else { continue };
                 stats.read += 1;
                 stats.bytes += bytes.len() as u64;
+                if stats.bytes > limits.bytes {
+                    return Err(format!(
+                        "{} holds more than {} MiB that .gitignore does not exclude: its changes are not tracked",
+                        dir.display(),
+                        limits.bytes >> 20
+                    ));
+                }
                 let hash = hash_of(&bytes);
                 keep(&hash, &bytes);
                 hash
@@ -192,7 +220,8 @@ mod tests {
         std::fs::write(root.join(".git/HEAD"), "x").unwrap();
         std::fs::write(root.join("main.rs"), "fn main() {}\n").unwrap();
         std::fs::write(root.join(".env.example"), "A=1\n").unwrap();
-        let (m, _) = scan(std::slice::from_ref(&root), &[], &Manifest::new(), &mut |_, _| {}).unwrap();
+        let (m, _) =
+            scan(std::slice::from_ref(&root), &[], Limits::default(), &Manifest::new(), &mut |_, _| {}).unwrap();
         let mut names: Vec<_> =
             m.keys().map(|p| p.strip_prefix(&root).unwrap().to_string_lossy().into_owned()).collect();
         names.sort();
@@ -210,11 +239,13 @@ mod tests {
             std::fs::File::options().write(true).open(root.join(name)).unwrap().set_modified(old).unwrap();
         }
         let mut kept = Vec::new();
-        let (first, s1) =
-            scan(std::slice::from_ref(&root), &[], &Manifest::new(), &mut |h, _| kept.push(h.to_owned())).unwrap();
+        let (first, s1) = scan(std::slice::from_ref(&root), &[], Limits::default(), &Manifest::new(), &mut |h, _| {
+            kept.push(h.to_owned())
+        })
+        .unwrap();
         assert_eq!((s1.files, s1.read), (2, 1));
         assert!(!is_stored(&first[&root.join("big.bin")].hash));
-        let (second, s2) = scan(std::slice::from_ref(&root), &[], &first, &mut |_, _| {}).unwrap();
+        let (second, s2) = scan(std::slice::from_ref(&root), &[], Limits::default(), &first, &mut |_, _| {}).unwrap();
         assert_eq!((s2.files, s2.read), (2, 0));
         assert_eq!(first, second);
         assert_eq!(kept, [hash_of(b"one\n")]);
@@ -225,12 +256,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_path_buf();
         std::fs::write(root.join("a.txt"), "one\n").unwrap();
-        let (first, _) = scan(std::slice::from_ref(&root), &[], &Manifest::new(), &mut |_, _| {}).unwrap();
+        let (first, _) =
+            scan(std::slice::from_ref(&root), &[], Limits::default(), &Manifest::new(), &mut |_, _| {}).unwrap();
         // Same size, and the mtime set back to what it was: only the racy rule sees it.
         let mtime = std::fs::metadata(root.join("a.txt")).unwrap().modified().unwrap();
         std::fs::write(root.join("a.txt"), "two\n").unwrap();
         std::fs::File::options().write(true).open(root.join("a.txt")).unwrap().set_modified(mtime).unwrap();
-        let (second, s2) = scan(std::slice::from_ref(&root), &[], &first, &mut |_, _| {}).unwrap();
+        let (second, s2) = scan(std::slice::from_ref(&root), &[], Limits::default(), &first, &mut |_, _| {}).unwrap();
         assert_eq!(s2.read, 1);
         assert_eq!(second[&root.join("a.txt")].hash, hash_of(b"two\n"));
     }

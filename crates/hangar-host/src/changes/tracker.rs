@@ -33,6 +33,10 @@ pub(super) struct Inner {
     manifests: HashMap<String, Manifest>,
     /// Never scanned (the host's data dir, credential folders).
     skip: Vec<PathBuf>,
+    /// Sessions found too big to track, with the reason: not scanned again
+    /// until the host restarts.
+    untracked: HashMap<String, String>,
+    limits: scan::Limits,
 }
 
 impl Inner {
@@ -99,7 +103,7 @@ impl Inner {
         let old = self.manifest(session)?.clone();
         let (new, result) = self.store.transaction(|tx| {
             let mut failed = None;
-            let (new, _) = scan::scan(dirs, &self.skip, &old, &mut |hash, bytes| {
+            let (new, _) = scan::scan(dirs, &self.skip, self.limits, &old, &mut |hash, bytes| {
                 if let Err(e) = tx.put_blob(hash, bytes) {
                     failed.get_or_insert(e);
                 }
@@ -172,7 +176,15 @@ impl Tracker {
     /// scanned.
     pub fn open(data_dir: &Path, skip: Vec<PathBuf>) -> Result<Self, ChangeStoreError> {
         let store = ChangeStore::open(&data_dir.join("changes.db"))?;
-        Ok(Self { inner: Mutex::new(Inner { store, manifests: HashMap::new(), skip }) })
+        let inner =
+            Inner { store, manifests: HashMap::new(), skip, untracked: HashMap::new(), limits: Default::default() };
+        Ok(Self { inner: Mutex::new(inner) })
+    }
+
+    /// The same tracker with other size limits (tests).
+    pub fn with_limits(self, limits: scan::Limits) -> Self {
+        lock(&self.inner).limits = limits;
+        self
     }
 
     /// Before `turn`'s prompt is sent: close a turn left open (returned),
@@ -184,6 +196,9 @@ impl Tracker {
         dirs: &[PathBuf],
     ) -> Result<Option<TurnDelta>, ChangeStoreError> {
         let mut inner = lock(&self.inner);
+        if let Some(reason) = inner.untracked.get(session) {
+            return Err(ChangeStoreError::Io(reason.clone()));
+        }
         let open = inner.store.open_turn(session)?;
         if open.as_deref() == Some(turn) {
             return Ok(None);
@@ -192,7 +207,12 @@ impl Tracker {
             Some(other) => Some(inner.close(session, &other, dirs)?),
             None => None,
         };
-        inner.rescan(session, dirs, |tx, _, _| tx.set_open_turn(session, Some(turn)))?;
+        if let Err(e) = inner.rescan(session, dirs, |tx, _, _| tx.set_open_turn(session, Some(turn))) {
+            if let ChangeStoreError::Io(reason) = &e {
+                inner.untracked.insert(session.to_owned(), reason.clone());
+            }
+            return Err(e);
+        }
         Ok(closed)
     }
 
@@ -326,6 +346,26 @@ mod tests {
         assert_eq!(tracker.pending("s").unwrap().len(), 3);
         // The old content is kept for a reject.
         assert_eq!(tracker.blob(&hash("bye\n").unwrap()).unwrap().unwrap(), b"bye\n");
+    }
+
+    #[test]
+    fn a_folder_with_too_many_files_is_not_tracked_and_not_scanned_again() {
+        let data = tempfile::tempdir().unwrap();
+        let ws = tempfile::tempdir().unwrap();
+        let dirs = vec![ws.path().to_path_buf()];
+        for i in 0..4 {
+            std::fs::write(ws.path().join(format!("f{i}.txt")), "x").unwrap();
+        }
+        let limits = scan::Limits { files: 3, bytes: 1 << 20 };
+        let tracker = Tracker::open(data.path(), Vec::new()).unwrap().with_limits(limits);
+        let err = tracker.begin_turn("s", "t1", &dirs).unwrap_err();
+        assert!(err.to_string().contains("more than 3 files"), "{err}");
+        assert!(!tracker.turn_open("s").unwrap());
+        // Remembered: the next turn fails at once, even with the folder emptied.
+        for i in 0..4 {
+            std::fs::remove_file(ws.path().join(format!("f{i}.txt"))).unwrap();
+        }
+        assert!(tracker.begin_turn("s", "t2", &dirs).unwrap_err().to_string().contains("more than 3 files"));
     }
 
     #[test]

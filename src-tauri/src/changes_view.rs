@@ -152,7 +152,8 @@ pub async fn diff(core: &Core, a: ChangesFileArgs) -> Result<FileDiffView, CoreE
             side_text(&client, &a.session, file.edit.after.as_ref()).await?,
         )
     };
-    Ok(review_diff(file.id.clone(), before.as_deref(), after.as_deref(), file.edit.diff.as_ref(), !not_diffed))
+    let whole = a.whole == Some(true);
+    Ok(review_diff(file.id.clone(), before.as_deref(), after.as_deref(), file.edit.diff.as_ref(), !not_diffed, whole))
 }
 
 /// `changes.invoke`.

@@ -24,9 +24,11 @@ pub fn review_diff(
     after: Option<&str>,
     stats: Option<&FileEditDiffStats>,
     known: bool,
+    whole: bool,
 ) -> FileDiffView {
     let (old, new) = (before.unwrap_or_default(), after.unwrap_or_default());
     let diff = TextDiff::from_lines(old, new);
+    let context = if whole { diff.old_slices().len().max(diff.new_slices().len()) + 1 } else { CONTEXT };
     let (old_lines, new_lines) = (diff.old_slices(), diff.new_slices());
     let mut lines: Vec<(DiffTag, String)> = Vec::new();
     let mut hunks = Vec::new();
@@ -35,7 +37,7 @@ pub fn review_diff(
     let mut next_old = 0;
     let mut truncated = false;
     let text = |s: &str| s.trim_end_matches('\n').trim_end_matches('\r').to_owned();
-    'groups: for group in diff.grouped_ops(CONTEXT) {
+    'groups: for group in diff.grouped_ops(context) {
         let Some(first) = group.first() else { continue };
         let start_old = first.old_range().start;
         if start_old > next_old {
@@ -114,7 +116,7 @@ mod tests {
     fn only_hunks_with_context_are_sent_and_gaps_say_how_much_is_hidden() {
         let before = numbered(20, |_| false);
         let after = numbered(20, |i| i == 1 || i == 15);
-        let v = review_diff("f".into(), Some(&before), Some(&after), None, true);
+        let v = review_diff("f".into(), Some(&before), Some(&after), None, true, false);
         // Hunk 1: lines 0 (context), 1 (-/+), 2..=4 (context). Gap 5..=11 (7 lines).
         // Hunk 2: 12..=14 context, 15 -/+, 16..=18 context. Gap: 19 (1 line).
         assert_eq!(v.gaps.iter().map(|g| (g.at, g.hidden)).collect::<Vec<_>>(), [(6, 7), (14, 1)]);
@@ -124,11 +126,17 @@ mod tests {
         assert_eq!(v.diff.lines[1], (DiffTag::Removed, "line 1".to_owned()));
         assert_eq!(v.diff.lines[2], (DiffTag::Added, "line 1 changed".to_owned()));
         assert_eq!(v.diff.lines.len(), 14);
+        // Expanded: every line, no gaps, the same hunks.
+        let whole = review_diff("f".into(), Some(&before), Some(&after), None, true, true);
+        assert!(whole.gaps.is_empty());
+        assert_eq!(whole.diff.lines.len(), 22);
+        let lines: Vec<(usize, usize)> = whole.hunks.iter().map(|h| (h.first_line, h.last_line)).collect();
+        assert_eq!(lines, [(1, 1), (15, 15)]);
     }
 
     #[test]
     fn a_replaced_line_marks_the_words_that_changed() {
-        let v = review_diff("f".into(), Some("let x = 1;\n"), Some("let y = 1;\n"), None, true);
+        let v = review_diff("f".into(), Some("let x = 1;\n"), Some("let y = 1;\n"), None, true, false);
         let runs: Vec<(usize, Runs)> = v.words.iter().map(|w| (w.line, w.runs.clone())).collect();
         let r = |c: bool, t: &str| (c, t.to_owned());
         assert_eq!(
@@ -142,9 +150,9 @@ mod tests {
 
     #[test]
     fn a_deletion_targets_the_line_after_it_and_a_created_file_is_one_hunk() {
-        let v = review_diff("f".into(), Some("a\nb\nc\n"), Some("a\nc\n"), None, true);
+        let v = review_diff("f".into(), Some("a\nb\nc\n"), Some("a\nc\n"), None, true, false);
         assert_eq!(v.hunks.iter().map(|h| (h.first_line, h.last_line)).collect::<Vec<_>>(), [(1, 1)]);
-        let v = review_diff("f".into(), None, Some("x\ny\n"), None, true);
+        let v = review_diff("f".into(), None, Some("x\ny\n"), None, true, false);
         assert_eq!(
             v.hunks.iter().map(|h| (h.start, h.end, h.first_line, h.last_line)).collect::<Vec<_>>(),
             [(0, 2, 0, 1)]
@@ -156,7 +164,7 @@ mod tests {
     fn twenty_thousand_lines_with_five_hundred_hunks_send_4000() {
         let before = numbered(20_000, |_| false);
         let after = numbered(20_000, |i| i % 40 == 7);
-        let v = review_diff("f".into(), Some(&before), Some(&after), None, true);
+        let v = review_diff("f".into(), Some(&before), Some(&after), None, true, false);
         assert_eq!(v.hunks.len(), 500);
         // Each hunk: 3 lines of context, the old line, the new one, 3 more.
         assert_eq!(v.diff.lines.len(), 4_000);

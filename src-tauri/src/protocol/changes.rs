@@ -81,6 +81,9 @@ pub struct ChangesFileArgs {
     pub turn: Option<String>,
     /// The file's id.
     pub file: String,
+    /// Every unchanged line too (a gap was expanded), not only 3 around
+    /// each hunk.
+    pub whole: Option<bool>,
 }
 
 /// One hunk of a file's diff.

@@ -703,7 +703,7 @@ mod tests {
                 json!({"host": h, "session": s, "id": "x", "scope": "workspace", "enabled": null}),
             ),
             ("changes.list", json!({"host": h, "session": s, "turn": null})),
-            ("changes.diff", json!({"host": h, "session": s, "turn": "t1", "file": "file:///w/a.rs"})),
+            ("changes.diff", json!({"host": h, "session": s, "turn": "t1", "file": "file:///w/a.rs", "whole": true})),
             (
                 "changes.invoke",
                 json!({"host": h, "session": s, "turn": null, "operation": "reject", "file": "file:///w/a.rs",

@@ -41,6 +41,8 @@ export function ChangesPanel(p: ChangesPanelProps) {
   const [busy, setBusy] = useState(false);
   const [confirmAll, setConfirmAll] = useState(false);
   const [split, setSplit] = useState(false);
+  /** The file whose diff shows every unchanged line (a gap of it was clicked). */
+  const [wholeFile, setWholeFile] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const diffBox = useRef<HTMLDivElement>(null);
   const base = { host: p.host, session: p.session, turn: p.turn };
@@ -64,19 +66,20 @@ export function ChangesPanel(p: ChangesPanelProps) {
     load();
   }, [load, countsKey]);
   const selectedFile = view?.files.find((f) => f.id === selected) ?? null;
+  const whole = wholeFile !== null && wholeFile === selected;
   const fileKey = selectedFile ? `${selectedFile.id}/${selectedFile.added}/${selectedFile.removed}` : '';
   useEffect(() => {
     setDiff(null);
     if (!selected) return;
     let alive = true;
-    call('changes.diff', { ...base, file: selected }).then(
+    call('changes.diff', { ...base, file: selected, whole }).then(
       (d) => alive && setDiff(d),
       (e) => alive && setError(errorText(e)),
     );
     return () => {
       alive = false;
     };
-  }, [fileKey]);
+  }, [fileKey, whole]);
 
   const run = async (operation: 'accept' | 'reject', target: Target) => {
     setBusy(true);
@@ -90,7 +93,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
       });
       setNote(r.message);
       await load();
-      if (selected) setDiff(await call('changes.diff', { ...base, file: selected }).catch(() => null));
+      if (selected) setDiff(await call('changes.diff', { ...base, file: selected, whole }).catch(() => null));
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -282,6 +285,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
               split={split}
               busy={busy}
               acceptLines={!!view?.acceptLines}
+              onExpand={() => setWholeFile(selectedFile.id)}
               onHunk={(operation, hunk) =>
                 run(operation, { file: selectedFile.id, lines: [hunk.firstLine, hunk.lastLine] })
               }

@@ -15,6 +15,8 @@ export interface ReviewDiffProps {
   /** Keep can target a hunk. */
   acceptLines: boolean;
   onHunk: (operation: 'accept' | 'reject', hunk: HunkView) => void;
+  /** Show every unchanged line (a gap was clicked). */
+  onExpand: () => void;
 }
 
 type Runs = Array<[boolean, string]>;
@@ -64,9 +66,9 @@ export function ReviewDiff(p: ReviewDiffProps) {
       {blocks(p.diff).map((b, i) => {
         if (b.kind === 'gap')
           return (
-            <div class="fold" data-testid="gap" key={`g${i}`}>
+            <button type="button" class="fold" data-testid="gap" key={`g${i}`} onClick={p.onExpand}>
               ⋯ {b.hidden} unchanged {b.hidden === 1 ? 'line' : 'lines'}
-            </div>
+            </button>
           );
         if (b.kind === 'context')
           return b.lines.map((l, k) =>

@@ -19,4 +19,9 @@ turn?: string | null,
 /**
  * The file's id.
  */
-file: string, };
+file: string, 
+/**
+ * Every unchanged line too (a gap was expanded), not only 3 around
+ * each hunk.
+ */
+whole?: boolean | null, };

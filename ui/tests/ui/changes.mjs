@@ -60,6 +60,11 @@ await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page
   if (shots) await page.screenshot({ path: join(shots, 'changes-side-by-side.png') });
   await page.click('[data-testid=split-toggle]');
   await page.waitForSelector('[data-testid=diff-unified]');
+  // "⋯ 2 unchanged lines" expands to the lines it hid.
+  await page.click('[data-testid=gap]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=gap]'));
+  const shown = await page.textContent('[data-testid=change-diff] pre');
+  check(shown.includes('line 6') && shown.includes('line 7'), 'a gap expands to the lines it hid', '');
   await page.click('[data-testid=change-file][data-path="notes.txt"] .change-name');
 
   // Undo the first hunk only, from the keyboard: n goes to it, u undoes it.

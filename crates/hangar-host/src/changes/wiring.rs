@@ -77,6 +77,13 @@ impl Host {
     /// Refresh the session changeset, the given turns' changesets and the
     /// session's summary.
     fn publish_changes(&self, session: &str, turns: &[String]) {
+        self.publish_tracked(session, turns);
+        self.publish_uncommitted(session);
+    }
+
+    /// The session changeset, the given turns' changesets and the session's
+    /// summary, from the tracker.
+    fn publish_tracked(&self, session: &str, turns: &[String]) {
         let (state, summary) = match changeset::session_state(&self.changes, session) {
             Ok(s) => s,
             Err(e) => return tracing::warn!(session, "reading pending changes: {e}"),
@@ -85,22 +92,30 @@ impl Host {
             .iter()
             .filter_map(|t| changeset::turn_state(&self.changes, session, t).ok().map(|s| (t, s)))
             .collect();
-        let uncommitted = changeset::uncommitted_state(&self.changes, &self.session_dirs(session));
         self.with_engine_locked(|e| {
             e.put_changeset(&changeset::session_uri(session), session, state);
             for (turn, state) in turn_states {
                 e.put_changeset(&changeset::turn_uri(session, turn), session, state);
             }
             e.set_session_changes(session, summary);
-            if let Some(state) = uncommitted {
-                advertise_uncommitted(e, session);
-                e.put_changeset(&changeset::uncommitted_uri(session), session, state);
-            }
         });
     }
 
-    /// At start: every session advertises its changesets and has its
-    /// session changeset, with the turns that changed files.
+    /// The `uncommitted` changeset (`git status`), when the session's
+    /// folder is in a repository.
+    fn publish_uncommitted(&self, session: &str) {
+        let Some(state) = changeset::uncommitted_state(&self.changes, &self.session_dirs(session)) else { return };
+        self.with_engine_locked(|e| {
+            advertise_uncommitted(e, session);
+            e.put_changeset(&changeset::uncommitted_uri(session), session, state);
+        });
+    }
+
+    /// At start: every session advertises its changesets; those the tracker
+    /// has changes of get their session and turn changesets and summary.
+    /// Nothing else is read: no `git` runs and no file is looked at, so a
+    /// host with many sessions starts as fast as before (the others'
+    /// changesets are made when a client subscribes to them).
     pub(crate) fn restore_changes(&self) {
         let sessions: Vec<(String, bool)> = self.with_engine_locked(|e| {
             e.session_uris()
@@ -108,14 +123,18 @@ impl Host {
                 .map(|s| (s.clone(), e.session_state(&s).is_some_and(|st| st.changesets.is_none())))
                 .collect()
         });
+        let tracked: std::collections::HashSet<String> =
+            self.changes.sessions().unwrap_or_default().into_iter().collect();
         for (session, missing) in sessions {
             if missing {
                 let action = SessionChangesetsChangedAction { changesets: Some(changeset::catalogue(&session)) };
                 let _ =
                     self.with_engine_locked(|e| e.emit_server(&session, StateAction::SessionChangesetsChanged(action)));
             }
-            let turns = self.changes.turns(&session).unwrap_or_default();
-            self.publish_changes(&session, &turns);
+            if tracked.contains(&session) {
+                let turns = self.changes.turns(&session).unwrap_or_default();
+                self.publish_tracked(&session, &turns);
+            }
         }
     }
 

@@ -10,6 +10,7 @@
 //! - `hunks.rs`      — line hunks, picking hunks by a range, three-way merge.
 //! - `operations.rs` — `accept` and `reject` at each scope.
 //! - `changeset.rs`  — the AHP view: URIs, catalogue, `ChangesetState`.
+//! - `fork.rs`       — a working copy as a turn left the files (a fork).
 //! - `uncommitted.rs` — the diff against git's `HEAD` (the `git` CLI).
 //! - `wiring.rs`     — the host side: turn hooks, channels,
 //!   `invokeChangesetOperation`, the audit log, kept content.
@@ -21,6 +22,7 @@
 //! same one git's index uses. See `docs/changesets.md`.
 
 pub mod changeset;
+pub mod fork;
 pub mod hunks;
 pub mod operations;
 pub mod scan;

@@ -2,6 +2,13 @@
 //! tracker keeps (manifests, open turns, per-turn changes, pending changes,
 //! review marks, the audit log). Each public method is one transaction, so a
 //! `kill -9` leaves either all of a step or none of it.
+//!
+//! The file history: once a session has ended a turn, every change of its
+//! manifest (a turn's, the user's between turns, an undo's) appends a
+//! `history` row with the content the file had before, and each turn's end
+//! is marked by the last row id then (`turn_ends`). The files as a turn left
+//! them are the manifest now with each file changed since set back to its
+//! first `before` after that mark ([`ChangeStore::files_at_turn_end`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -37,6 +44,11 @@ CREATE TABLE IF NOT EXISTS pending (
     reviewed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (session, path));
 CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY, session TEXT NOT NULL, at TEXT NOT NULL, entry TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS history (
+    id INTEGER PRIMARY KEY, session TEXT NOT NULL, path TEXT NOT NULL, before TEXT);
+CREATE INDEX IF NOT EXISTS history_by_session ON history (session, id);
+CREATE TABLE IF NOT EXISTS turn_ends (
+    session TEXT NOT NULL, turn TEXT NOT NULL, history INTEGER NOT NULL, PRIMARY KEY (session, turn));
 ";
 
 /// One file a turn changed: its content before and after (`None`: absent).
@@ -62,6 +74,9 @@ pub struct Pending {
     /// The "viewed" mark.
     pub reviewed: bool,
 }
+
+/// Files by absolute path, with their content hash.
+pub type FileHashes = HashMap<PathBuf, String>;
 
 /// The open `changes.db`.
 pub struct ChangeStore {
@@ -154,6 +169,34 @@ impl ChangeStore {
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
+    /// Every file of `session` as turn `turn` left it, with its content hash;
+    /// `None` when the turn's end was not recorded (it did not end, or it
+    /// ended before this host kept file history).
+    pub fn files_at_turn_end(&self, session: &str, turn: &str) -> Result<Option<FileHashes>, ChangeStoreError> {
+        let mark: Option<i64> = self
+            .conn
+            .query_row("SELECT history FROM turn_ends WHERE session = ?1 AND turn = ?2", [session, turn], |r| r.get(0))
+            .optional()?;
+        let Some(mark) = mark else { return Ok(None) };
+        let mut files: FileHashes = self.manifest(session)?.into_iter().map(|(p, e)| (p, e.hash)).collect();
+        let mut stmt =
+            self.conn.prepare("SELECT path, before FROM history WHERE session = ?1 AND id > ?2 ORDER BY id")?;
+        let rows =
+            stmt.query_map(params![session, mark], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))?;
+        let mut seen = std::collections::HashSet::new();
+        for row in rows {
+            let (path, before) = row?;
+            let path = PathBuf::from(path);
+            if seen.insert(path.clone()) {
+                match before {
+                    Some(hash) => files.insert(path, hash),
+                    None => files.remove(&path),
+                };
+            }
+        }
+        Ok(Some(files))
+    }
+
     /// `session`'s audit log, oldest first (JSON entries).
     pub fn audit(&self, session: &str) -> Result<Vec<serde_json::Value>, ChangeStoreError> {
         let mut stmt = self.conn.prepare("SELECT entry FROM audit WHERE session = ?1 ORDER BY id")?;
@@ -174,8 +217,21 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Record `session`'s manifest as `new`, writing only what differs from `old`.
+    /// Record `session`'s manifest as `new`, writing only what differs from
+    /// `old`; once the session has ended a turn, each file whose content
+    /// changed goes into the history with its old content.
     pub fn save_manifest(&self, session: &str, old: &Manifest, new: &Manifest) -> Result<(), ChangeStoreError> {
+        if self.keeps_history(session)? {
+            let mut log = self.tx.prepare_cached("INSERT INTO history (session, path, before) VALUES (?1, ?2, ?3)")?;
+            for (path, entry) in old {
+                if new.get(path).map(|e| &e.hash) != Some(&entry.hash) {
+                    log.execute(params![session, text(path), entry.hash])?;
+                }
+            }
+            for path in new.keys().filter(|p| !old.contains_key(*p)) {
+                log.execute(params![session, text(path), Option::<String>::None])?;
+            }
+        }
         let mut delete = self.tx.prepare_cached("DELETE FROM manifest WHERE session = ?1 AND path = ?2")?;
         for path in old.keys().filter(|p| !new.contains_key(*p)) {
             delete.execute(params![session, text(path)])?;
@@ -198,6 +254,24 @@ impl Tx<'_> {
                 .execute("INSERT OR REPLACE INTO open_turns (session, turn) VALUES (?1, ?2)", params![session, turn])?,
             None => self.tx.execute("DELETE FROM open_turns WHERE session = ?1", [session])?,
         };
+        Ok(())
+    }
+
+    /// Whether `session` has ended a turn (before that, no file history is
+    /// needed: nothing can be forked from).
+    fn keeps_history(&self, session: &str) -> Result<bool, ChangeStoreError> {
+        let mut stmt = self.tx.prepare_cached("SELECT 1 FROM turn_ends WHERE session = ?1 LIMIT 1")?;
+        Ok(stmt.exists([session])?)
+    }
+
+    /// Mark the end of `turn`: the files as it left them are the history
+    /// up to here.
+    pub fn mark_turn_end(&self, session: &str, turn: &str) -> Result<(), ChangeStoreError> {
+        self.tx.execute(
+            "INSERT OR REPLACE INTO turn_ends (session, turn, history) \
+             SELECT ?1, ?2, COALESCE(MAX(id), 0) FROM history",
+            params![session, turn],
+        )?;
         Ok(())
     }
 

@@ -138,6 +138,7 @@ impl Inner {
                 }
             }
             tx.set_open_turn(session, None)?;
+            tx.mark_turn_end(session, turn)?;
             Ok(changes)
         })?;
         Ok(TurnDelta { turn: turn.to_owned(), changes })

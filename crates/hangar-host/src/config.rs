@@ -58,6 +58,9 @@ pub struct HostConfig {
     /// The home whose user-level customizations (`~/.claude`, `~/.codex`,
     /// …) sessions see; `None` for none.
     pub customization_home: Option<PathBuf>,
+    /// Where forks get their working copies (default: `hangar-worktrees`
+    /// beside the data directory).
+    pub worktrees_dir: PathBuf,
 }
 
 impl HostConfig {
@@ -66,7 +69,6 @@ impl HostConfig {
         Self {
             listen: SocketAddr::from(([127, 0, 0, 1], 8765)),
             tls: None,
-            data_dir,
             token,
             agents: Vec::new(),
             allowed_origins: Vec::new(),
@@ -82,6 +84,8 @@ impl HostConfig {
             grant_ask_timeout: Duration::from_secs(120),
             max_watches_per_connection: 256,
             customization_home: home_dir(),
+            worktrees_dir: data_dir.parent().unwrap_or(&data_dir).join("hangar-worktrees"),
+            data_dir,
         }
     }
 }

@@ -154,6 +154,26 @@ impl Rig {
         self.created.clone()
     }
 
+    /// Fork the rig's chat at `turn_id` (`createSession` with
+    /// `_meta["hangar/fork"]`) and make the fork the rig's session.
+    pub async fn fork(&mut self, turn_id: &str) -> String {
+        let session = format!("ahp-session:/{}", std::process::id() as u64 * 1000 + rand_suffix());
+        let meta = serde_json::json!({ "hangar/fork": { "chat": self.chat, "turnId": turn_id } });
+        let params = CreateSessionParams {
+            channel: session,
+            meta: meta.as_object().cloned(),
+            provider: None,
+            working_directories: None,
+            config: None,
+            active_client: None,
+            progress_token: None,
+        };
+        let opened = create_and_open(&self.client, params).await;
+        (self.session, self.chat, self.session_sub, self.chat_sub, self.created) =
+            (opened.session, opened.chat, opened.session_sub, opened.chat_sub, opened.created);
+        self.created.clone()
+    }
+
     /// Start a turn with `text`; returns its id.
     pub async fn send(&mut self, text: &str) -> String {
         self.turns += 1;
@@ -352,6 +372,13 @@ pub async fn open_session(client: &Client, workspace: &Path, provider: &str) -> 
         active_client: None,
         progress_token: None,
     };
+    create_and_open(client, params).await
+}
+
+/// `createSession` with `params`, subscribe to the session and its default
+/// chat, and wait for `session/ready` or `creationFailed`.
+pub async fn create_and_open(client: &Client, params: CreateSessionParams) -> OpenedSession {
+    let session = params.channel.clone();
     let _: Value = client.request("createSession", params).await.unwrap();
     let (res, mut session_sub) = client.subscribe(session.clone()).await.unwrap();
     let SnapshotState::Session(state) = res.snapshot.unwrap().state else { panic!("not a session") };

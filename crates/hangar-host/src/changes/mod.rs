@@ -11,6 +11,7 @@
 //! - `operations.rs` — `accept` and `reject` at each scope.
 //! - `changeset.rs`  — the AHP view: URIs, catalogue, `ChangesetState`.
 //! - `fork.rs`       — a working copy as a turn left the files (a fork).
+//! - `fork_session.rs` — `createSession` with `_meta["hangar/fork"]`.
 //! - `uncommitted.rs` — the diff against git's `HEAD` (the `git` CLI).
 //! - `wiring.rs`     — the host side: turn hooks, channels,
 //!   `invokeChangesetOperation`, the audit log, kept content.
@@ -23,6 +24,7 @@
 
 pub mod changeset;
 pub mod fork;
+pub mod fork_session;
 pub mod hunks;
 pub mod operations;
 pub mod scan;

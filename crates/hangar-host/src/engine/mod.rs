@@ -44,7 +44,7 @@ mod tests;
 pub use channels::ChannelRef;
 pub use client_actions::Rejection;
 pub use effects::SideEffect;
-pub use sessions::{CreateSession, SessionPage};
+pub use sessions::{CreateSession, ForkSeed, SessionPage};
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -7,8 +7,8 @@ use ahp_types::actions::{
     SessionDefaultChatChangedAction,
 };
 use ahp_types::state::{
-    ChatState, ChatSummary, ErrorInfo, ErrorResponsePart, SessionActiveClient, SessionConfigState, SessionLifecycle,
-    SessionState, SessionStatus, SessionSummary,
+    ChatOrigin, ChatState, ChatSummary, ErrorInfo, ErrorResponsePart, SessionActiveClient, SessionConfigState,
+    SessionLifecycle, SessionState, SessionStatus, SessionSummary, Turn,
 };
 use ahp_types::{StateAction, ROOT_RESOURCE_URI};
 use serde_json::json;
@@ -31,6 +31,23 @@ pub struct CreateSession {
     pub active_client: Option<SessionActiveClient>,
     /// The session's configuration schema and values.
     pub config: Option<SessionConfigState>,
+    /// Set when the session is a fork of another chat's turn.
+    pub fork: Option<ForkSeed>,
+}
+
+/// What a forked session starts with: its chat's origin and the source's
+/// transcript through the forked turn.
+pub struct ForkSeed {
+    /// The source chat.
+    pub chat: String,
+    /// The turn forked from (the last of `turns`).
+    pub turn_id: String,
+    /// The source's completed turns through `turn_id`, oldest first.
+    pub turns: Vec<Turn>,
+    /// The session's title.
+    pub title: String,
+    /// The session's `_meta` (what the fork was made from, how).
+    pub meta: serde_json::Map<String, serde_json::Value>,
 }
 
 /// One page of `listSessions`.
@@ -52,9 +69,13 @@ impl Engine {
         }
         let created_at = now();
         let chat_uri = format!("ahp-chat:/{}", new_id());
+        let (origin, turns, title, meta) = match req.fork {
+            Some(f) => (Some(ChatOrigin::Fork { chat: f.chat, turn_id: f.turn_id }), f.turns, f.title, Some(f.meta)),
+            None => (None, Vec::new(), String::new(), None),
+        };
         let state = SessionState {
             provider: req.provider.clone(),
-            title: String::new(),
+            title: title.clone(),
             status: SessionStatus::Idle.0,
             activity: None,
             origin: None,
@@ -71,23 +92,23 @@ impl Engine {
             customizations: None,
             changesets: Some(crate::changes::changeset::catalogue(&req.uri)),
             input_needed: None,
-            meta: None,
+            meta,
         };
         let chat = ChatState {
             resource: chat_uri.clone(),
-            title: String::new(),
+            title,
             status: SessionStatus::Idle.0,
             activity: None,
             modified_at: created_at.clone(),
             changes: None,
-            origin: None,
+            origin,
             movable: Some(false),
             interactivity: None,
             working_directories: None,
             changesets: None,
             background_work: None,
             canvases: None,
-            turns: Vec::new(),
+            turns,
             turns_next_cursor: None,
             active_turn: None,
             steering_message: None,
@@ -104,13 +125,18 @@ impl Engine {
         };
         let mut chat_entry = ChatEntry { state: chat, session: req.uri.clone(), since_checkpoint: 0 };
         let seq = self.seq;
-        let ops: Vec<StoreOp> = [
-            session_entry.checkpoint(&req.uri.as_str().into(), seq),
-            chat_entry.checkpoint(&chat_uri.as_str().into(), seq),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
+        let chat_channel: std::sync::Arc<str> = chat_uri.as_str().into();
+        // A fork's copied turns are stored like turns that ended here.
+        let copied = chat_entry.state.turns.iter().filter_map(|turn| {
+            let json = serde_json::to_string(turn).ok()?;
+            Some(StoreOp::TurnEnded { chat: chat_channel.clone(), turn_id: turn.id.clone(), turn: json })
+        });
+        let ops: Vec<StoreOp> = copied
+            .collect::<Vec<_>>()
+            .into_iter()
+            .chain(session_entry.checkpoint(&req.uri.as_str().into(), seq))
+            .chain(chat_entry.checkpoint(&chat_channel, seq))
+            .collect();
         self.writer.write(ops);
         self.sessions.insert(req.uri.clone(), session_entry);
         self.chats.insert(chat_uri.clone(), chat_entry);

@@ -24,6 +24,7 @@
 //! - `config_options.rs` — the agent's modes and other settings as session
 //!   config properties, switched before a prompt or at once when idle.
 //! - `commands.rs`  — the agent's own `/` commands (`available_commands_update`).
+//! - `fork_context.rs` — a forked chat's earlier turns, as text for its first prompt.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `approvals.rs` — approvals bound to the diff that was shown.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
@@ -58,6 +59,7 @@ mod coalesce;
 mod commands;
 mod config_options;
 mod elicitation;
+mod fork_context;
 mod fs;
 mod groups;
 mod models;

@@ -34,6 +34,7 @@ use tokio::time::Instant;
 use super::coalesce::coalesce;
 use super::config_options::AgentOptions;
 use super::elicitation::Elicitations;
+use super::fork_context::fork_context;
 use super::groups::Registry;
 use super::models::{AgentModels, ModelSource};
 use super::prompt::{prompt_blocks, with_custom_agent, PromptSupport};
@@ -392,6 +393,10 @@ impl SessionTask {
                     ),
                 ),
             }
+        }
+        // A fork's agent has not seen the turns it was forked from.
+        if let Some(earlier) = self.host.chat(&chat, fork_context).flatten() {
+            blocks.insert(0, json!({ "type": "text", "text": earlier }));
         }
         // What is on disk now is the turn's "before" (the scan runs off
         // this task; the prompt waits for it).

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 use super::frames::{error_frame, result_frame};
 use super::resource_methods;
+use crate::changes::fork_session::fork_source;
 use crate::engine::{ChannelRef, CreateSession};
 use crate::host::Host;
 use crate::hub::ConnId;
@@ -73,7 +74,7 @@ pub fn handle_request(
         "reconnect" => reconnect(host, conn, id, decode(&params)?),
         "subscribe" => subscribe(host, conn, id, decode(&params)?),
         "listSessions" => list_sessions(host, conn, decode(&params)?),
-        "createSession" => create_session(host, conn, decode(&params)?),
+        "createSession" => create_session(host, conn, id, decode(&params)?),
         "disposeSession" => {
             let p: DisposeSessionParams = decode(&params)?;
             host.with_engine(|e| e.dispose_session(&p.channel))?;
@@ -241,7 +242,7 @@ fn list_sessions(host: &Arc<Host>, conn: &ConnState, p: ListSessionsParams) -> R
     Ok(Reply::Result(result))
 }
 
-fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) -> Result<Reply, RpcError> {
+fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessionParams) -> Result<Reply, RpcError> {
     let uri = p.channel;
     let valid_uri = uri.split_once(':').is_some_and(|(scheme, rest)| {
         !scheme.is_empty() && !rest.is_empty() && scheme != "ahp-root" && scheme != "ahp-chat" && scheme != "file"
@@ -249,16 +250,20 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) ->
     if !valid_uri {
         return Err(RpcError::invalid_params("channel", "must be a session URI such as ahp-session:/<id>"));
     }
+    let fork = fork_source(p.meta.as_ref())?;
     let agents = &host.config.agents;
     let provider = match p.provider {
         Some(provider) if agents.iter().any(|a| a.id == provider) => provider,
         Some(provider) => return Err(RpcError::provider_not_found(&provider)),
+        // A fork keeps its source's agent.
+        None if fork.is_some() => String::new(),
         // A host with no agents still serves the protocol (clients drive
         // turns themselves); its sessions have no provider.
         None if agents.is_empty() => String::new(),
         None => agents[0].id.clone(),
     };
-    if let Some(dirs) = &p.working_directories {
+    // A fork's folders are the host's copies; the request's are ignored.
+    if let Some(dirs) = p.working_directories.as_ref().filter(|_| fork.is_none()) {
         for dir in dirs {
             match file_uri_to_path(dir) {
                 Ok(path) if path.is_dir() => host.resources.check_working_dir(&path)?,
@@ -277,16 +282,28 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, p: CreateSessionParams) ->
         }
     }
     let config = session_config(host, &provider, p.config);
-    host.with_engine(|e| {
-        e.create_session(CreateSession {
-            uri,
-            provider,
-            working_directories: p.working_directories,
-            active_client: p.active_client,
-            config,
-        })
-    })?;
-    Ok(Reply::Result(Value::Null))
+    let req = CreateSession {
+        uri,
+        provider,
+        working_directories: p.working_directories,
+        active_client: p.active_client,
+        config,
+        fork: None,
+    };
+    let Some(source) = fork else {
+        host.with_engine(|e| e.create_session(req))?;
+        return Ok(Reply::Result(Value::Null));
+    };
+    // Copying the folders reads and writes files: off the read loop.
+    let (host, conn, id) = (host.clone(), conn.id, id.clone());
+    tokio::task::spawn_blocking(move || {
+        let frame = match host.fork_session(req, source) {
+            Ok(()) => result_frame(&id, &Value::Null),
+            Err(error) => error_frame(&id, &error),
+        };
+        host.hub.send(conn, frame.into());
+    });
+    Ok(Reply::Sent)
 }
 
 /// `fetchTurns`: read the older page, apply `chat/turnsLoaded`, and answer

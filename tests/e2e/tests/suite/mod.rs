@@ -15,6 +15,7 @@ mod customizations_mcp;
 mod discovery;
 mod durability;
 mod faults;
+mod forks;
 mod handshake;
 mod reconnect;
 mod remote_hosts;

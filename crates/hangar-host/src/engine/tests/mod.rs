@@ -102,6 +102,7 @@ impl Fx {
                 working_directories: None,
                 active_client: None,
                 config,
+                fork: None,
             })
             .unwrap();
         let chat = engine.session_state(SESSION).and_then(|s| s.default_chat.clone()).unwrap();

@@ -22,7 +22,8 @@ use ahp_types::state::{ActiveTurn, ChatState, MessageAttachment, ResponsePart, T
 use crate::part_append::{append, SentBlocks};
 use crate::part_view::{part_view, string_or_markdown};
 use crate::protocol::chat::{
-    AttachmentView, ChatMeta, ChatOp, ChatSnapshot, MessageView, PendingView, TurnOutcome, TurnView, UsageView,
+    AttachmentView, ChatMeta, ChatOp, ChatSnapshot, ForkOrigin, MessageView, PendingView, TurnOutcome, TurnView,
+    UsageView,
 };
 
 /// A completed turn as a view.
@@ -109,6 +110,12 @@ pub fn meta_view(chat: &ChatState) -> ChatMeta {
         draft: chat.draft.as_ref().map(|d| d.text.clone()),
         older_cursor: chat.turns_next_cursor.clone(),
         active_turn_id: chat.active_turn.as_ref().map(|t| t.id.clone()),
+        forked_from: match &chat.origin {
+            Some(ahp_types::state::ChatOrigin::Fork { chat, turn_id }) => {
+                Some(ForkOrigin { chat: chat.clone(), turn_id: turn_id.clone() })
+            }
+            _ => None,
+        },
     }
 }
 

@@ -24,7 +24,7 @@ use ahp_types::commands::{
 use ahp_types::state::{ChatInputResponseKind, ToolCallCancellationReason, ToolCallConfirmationReason};
 use ahp_types::StateAction;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::core::{Core, Sink};
 use crate::customizations::toggle;
@@ -74,6 +74,19 @@ async fn request<R: DeserializeOwned>(
     Ok(client.request(method, params).await?)
 }
 
+/// `createSession` of `channel` with nothing else set.
+fn new_session(channel: &str) -> CreateSessionParams {
+    CreateSessionParams {
+        channel: channel.to_owned(),
+        meta: None,
+        provider: None,
+        working_directories: None,
+        config: None,
+        active_client: None,
+        progress_token: None,
+    }
+}
+
 /// Run the command named `name` with the wire `args`.
 pub async fn call_wire(core: &Arc<Core>, name: &str, args: Value, stream: Option<Sink>) -> Result<Reply, CoreError> {
     call(core, Command::from_wire(name, args)?, stream).await
@@ -105,16 +118,19 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::SessionCreate(a) => {
             let channel = format!("ahp-session:/{}", fresh_id());
             let params = CreateSessionParams {
-                channel: channel.clone(),
-                meta: None,
                 provider: a.agent.filter(|a| !a.is_empty()),
                 working_directories: a.folder.map(|f| vec![f]),
-                config: None,
-                active_client: None,
-                progress_token: None,
+                ..new_session(&channel)
             };
             let _: Value = request(core, &HostId::new(a.host), "createSession", params).await?;
             Reply::SessionCreate(SessionCreated { session: channel })
+        }
+        Command::SessionFork(a) => {
+            let channel = format!("ahp-session:/{}", fresh_id());
+            let meta = json!({ "hangar/fork": { "chat": a.chat, "turnId": a.turn_id } });
+            let params = CreateSessionParams { meta: meta.as_object().cloned(), ..new_session(&channel) };
+            let _: Value = request(core, &HostId::new(a.host), "createSession", params).await?;
+            Reply::SessionFork(SessionCreated { session: channel })
         }
         Command::SessionRename(a) => {
             let title = a.title.trim().to_owned();

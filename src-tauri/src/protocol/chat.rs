@@ -40,6 +40,18 @@ pub struct ChatMeta {
     pub older_cursor: Option<String>,
     /// The running turn.
     pub active_turn_id: Option<String>,
+    /// Set when the chat was forked from another chat's turn.
+    pub forked_from: Option<ForkOrigin>,
+}
+
+/// Where a forked chat came from (AHP `ChatOrigin` `fork`).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ForkOrigin {
+    /// The source chat's URI.
+    pub chat: String,
+    /// The turn it was forked at.
+    pub turn_id: String,
 }
 
 /// Where a session's agent is in starting.

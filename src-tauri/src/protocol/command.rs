@@ -112,6 +112,9 @@ commands! {
     "host.dismissReport" => HostDismissReport(HostArgs) -> ();
     /// Start a session on a host.
     "session.create" => SessionCreate(SessionCreateArgs) -> SessionCreated;
+    /// Fork a chat at a completed turn: a new session with the transcript
+    /// through that turn, in a copy of the folders as that turn left them.
+    "session.fork" => SessionFork(ChatTurnArgs) -> SessionCreated;
     /// Rename a session.
     "session.rename" => SessionRename(SessionRenameArgs) -> Dispatched;
     /// Archive or unarchive a session.
@@ -660,6 +663,7 @@ mod tests {
             ("host.reconnect", json!({"host": "h1"})),
             ("host.dismissReport", json!({"host": "h1"})),
             ("session.create", json!({"host": h, "agent": null, "folder": "file:///w"})),
+            ("session.fork", json!({"host": h, "chat": c, "turnId": "t"})),
             ("session.rename", json!({"host": h, "session": s, "title": "T"})),
             ("session.archive", json!({"host": h, "session": s, "archived": true})),
             ("session.markRead", json!({"host": h, "session": s, "read": true})),

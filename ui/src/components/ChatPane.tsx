@@ -4,7 +4,7 @@
 // Changes or Customizations panel beside the chat.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, errorText, stream } from '../ipc';
-import { type AgentInfo, folderName, type SessionRow } from '../state/app-store';
+import { type AgentInfo, folderName, folderPath, type SessionRow } from '../state/app-store';
 import { type ChangeCounts, countsText } from '../state/changes';
 import {
   allTurns,
@@ -14,6 +14,7 @@ import {
   chatStatus,
   emptyChat,
   pendingConfirmation,
+  type TurnView,
   visibleTurns,
 } from '../state/chat-store';
 import { acceptsShortcut, confirmationOptions, optionForKey } from '../state/composer';
@@ -47,6 +48,8 @@ export function ChatPane({
   const [limit, setLimit] = useState(PAGE);
   const [renaming, setRenaming] = useState(false);
   const [disposing, setDisposing] = useState(false);
+  /** The turn a fork is being made from. */
+  const [forking, setForking] = useState<string | null>(null);
   const [panelOpen, setPanelOpenState] = useState(panelWasOpen);
   const panelButton = useRef<HTMLButtonElement>(null);
   const setPanelOpen = (open: boolean) => {
@@ -136,8 +139,17 @@ export function ChatPane({
         ),
       retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(errorText(e))),
       openChanges: (turnId) => openChanges(turnId),
+      fork: (turnId) => {
+        setForking(turnId);
+        call('session.fork', { host, chat, turnId })
+          .then(
+            (r) => onOpen?.(host, r.session),
+            (e) => setError(errorText(e)),
+          )
+          .finally(() => setForking(null));
+      },
     }),
-    [host, chat],
+    [host, chat, onOpen],
   );
 
   // Keyboard: answer the first pending confirmation (digits, y, n), unless
@@ -344,6 +356,13 @@ export function ChatPane({
             </p>
           )}
           <div class="transcript" ref={scroller} onScroll={onScroll} data-testid="transcript">
+            {view.meta?.forkedFrom && (
+              <p class="fork-note small" data-testid="fork-note">
+                Forked from another session at the turn “{forkTurnText(turns, view.meta.forkedFrom.turnId)}”. It works
+                in <code>{folderPath(row.folder)}</code>, a copy of the folder as that turn left it; the original
+                session and folder are not changed.
+              </p>
+            )}
             {(hidden > 0 || !noMore) && turns.length >= PAGE && (
               <p class="muted small center">Scroll up for older turns</p>
             )}
@@ -355,6 +374,7 @@ export function ChatPane({
                 actions={actions}
                 agentLabel={agentLabel}
                 changes={turnChanges[t.id] ?? null}
+                forking={forking === t.id}
               />
             ))}
             {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
@@ -387,4 +407,10 @@ export function ChatPane({
       </div>
     </section>
   );
+}
+
+/** The first line of the forked turn's message (60 characters at most). */
+function forkTurnText(turns: TurnView[], turnId: string): string {
+  const line = turns.find((t) => t.id === turnId)?.message.text.split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 60)}…` : line;
 }

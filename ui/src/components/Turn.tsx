@@ -17,6 +17,8 @@ export interface TurnActions {
   retry: (turnId: string) => void;
   /** Open the Changes panel on this turn's changes. */
   openChanges: (turnId: string) => void;
+  /** Fork the chat at this (completed) turn into a new session. */
+  fork: (turnId: string) => void;
 }
 
 function Part({
@@ -88,10 +90,13 @@ export const Turn = memo(function Turn({
   actions,
   agentLabel,
   changes,
+  forking = false,
 }: {
   turn: TurnView;
   latest: boolean;
   actions: TurnActions;
+  /** A fork from this turn is being made. */
+  forking?: boolean;
   /** The files this turn changed, when it changed any. */
   changes?: ChangeCounts | null;
   /** A custom agent's name, from its URI. */
@@ -142,6 +147,18 @@ export const Turn = memo(function Turn({
           >
             {filesText(changes.files)} changed <span class="add">+{changes.added}</span>{' '}
             <span class="del">−{changes.removed}</span>
+          </button>
+        )}
+        {!turn.active && (
+          <button
+            type="button"
+            class="link turn-fork"
+            data-testid="turn-fork"
+            disabled={forking}
+            title="A new session with this conversation up to here, in a copy of the folder as this turn left it. This session and its folder are not changed."
+            onClick={() => actions.fork(turn.id)}
+          >
+            {forking ? 'Forking…' : 'Fork from here'}
           </button>
         )}
       </footer>

@@ -54,6 +54,7 @@ export type { FileStatus } from './FileStatus';
 export type { FolderEntry } from './FolderEntry';
 export type { FolderListArgs } from './FolderListArgs';
 export type { FolderListing } from './FolderListing';
+export type { ForkOrigin } from './ForkOrigin';
 export type { GapView } from './GapView';
 export type { HostAddArgs } from './HostAddArgs';
 export type { HostAdded } from './HostAdded';

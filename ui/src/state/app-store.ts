@@ -86,8 +86,12 @@ export function rowStatusText(r: Pick<SessionRow, 'status' | 'activity'>): strin
   return busy && r.activity ? r.activity : statusLabel[r.status];
 }
 
+/** A folder URI as a path. */
+export function folderPath(uri?: string | null): string {
+  return uri ? decodeURIComponent(uri.replace(/^file:\/\//, '')).replace(/\/+$/, '') || '/' : '';
+}
+
 export function folderName(uri?: string | null): string {
-  if (!uri) return '';
-  const path = decodeURIComponent(uri.replace(/^file:\/\//, '')).replace(/\/+$/, '');
-  return path.split('/').pop() || path || '/';
+  const path = folderPath(uri);
+  return path.split('/').pop() || path;
 }

@@ -26,6 +26,7 @@ export const chatMeta = (extra: Partial<ChatMeta> = {}): ChatMeta => ({
   draft: null,
   olderCursor: null,
   activeTurnId: null,
+  forkedFrom: null,
   ...extra,
 });
 

@@ -2,9 +2,10 @@
 // own file I/O. The Changes panel lists the file with its counts and shows
 // two hunks; undoing the first (keys n, u) puts that line back on disk and
 // leaves the other; keeping the second empties the panel and leaves the disk as it is.
-// A conflicting undo shows the host's reason. Env: see harness.mjs;
+// A conflicting undo shows the host's reason. "Fork from here" opens a new
+// session in a copy of the folder as the turn left it. Env: see harness.mjs;
 // SCREENSHOT_DIR keeps screenshots.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeBin, run, tempHome } from './harness.mjs';
 
@@ -105,4 +106,23 @@ await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page
   await page.click('[data-testid=change-file][data-path="notes.txt"] [data-testid=file-undo]');
   await page.waitForSelector('[data-testid=changes-note]');
   check(notes() === original, 'rewinding a file of the turn restores it', notes());
+
+  // Fork from the turn: a new session opens with the turn in its
+  // transcript, working in a copy of the folder as the turn left it; this
+  // session's folder stays as it is.
+  await page.click('[data-testid=turn-fork]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=chat-title]')?.textContent.startsWith('Fork: '));
+  await page.waitForSelector('[data-testid=turn]');
+  const forked = await page.textContent('[data-testid=turn] .user-msg');
+  check(forked.includes('Improve lines 2 and 11'), 'the fork starts with the turn it was made from', forked);
+  const copies = readdirSync(home, { recursive: true }).filter((p) =>
+    /hangar-worktrees\/fork-[^/]+\/w\/notes\.txt$/.test(p),
+  );
+  check(copies.length === 1, 'the fork has its own folder', copies.join(','));
+  const copied = copies.length === 1 ? readFileSync(join(home, copies[0]), 'utf8') : '';
+  check(copied === edited, "the fork's folder has the file as the turn left it", copied);
+  check(notes() === original, "this session's folder is untouched", notes());
+  const note = await page.textContent('[data-testid=fork-note]');
+  check(note.includes('hangar-worktrees/fork-'), 'the fork says where it works', note);
+  if (shots) await page.screenshot({ path: join(shots, 'fork-from-turn.png') });
 });

@@ -36,6 +36,20 @@ pub fn fork_source(meta: Option<&serde_json::Map<String, Value>>) -> Result<Opti
         .map_err(|e| RpcError::invalid_params("_meta", format!("{FORK_META}: {e} (expected {{ chat, turnId }})")))
 }
 
+/// "Fork: <source title>" (the word first, so a cut-off title in a list
+/// still says it); an untitled source is named by its first message's first
+/// line (60 characters at most).
+fn fork_title(source: &str, turns: &[Turn]) -> String {
+    let first_line = turns.first().and_then(|t| t.message.text.lines().next()).unwrap_or_default().trim();
+    let name = if source.is_empty() { first_line } else { source };
+    let name = name.strip_prefix("Fork: ").unwrap_or(name);
+    match name.char_indices().nth(60) {
+        _ if name.is_empty() => "Fork".to_owned(),
+        Some((cut, _)) => format!("Fork: {}…", &name[..cut]),
+        None => format!("Fork: {name}"),
+    }
+}
+
 /// The source of a fork, read from the engine.
 struct Source {
     session: String,
@@ -70,7 +84,7 @@ impl Host {
         if req.provider.is_empty() {
             req.provider = from.provider;
         }
-        let title = if from.title.is_empty() { "Fork".to_owned() } else { format!("{} (fork)", from.title) };
+        let title = fork_title(&from.title, &turns);
         req.fork = Some(ForkSeed {
             chat: source.chat,
             turn_id: source.turn_id,

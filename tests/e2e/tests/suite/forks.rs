@@ -39,7 +39,7 @@ async fn a_fork_from_a_turn_has_that_turns_files_and_transcript_and_leaves_the_o
 
     assert_eq!(rig.fork(&first).await, "session/ready");
     let state = rig.session_state().await;
-    assert!(state.title.ends_with("(fork)") || state.title == "Fork", "{}", state.title);
+    assert_eq!(state.title, "Fork: make a and b", "an untitled source is named by its first message");
     let dirs = state.working_directories.clone().unwrap();
     let copy = hangar_host::resources::uri::file_uri_to_path(&dirs[0]).unwrap();
     assert_ne!(copy, ws, "the fork works in its own folder");

@@ -129,7 +129,16 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             let channel = format!("ahp-session:/{}", fresh_id());
             let meta = json!({ "hangar/fork": { "chat": a.chat, "turnId": a.turn_id } });
             let params = CreateSessionParams { meta: meta.as_object().cloned(), ..new_session(&channel) };
-            let _: Value = request(core, &HostId::new(a.host), "createSession", params).await?;
+            let host = HostId::new(a.host);
+            let _: Value = request(core, &host, "createSession", params).await?;
+            // A host that is not Hangar ignores the `_meta` and makes a plain
+            // session: that one goes, and the person is told.
+            let state = core.session_state(&host, &channel).await?;
+            if !state.meta.as_ref().is_some_and(|m| m.contains_key("hangar/fork")) {
+                let dispose = DisposeSessionParams { channel, meta: None };
+                let _: Result<Value, _> = request(core, &host, "disposeSession", dispose).await;
+                return Err(CoreError::Unexpected("this host cannot fork a chat (it is not a Hangar host)".into()));
+            }
             Reply::SessionFork(SessionCreated { session: channel })
         }
         Command::SessionRename(a) => {

@@ -337,7 +337,7 @@ async fn the_changes_of_a_session_on_a_remote_host_are_reviewed_and_undone_there
     let (core, app) = desktop(cfg.path()).await;
     app.state(&id, "connected").await;
     let folder = format!("{}/proj", machine.home_uri());
-    let (session, _, _) = session_with_a_turn(&core, &id, &folder, "edit notes").await;
+    let (session, chat, _) = session_with_a_turn(&core, &id, &folder, "edit notes").await;
 
     // The row's counts arrive with the session summary.
     until("the row's pending counts", || {
@@ -364,6 +364,19 @@ async fn the_changes_of_a_session_on_a_remote_host_are_reviewed_and_undone_there
     let listed = call(&core, "changes.list", json!({"host": id, "session": session, "turn": null})).await.unwrap();
     assert_eq!(listed["files"], json!([]));
     assert!(std::fs::read_to_string(&notes).unwrap().starts_with("ONE\n"));
+
+    // Fork from the turn: on the remote machine, a new session in a copy of
+    // the folder as the turn left it (the undone hunk is back there).
+    let turn = core.chat_state(&HostId::new(&id), &chat).unwrap().turns[0].id.clone();
+    let forked = call(&core, "session.fork", json!({"host": id, "chat": chat, "turnId": turn})).await.unwrap();
+    let fork = forked["session"].as_str().unwrap().to_owned();
+    let row = until("the fork's row", || app.rows_of(&id).into_iter().find(|r| r["uri"] == fork.as_str())).await;
+    assert_eq!(row["title"], "Fork: edit notes", "{row}");
+    let copy = row["folder"].as_str().unwrap().strip_prefix("file://").unwrap().to_owned();
+    assert!(copy.contains("hangar-worktrees"), "{copy}");
+    let copied = std::fs::read_to_string(std::path::Path::new(&copy).join("notes.txt")).unwrap();
+    assert_eq!(copied, "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\n");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

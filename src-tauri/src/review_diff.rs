@@ -13,8 +13,10 @@ use crate::protocol::part::DiffTag;
 
 /// Unchanged lines kept around each hunk.
 const CONTEXT: usize = 3;
-/// Lines shown at most; a longer diff is cut (and says so).
-const MAX_LINES: usize = 20_000;
+/// Lines shown at most; a longer diff is cut (and says so). The page draws
+/// only the rows in view, so the cut is what one answer should carry: a
+/// 2 MiB file (the largest the tracker keeps) of 20-byte lines.
+const MAX_LINES: usize = 100_000;
 
 /// The review diff of `before` → `after` (`None`: absent, or not known
 /// when both are `None` and `known` is false).

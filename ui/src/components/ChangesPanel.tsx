@@ -41,6 +41,8 @@ export function ChangesPanel(p: ChangesPanelProps) {
   const [busy, setBusy] = useState(false);
   const [confirmAll, setConfirmAll] = useState(false);
   const [split, setSplit] = useState(false);
+  /** The hunk the keyboard is on (n / p), or -1. */
+  const [hunkAt, setHunkAt] = useState(-1);
   /** The file whose diff shows every unchanged line (a gap of it was clicked). */
   const [wholeFile, setWholeFile] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -66,6 +68,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
     load();
   }, [load, countsKey]);
   const selectedFile = view?.files.find((f) => f.id === selected) ?? null;
+  useEffect(() => setHunkAt(-1), [selected]);
   const whole = wholeFile !== null && wholeFile === selected;
   const fileKey = selectedFile ? `${selectedFile.id}/${selectedFile.added}/${selectedFile.removed}` : '';
   useEffect(() => {
@@ -121,19 +124,16 @@ export function ChangesPanel(p: ChangesPanelProps) {
       if (next) setSelected(next.id);
       e.preventDefault();
     } else if (e.key === 'n' || e.key === 'p') {
-      const hunks = Array.from(diffBox.current?.querySelectorAll<HTMLElement>('[data-testid=hunk]') ?? []);
-      const current = hunks.findIndex((h) => h.contains(document.activeElement));
-      const next = hunks[Math.min(hunks.length - 1, Math.max(0, current + (e.key === 'n' ? 1 : -1)))];
-      next?.querySelector<HTMLButtonElement>('button')?.focus();
-      next?.scrollIntoView({ block: 'nearest' });
+      const count = diff?.hunks.length ?? 0;
+      if (count > 0) setHunkAt(Math.min(count - 1, Math.max(0, hunkAt + (e.key === 'n' ? 1 : -1))));
       e.preventDefault();
     } else if (e.key === 'a' || e.key === 'u') {
-      // Keep (a) or Undo (u) the hunk that has the focus.
-      const hunk = (document.activeElement as HTMLElement | null)?.closest('[data-testid=hunk]');
-      hunk
-        ?.querySelector<HTMLButtonElement>(e.key === 'a' ? '[data-testid=hunk-keep]' : '[data-testid=hunk-undo]')
-        ?.click();
-      if (hunk) e.preventDefault();
+      // Keep (a) or Undo (u) the hunk the keyboard is on.
+      const hunk = diff?.hunks[hunkAt];
+      if (hunk && selectedFile && !busy && (e.key === 'u' || view?.acceptLines)) {
+        run(e.key === 'a' ? 'accept' : 'reject', { file: selectedFile.id, lines: [hunk.firstLine, hunk.lastLine] });
+        e.preventDefault();
+      }
     }
   };
 
@@ -285,13 +285,14 @@ export function ChangesPanel(p: ChangesPanelProps) {
               split={split}
               busy={busy}
               acceptLines={!!view?.acceptLines}
+              current={hunkAt}
               onExpand={() => setWholeFile(selectedFile.id)}
               onHunk={(operation, hunk) =>
                 run(operation, { file: selectedFile.id, lines: [hunk.firstLine, hunk.lastLine] })
               }
             />
           )}
-          {diff?.diff.truncated && <p class="muted small">Diff cut at 20,000 lines.</p>}
+          {diff?.diff.truncated && <p class="muted small">Diff cut at 100,000 lines.</p>}
         </div>
       )}
     </aside>

@@ -2,10 +2,14 @@
 // hunks with their own Keep / Undo, "⋯ N unchanged lines" where the core
 // left lines out, the words that changed in a replaced line marked, other
 // lines coloured by highlight.js (its output escapes the text; nothing else
-// from the host is rendered as HTML).
+// from the host is rendered as HTML). Only the rows in view (and a few
+// around) are in the page (`state/diff-rows.ts`), so a 20,000-line diff
+// opens and scrolls like a short one.
 import hljs from 'highlight.js/lib/common';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DiffTag } from '../gen/DiffTag';
-import { blocks, type FileDiffView, type HunkView, languageOf, sideBySide } from '../state/changes';
+import { type FileDiffView, type HunkView, languageOf } from '../state/changes';
+import { barRow, diffRows, type Row, rowOffsets, visibleRows } from '../state/diff-rows';
 
 export interface ReviewDiffProps {
   diff: FileDiffView;
@@ -14,6 +18,8 @@ export interface ReviewDiffProps {
   busy: boolean;
   /** Keep can target a hunk. */
   acceptLines: boolean;
+  /** The hunk the keyboard is on (`n` / `p`), or -1. */
+  current: number;
   onHunk: (operation: 'accept' | 'reject', hunk: HunkView) => void;
   /** Show every unchanged line (a gap was clicked). */
   onExpand: () => void;
@@ -37,64 +43,96 @@ function Text({ text, runs, lang }: { text: string; runs?: Runs; lang: string | 
 const mark = (tag: DiffTag) => (tag === '+' ? 'add' : tag === '-' ? 'del' : '');
 
 export function ReviewDiff(p: ReviewDiffProps) {
-  const lang = languageOf(p.path, (l) => !!hljs.getLanguage(l));
-  const words = new Map(p.diff.words.map((w) => [w.line, w.runs as Runs]));
-  const line = (tag: DiffTag, text: string, at: number) => (
-    <div class={`dl ${mark(tag)}`}>
+  const lang = useMemo(() => languageOf(p.path, (l) => !!hljs.getLanguage(l)), [p.path]);
+  const words = useMemo(() => new Map(p.diff.words.map((w) => [w.line, w.runs as Runs])), [p.diff]);
+  const rows = useMemo(() => diffRows(p.diff, p.split), [p.diff, p.split]);
+  const offsets = useMemo(() => rowOffsets(rows), [rows]);
+  const box = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, height: 800 });
+  const measure = () => {
+    const el = box.current;
+    if (el) setView({ top: el.scrollTop, height: el.clientHeight || 800 });
+  };
+  useLayoutEffect(measure, [rows]);
+  // The keyboard's hunk: scrolled into view, its Undo button focused.
+  useEffect(() => {
+    const el = box.current;
+    const i = barRow(rows, p.current);
+    if (!el || i < 0) return;
+    if (offsets[i] < el.scrollTop || offsets[i + 1] > el.scrollTop + el.clientHeight) {
+      el.scrollTop = Math.max(0, offsets[i] - 3 * 18);
+      measure();
+    }
+    requestAnimationFrame(() =>
+      el.querySelector<HTMLButtonElement>(`[data-hunk="${p.current}"] [data-testid=hunk-undo]`)?.focus(),
+    );
+  }, [p.current, rows]);
+
+  const [from, to] = visibleRows(offsets, view.top, view.height);
+  const line = (tag: DiffTag, text: string, at: number, inHunk: boolean, key?: number) => (
+    <div class={`dl ${mark(tag)}${inHunk ? ' in-hunk' : ''}`} key={key}>
       <span class="dl-mark">{tag}</span>
       <Text text={text} runs={words.get(at)} lang={lang} />
     </div>
   );
-  const bar = (hunk: HunkView) => (
-    <div class="hunk-bar">
-      <button
-        type="button"
-        disabled={p.busy}
-        data-testid="hunk-keep"
-        hidden={!p.acceptLines}
-        onClick={() => p.onHunk('accept', hunk)}
-      >
-        Keep
-      </button>
-      <button type="button" disabled={p.busy} data-testid="hunk-undo" onClick={() => p.onHunk('reject', hunk)}>
-        Undo
-      </button>
-    </div>
-  );
-  return (
-    <pre class={p.split ? 'split' : ''} data-testid={p.split ? 'diff-split' : 'diff-unified'}>
-      {blocks(p.diff).map((b, i) => {
-        if (b.kind === 'gap')
-          return (
-            <button type="button" class="fold" data-testid="gap" key={`g${i}`} onClick={p.onExpand}>
-              ⋯ {b.hidden} unchanged {b.hidden === 1 ? 'line' : 'lines'}
-            </button>
-          );
-        if (b.kind === 'context')
-          return b.lines.map((l, k) =>
-            p.split ? (
-              <div class="sbs">
-                {line(' ', l[1], b.start + k)}
-                {line(' ', l[1], b.start + k)}
-              </div>
-            ) : (
-              line(' ', l[1], b.start + k)
-            ),
-          );
+  const draw = (r: Row, i: number) => {
+    switch (r.kind) {
+      case 'gap':
         return (
-          <div class="hunk" data-testid="hunk" key={`h${b.index}`}>
-            {bar(b.hunk)}
-            {p.split
-              ? sideBySide(b.lines, b.hunk.start).map(([left, right]) => (
-                  <div class="sbs">
-                    {left ? line('-', left.text, left.at) : <div class="dl empty" />}
-                    {right ? line('+', right.text, right.at) : <div class="dl empty" />}
-                  </div>
-                ))
-              : b.lines.map((l, k) => line(l[0], l[1], b.hunk.start + k))}
+          <button type="button" class="fold" data-testid="gap" key={i} onClick={p.onExpand}>
+            ⋯ {r.hidden} unchanged {r.hidden === 1 ? 'line' : 'lines'}
+          </button>
+        );
+      case 'bar':
+        return (
+          <div
+            class={`hunk-bar${r.hunk === p.current ? ' current' : ''}`}
+            data-testid="hunk"
+            data-hunk={r.hunk}
+            key={i}
+          >
+            <button
+              type="button"
+              disabled={p.busy}
+              data-testid="hunk-keep"
+              hidden={!p.acceptLines}
+              onClick={() => p.onHunk('accept', r.view)}
+            >
+              Keep
+            </button>
+            <button type="button" disabled={p.busy} data-testid="hunk-undo" onClick={() => p.onHunk('reject', r.view)}>
+              Undo
+            </button>
           </div>
         );
-      })}
-    </pre>
+      case 'line':
+        return line(r.tag, r.text, r.at, r.hunk !== null, i);
+      case 'pair': {
+        const side = (s: typeof r.left, tag: DiffTag) =>
+          s ? line(r.hunk === null ? ' ' : tag, s.text, s.at, r.hunk !== null) : <div class="dl empty" />;
+        return (
+          <div class={`sbs${r.hunk !== null ? ' in-hunk' : ''}`} key={i}>
+            {side(r.left, '-')}
+            {side(r.right, '+')}
+          </div>
+        );
+      }
+    }
+  };
+  return (
+    <div
+      class="diff-scroll"
+      ref={box}
+      onScroll={measure}
+      data-testid={p.split ? 'diff-split' : 'diff-unified'}
+      data-rows={rows.length}
+      data-hunks={p.diff.hunks.length}
+    >
+      <pre class={p.split ? 'split' : ''} style={{ height: `${offsets[rows.length]}px` }}>
+        <div class="diff-window" style={{ transform: `translateY(${offsets[from]}px)` }}>
+          {rows.slice(from, to).map((r, k) => draw(r, from + k))}
+        </div>
+      </pre>
+    </div>
   );
 }

@@ -3,7 +3,8 @@
 // in headless Chromium against the real core: from a click on the file in
 // the Changes panel to its diff on screen with every hunk's buttons, for
 // the big file and, as the baseline in the same run, the small one
-// (median of RUNS openings each).
+// (median of RUNS openings each); then the whole file (20,000 lines shown)
+// and a jump to its end.
 // `node tests/ui/bench-changes.mjs` (after `npm run build` and
 // `cargo build -p hangar-desktop -p hangar-fake-agent`); env as harness.mjs, RUNS.
 import { writeFileSync } from 'node:fs';
@@ -60,7 +61,8 @@ await run('bench-changes', home, [`editor=${fakeBin} --script ${script}`], async
             document.querySelector(`[data-testid=change-file][data-path="${name}"] .change-name`).click();
             const tick = () => {
               const head = document.querySelector('.change-diff .diff-head code')?.textContent;
-              if (head === name && document.querySelectorAll('[data-testid=hunk-undo]').length === hunks)
+              const box = document.querySelector('.diff-scroll');
+              if (head === name && box?.dataset.hunks === String(hunks) && box.querySelector('[data-testid=hunk-undo]'))
                 requestAnimationFrame(() => done(performance.now() - t0));
               else requestAnimationFrame(tick);
             };
@@ -77,5 +79,39 @@ await run('bench-changes', home, [`editor=${fakeBin} --script ${script}`], async
   console.log(
     `# open the diff: 20,000 lines / 500 hunks ${big.toFixed(0)} ms; 20 lines / 1 hunk ${small.toFixed(0)} ms (median of ${runs}); ratio ${(big / small).toFixed(1)}`,
   );
+  // The whole file (every unchanged line shown: 20,000 rows), then a jump
+  // to its end: the time to the last line on screen.
+  const whole = await page.evaluate(
+    () =>
+      new Promise((done) => {
+        const t0 = performance.now();
+        document.querySelector('[data-testid=gap]').click();
+        const tick = () => {
+          const box = document.querySelector('.diff-scroll');
+          if (Number(box?.dataset.rows) >= 20000 && box.querySelector('.dl'))
+            requestAnimationFrame(() => done(performance.now() - t0));
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      }),
+  );
+  const drawn = await page.$$eval('.diff-scroll .dl', (els) => els.length);
+  const end = await page.evaluate(
+    () =>
+      new Promise((done) => {
+        const box = document.querySelector('.diff-scroll');
+        const t0 = performance.now();
+        box.scrollTop = box.scrollHeight;
+        const tick = () => {
+          if (box.textContent.includes('line 19999')) requestAnimationFrame(() => done(performance.now() - t0));
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      }),
+  );
+  console.log(
+    `# whole file (20,000 lines): open ${whole.toFixed(0)} ms, ${drawn} lines in the page; jump to its end ${end.toFixed(0)} ms`,
+  );
+  check(drawn < 500, 'a 20,000-line diff puts only the lines in view in the page', String(drawn));
   check(true, 'figures printed', `${big.toFixed(0)} / ${small.toFixed(0)} ms`);
 });

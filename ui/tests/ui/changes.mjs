@@ -56,7 +56,7 @@ await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page
   check(marked.includes('improved'), 'the words that changed are marked', marked);
   await page.click('[data-testid=split-toggle]');
   await page.waitForSelector('[data-testid=diff-split] .sbs');
-  const rows = await page.$$eval('[data-testid=hunk] .sbs', (els) => els.length);
+  const rows = await page.$$eval('.sbs.in-hunk', (els) => els.length);
   check(rows === 2, 'side by side: one row per replaced line', String(rows));
   if (shots) await page.screenshot({ path: join(shots, 'changes-side-by-side.png') });
   await page.click('[data-testid=split-toggle]');
@@ -111,7 +111,9 @@ await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page
   // transcript, working in a copy of the folder as the turn left it; this
   // session's folder stays as it is.
   await page.click('[data-testid=turn-fork]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=chat-title]')?.textContent.startsWith('Fork: '));
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid=chat-title]')?.textContent.startsWith('Fork: '),
+  );
   await page.waitForSelector('[data-testid=turn]');
   const forked = await page.textContent('[data-testid=turn] .user-msg');
   check(forked.includes('Improve lines 2 and 11'), 'the fork starts with the turn it was made from', forked);

@@ -49,6 +49,16 @@ async fn changeset_uri(core: &Core, host: &HostId, session: &str, turn: Option<&
     })
 }
 
+/// The placeholder of a turn changeset's URI template.
+const TURN_ID: &str = "{turnId}";
+
+/// The turn id `uri` names when it fills `template`'s `{turnId}`.
+fn turn_of(template: &str, uri: &str) -> Option<String> {
+    let (head, tail) = template.split_once(TURN_ID)?;
+    let id = uri.strip_prefix(head)?.strip_suffix(tail)?;
+    (!id.is_empty() && !id.contains('/')).then(|| id.to_owned())
+}
+
 /// A fresh snapshot of a changeset (subscribed only for the moment).
 async fn snapshot(core: &Core, host: &HostId, uri: &str) -> Result<ChangesetState, CoreError> {
     let result = core.multi().subscribe(host, uri.to_owned()).await?;
@@ -178,7 +188,16 @@ pub async fn invoke(core: &Core, a: ChangesInvokeArgs) -> Result<ChangesInvoked,
         Some(StringOrMarkdown::Markdown { markdown }) => markdown,
         None => String::new(),
     };
-    Ok(ChangesInvoked { message })
+    // A follow-up naming one of the session's turn changesets is the
+    // undo's record.
+    let redo = match result.follow_up {
+        Some(f) => {
+            let template = changeset_uri(core, &host, &a.session, Some(TURN_ID)).await.ok();
+            template.and_then(|t| turn_of(&t, &f.content.uri))
+        }
+        None => None,
+    };
+    Ok(ChangesInvoked { message, redo })
 }
 
 /// `changes.turnCounts`: the turns among `a.turns` that changed files.
@@ -221,5 +240,13 @@ mod tests {
     fn paths_show_relative_to_the_folder_and_decoded() {
         assert_eq!(shown_path("file:///w/src/a%20b.rs", Some("file:///w")), "src/a b.rs");
         assert_eq!(shown_path("file:///elsewhere/x", Some("file:///w")), "/elsewhere/x");
+    }
+
+    #[test]
+    fn an_undos_record_is_read_from_a_turn_changeset_uri() {
+        let template = "ahp-session:/s/changesets/turn/{turnId}";
+        assert_eq!(turn_of(template, "ahp-session:/s/changesets/turn/undo-1").as_deref(), Some("undo-1"));
+        assert_eq!(turn_of(template, "ahp-session:/other/changesets/turn/undo-1"), None);
+        assert_eq!(turn_of(template, "https://example.com/pr/1"), None);
     }
 }

@@ -162,6 +162,9 @@ pub struct ChangesInvokeArgs {
 pub struct ChangesInvoked {
     /// The host's words.
     pub message: String,
+    /// For an Undo: the turn id its record is kept under (the host's
+    /// follow-up); Undo of that turn (`reject`) redoes what was undone.
+    pub redo: Option<String>,
 }
 
 /// `changes.turnCounts`: which of these turns changed files.

@@ -41,6 +41,11 @@ export function ChangesPanel(p: ChangesPanelProps) {
   const [busy, setBusy] = useState(false);
   const [confirmAll, setConfirmAll] = useState(false);
   const [split, setSplit] = useState(false);
+  /** The record of the last Undo (a turn id): Undo of it redoes; `again`
+   * when that Undo was itself a Redo (undoing it undoes once more). */
+  const [redo, setRedo] = useState<{ turn: string; again: boolean } | null>(null);
+  /** Redo the last Undo: undo its record. */
+  const runRedo = (record: string) => run('reject', {}, record);
   /** The hunk the keyboard is on (n / p), or -1. */
   const [hunkAt, setHunkAt] = useState(-1);
   /** The file whose diff shows every unchanged line (a gap of it was clicked). */
@@ -84,17 +89,19 @@ export function ChangesPanel(p: ChangesPanelProps) {
     };
   }, [fileKey, whole]);
 
-  const run = async (operation: 'accept' | 'reject', target: Target) => {
+  const run = async (operation: 'accept' | 'reject', target: Target, turn = p.turn) => {
     setBusy(true);
     setError('');
     try {
       const r = await call('changes.invoke', {
         ...base,
+        turn,
         operation,
         file: target.file ?? null,
         lines: target.lines ?? null,
       });
       setNote(r.message);
+      setRedo(r.redo ? { turn: r.redo, again: turn !== p.turn } : null);
       await load();
       if (selected) setDiff(await call('changes.diff', { ...base, file: selected, whole }).catch(() => null));
     } catch (e) {
@@ -197,7 +204,18 @@ export function ChangesPanel(p: ChangesPanelProps) {
       )}
       {note && !error && (
         <p class="muted small" data-testid="changes-note">
-          {note}
+          {note}{' '}
+          {redo && (
+            <button
+              type="button"
+              class="link"
+              data-testid="changes-redo"
+              disabled={busy}
+              onClick={() => runRedo(redo.turn)}
+            >
+              {redo.again ? 'Undo again' : 'Redo'}
+            </button>
+          )}
         </p>
       )}
       {!view ? (

@@ -7,4 +7,9 @@ export type ChangesInvoked = {
 /**
  * The host's words.
  */
-message: string, };
+message: string, 
+/**
+ * For an Undo: the turn id its record is kept under (the host's
+ * follow-up); Undo of that turn (`reject`) redoes what was undone.
+ */
+redo: string | null, };

@@ -78,6 +78,15 @@ await run('changes', home, [`editor=${fakeBin} --script ${script}`], async (page
     'undoing one hunk restores that line only',
     afterUndo,
   );
+  // The note offers Redo: the hunk comes back; then "Undo again" undoes it once more.
+  await page.click('[data-testid=changes-redo]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=hunk]').length === 2);
+  check(notes() === edited, 'Redo brings the undone hunk back', notes());
+  const again = await page.textContent('[data-testid=changes-redo]');
+  check(again === 'Undo again', 'after a Redo, the button undoes once more', again);
+  await page.click('[data-testid=changes-redo]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=hunk]').length === 1);
+  check(notes() === afterUndo, 'Undo again restores that line once more', notes());
   // Keep the other: the disk stays, notes.txt leaves the list.
   await page.click('[data-testid=hunk-keep]');
   await page.waitForFunction(() => !document.querySelector('[data-testid=change-file][data-path="notes.txt"]'));

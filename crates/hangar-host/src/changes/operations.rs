@@ -63,6 +63,9 @@ pub enum OperationError {
     Io(String),
 }
 
+/// The id prefix of a reject's record (a turn changeset): `undo-…`.
+pub const UNDO_PREFIX: &str = "undo-";
+
 /// What an operation did.
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
@@ -254,11 +257,13 @@ impl Tracker {
         let pending: Vec<Pending> = inner.store.pending(session)?;
         let mut manifest = inner.manifest(session)?.clone();
         let old_manifest = manifest.clone();
+        // Undoing an undo (a redo) brings the change back as pending.
+        let redo = matches!(source, Source::Turn(t) if t.starts_with(UNDO_PREFIX));
         inner.store.transaction(|tx| {
             for (hash, bytes) in &replaced {
                 tx.put_blob(hash, bytes)?;
             }
-            for (path, content) in &planned {
+            for ((path, content), written) in planned.iter().zip(&record) {
                 match content.as_deref().and_then(|_| scan::entry_of(path, &mut |h, b| keep(tx, h, b))) {
                     Some(entry) => manifest.insert(path.clone(), entry),
                     None => manifest.remove(path),
@@ -270,6 +275,14 @@ impl Tracker {
                     } else {
                         tx.set_pending(session, &Pending { agent_after: now.clone(), ..p.clone() })?;
                     }
+                } else if redo && written.before != now {
+                    let back = Pending {
+                        path: path.clone(),
+                        before: written.before.clone(),
+                        agent_after: now,
+                        reviewed: false,
+                    };
+                    tx.set_pending(session, &back)?;
                 }
             }
             tx.save_manifest(session, &old_manifest, &manifest)?;
@@ -341,6 +354,8 @@ mod tests {
         assert_eq!(f.read("edit.txt").as_deref(), Some("a\nB\nc\nd\ne\nF\n"));
         assert_eq!(f.read("new.txt").as_deref(), Some("hi\n"));
         assert_eq!(f.read("gone.txt"), None);
+        // ... and pending again, to keep or undo once more.
+        assert_eq!(f.pending(), ["edit.txt", "gone.txt", "new.txt"]);
     }
 
     #[test]

@@ -9,11 +9,11 @@ use ahp_types::actions::{
     ChangesetOperationStatusChangedAction, ChangesetStatusChangedAction, SessionChangesetsChangedAction,
 };
 use ahp_types::commands::{
-    ChangesetOperationTarget, ContentEncoding, InvokeChangesetOperationParams, InvokeChangesetOperationResult,
-    ResourceReadResult,
+    ChangesetOperationFollowUp, ChangesetOperationTarget, ContentEncoding, InvokeChangesetOperationParams,
+    InvokeChangesetOperationResult, ResourceReadResult,
 };
 use ahp_types::common::StringOrMarkdown;
-use ahp_types::state::{ChangesetOperationScope, ChangesetOperationStatus, ChangesetStatus, ErrorInfo};
+use ahp_types::state::{ChangesetOperationScope, ChangesetOperationStatus, ChangesetStatus, ContentRef, ErrorInfo};
 use ahp_types::StateAction;
 use base64::Engine as _;
 use serde_json::{json, Value};
@@ -24,6 +24,9 @@ use crate::engine::clock::{new_id, now};
 use crate::host::Host;
 use crate::resources::uri::file_uri_to_path;
 use crate::RpcError;
+
+/// The content type of a follow-up naming a changeset (an undo's record).
+pub const CHANGESET_CONTENT_TYPE: &str = "application/vnd.hangar.changeset";
 
 impl Host {
     /// A session's working directories as paths.
@@ -237,7 +240,7 @@ impl Host {
             return Err(RpcError::invalid_params("target", format!("{} has no {kind:?} scope here", op.id)));
         }
         self.operation_status(&p.channel, &op.id, ChangesetOperationStatus::Running, None);
-        let undo_id = format!("undo-{}", new_id());
+        let undo_id = format!("{}{}", super::operations::UNDO_PREFIX, new_id());
         let result = match op.id.as_str() {
             "accept" => self.changes.accept(&session, &source, &scope),
             _ => self.changes.reject(&session, &source, &scope, &undo_id),
@@ -254,9 +257,20 @@ impl Host {
                     turns.push(t.clone());
                 }
                 self.publish_changes(&session, &turns);
+                // An undo is recorded as a turn: its changeset (whose
+                // `reject` redoes what was undone) is the follow-up.
+                let follow_up = outcome.undo.as_ref().map(|undo| ChangesetOperationFollowUp {
+                    content: ContentRef {
+                        uri: changeset::turn_uri(&session, undo),
+                        size_hint: None,
+                        content_type: Some(CHANGESET_CONTENT_TYPE.to_owned()),
+                        nonce: None,
+                    },
+                    external: Some(false),
+                });
                 Ok(InvokeChangesetOperationResult {
-                    message: Some(StringOrMarkdown::Plain(message(&op.id, &outcome))),
-                    follow_up: None,
+                    message: Some(StringOrMarkdown::Plain(message(&op.id, &source, &outcome))),
+                    follow_up,
                 })
             }
             Err(e) => {
@@ -328,10 +342,12 @@ fn scope_of(target: Option<&ChangesetOperationTarget>) -> Result<(Scope, Changes
     })
 }
 
-fn message(op: &str, outcome: &Outcome) -> String {
+fn message(op: &str, source: &Source, outcome: &Outcome) -> String {
     let n = outcome.files.len();
     let files = if n == 1 { "1 file".to_owned() } else { format!("{n} files") };
+    let redo = matches!(source, Source::Turn(t) if t.starts_with(super::operations::UNDO_PREFIX));
     match &outcome.undo {
+        Some(_) if op == "reject" && redo => format!("Redid the changes in {files}."),
         Some(_) if op == "reject" => format!("Undid the changes in {files}."),
         _ => format!("Kept the changes in {files}."),
     }

@@ -110,7 +110,13 @@ async fn every_change_is_listed_with_its_old_content_and_undone_or_kept_at_each_
     // Undo one hunk of notes.txt: only line 1 goes back.
     invoke(&rig.client, &uri, "reject", Some(lines(&ws.join("notes.txt"), 0, 0))).await.unwrap();
     assert_eq!(read(&ws.join("notes.txt")).as_deref(), Some("one\ntwo\nthree\nfour\nfive\nSIX\n"));
-    // Undo one file.
+    // Undo one file; the answer names the undo's record, whose reject redoes it.
+    let undone = invoke(&rig.client, &uri, "reject", Some(resource(&ws.join("hello.txt")))).await.unwrap();
+    assert_eq!(read(&ws.join("hello.txt")).as_deref(), Some("hello world\n"));
+    let redo = undone["followUp"]["content"]["uri"].as_str().unwrap().to_owned();
+    assert!(redo.starts_with(&format!("{}/changesets/turn/undo-", rig.session)), "{undone}");
+    invoke(&rig.client, &redo, "reject", None).await.unwrap();
+    assert_eq!(read(&ws.join("hello.txt")).as_deref(), Some("hello agent\n"), "redone");
     invoke(&rig.client, &uri, "reject", Some(resource(&ws.join("hello.txt")))).await.unwrap();
     assert_eq!(read(&ws.join("hello.txt")).as_deref(), Some("hello world\n"));
     // Keep one file: the disk stays, the file leaves the pending set.
@@ -136,8 +142,10 @@ async fn every_change_is_listed_with_its_old_content_and_undone_or_kept_at_each_
     let ops: Vec<(&str, bool)> =
         entries.iter().map(|e| (e["operation"].as_str().unwrap(), e["error"].is_null())).collect();
     // The unknown operation and the range on a turn's accept were refused
-    // before running; the file outside the changeset ran and failed.
-    assert_eq!(ops, [("reject", false), ("reject", true), ("reject", true), ("accept", true), ("reject", true)]);
+    // before running; the file outside the changeset ran and failed. The
+    // redo and the second undo of hello.txt are rejects too.
+    let rejected = ("reject", true);
+    assert_eq!(ops, [("reject", false), rejected, rejected, rejected, rejected, ("accept", true), rejected]);
     assert_eq!(entries[0]["client"]["id"], "acp-tests");
     assert_eq!(entries[1]["files"][0]["before"].as_str().unwrap().len(), 64, "{}", entries[1]);
 }

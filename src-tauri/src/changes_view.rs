@@ -7,19 +7,16 @@
 use ahp::hosts::HostClientHandle;
 use ahp::hosts::HostId;
 use ahp_types::actions::ChangesetFilesReviewChangedAction;
-use ahp_types::commands::{
-    ChangesetOperationTarget, InvokeChangesetOperationParams, InvokeChangesetOperationResult, ResourceReadParams,
-    ResourceReadResult,
-};
+use ahp_types::commands::{ChangesetOperationTarget, InvokeChangesetOperationParams, InvokeChangesetOperationResult};
 use ahp_types::common::StringOrMarkdown;
 use ahp_types::state::{
     ChangesetFile, ChangesetOperationScope, ChangesetState, FileEditSide, SnapshotState, TextPosition, TextRange,
 };
 use ahp_types::StateAction;
-use base64::Engine;
 
 use crate::core::Core;
 use crate::error::CoreError;
+use crate::host_files::read_text;
 use crate::protocol::app::ChangeCounts;
 use crate::protocol::changes::{
     ChangedFile, ChangesArgs, ChangesFileArgs, ChangesInvokeArgs, ChangesInvoked, ChangesReviewArgs, ChangesView,
@@ -131,15 +128,7 @@ async fn side_text(
     side: Option<&FileEditSide>,
 ) -> Result<Option<String>, CoreError> {
     let Some(side) = side else { return Ok(None) };
-    let params =
-        ResourceReadParams { channel: session.to_owned(), meta: None, uri: side.content.uri.clone(), encoding: None };
-    let read: ResourceReadResult = client.request("resourceRead", params).await?;
-    Ok(match read.encoding {
-        ahp_types::commands::ContentEncoding::Utf8 => Some(read.data),
-        ahp_types::commands::ContentEncoding::Base64 => {
-            base64::engine::general_purpose::STANDARD.decode(read.data).ok().and_then(|b| String::from_utf8(b).ok())
-        }
-    })
+    read_text(client, session, &side.content.uri).await
 }
 
 /// `changes.diff`.

@@ -27,7 +27,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use crate::core::{Core, Sink};
-use crate::customizations::toggle;
+use crate::customizations::{self, toggle};
 use crate::error::CoreError;
 use crate::outgoing::{self, fresh_id, Composed};
 use crate::protocol::command::{ChatOpened, Dispatched, OlderFetched, Queued, SessionCreated, StreamOpened};
@@ -298,6 +298,8 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChangesInvoke(a) => Reply::ChangesInvoke(crate::changes_view::invoke(core, a).await?),
         Command::ChangesReview(a) => Reply::ChangesReview(crate::changes_view::review(core, a).await?),
         Command::ChangesTurnCounts(a) => Reply::ChangesTurnCounts(crate::changes_view::turn_counts(core, a).await?),
+        Command::CustomizationsRead(a) => Reply::CustomizationsRead(customizations::files::read(core, a).await?),
+        Command::CustomizationsSave(a) => Reply::CustomizationsSave(customizations::files::save(core, a).await?),
         Command::CustomizationsToggle(a) => {
             let state = core.session_state(&HostId::new(a.host.clone()), &a.session).await?;
             let workspace = state.working_directories.as_deref().and_then(<[String]>::first).map(String::as_str);

@@ -53,6 +53,16 @@ fn remote_message(error: &RemoteError) -> String {
     }
 }
 
+impl CoreError {
+    /// The JSON-RPC error code the host answered with, when that is the failure.
+    pub fn rpc_code(&self) -> Option<i32> {
+        match self {
+            Self::Host(HostError::Client(ahp::ClientError::Rpc(e))) => Some(e.code),
+            _ => None,
+        }
+    }
+}
+
 impl serde::Serialize for CoreError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.to_string())

@@ -69,6 +69,7 @@ pub mod event_feed;
 pub mod file_diff;
 pub mod folders;
 pub mod host_book;
+pub mod host_files;
 pub mod markdown;
 pub mod outbox;
 pub mod outgoing;

@@ -2,6 +2,7 @@
 //! streaming frames short; `paging.mjs` for the place kept when older turns
 //! are prepended; `mentions.mjs` for an `@` mention's attachment;
 //! `new-session.mjs` for the new-session dialog and its folder picker;
+//! `customization-editor.mjs` for creating and editing a customization file;
 //! `customizations.mjs` for the Customizations panel, a toggle and a custom
 //! agent against the host's own discovery;
 //! `settings.mjs` for the agent's modes and settings in the composer;
@@ -64,6 +65,11 @@ fn the_composer_offers_the_agent_modes_and_switches_the_running_agent() {
 #[test]
 fn the_agent_plan_is_a_checklist_updated_in_place() {
     run_ui_script("plan.mjs");
+}
+
+#[test]
+fn a_customization_is_created_and_edited_and_a_disk_change_is_never_overwritten() {
+    run_ui_script("customization-editor.mjs");
 }
 
 #[test]

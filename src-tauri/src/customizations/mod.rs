@@ -7,8 +7,11 @@
 //! - [`view`]   — the tree as the UI's [`crate::protocol::customization`]
 //!   view, and what an open chat's streams were last sent of it;
 //! - [`toggle`] — the full decision list a `customizations.toggle` turns
-//!   into a `session/customizationToggled`.
+//!   into a `session/customizationToggled`;
+//! - [`files`]  — reading and saving a customization's file for the
+//!   editors (`customizations.read` / `customizations.save`, etag-checked).
 
+pub mod files;
 pub mod toggle;
 pub mod tree;
 pub mod view;

@@ -23,7 +23,7 @@ use super::changes::{
     TurnCounts, TurnCountsArgs,
 };
 use super::chat::ChatOp;
-use super::customization::ToggleScope;
+use super::customization::{CustomizationFile, CustomizationFileArgs, CustomizationSaveArgs, SaveOutcome, ToggleScope};
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
@@ -155,6 +155,10 @@ commands! {
     "chat.completions" => ChatCompletions(ChatCompletionsArgs) -> Completions;
     /// Turn a customization on or off (or clear a scope's decision).
     "customizations.toggle" => CustomizationsToggle(CustomizationsToggleArgs) -> Dispatched;
+    /// Read a customization's file (text and version) for an editor.
+    "customizations.read" => CustomizationsRead(CustomizationFileArgs) -> CustomizationFile;
+    /// Save a customization's file over the version read, or create it.
+    "customizations.save" => CustomizationsSave(CustomizationSaveArgs) -> SaveOutcome;
     /// A session's pending changes (or one turn's): the changed files.
     "changes.list" => ChangesList(ChangesArgs) -> ChangesView;
     /// One changed file's diff and hunks.
@@ -705,6 +709,11 @@ mod tests {
             (
                 "customizations.toggle",
                 json!({"host": h, "session": s, "id": "x", "scope": "workspace", "enabled": null}),
+            ),
+            ("customizations.read", json!({"host": h, "session": s, "uri": "file:///w/.claude/agents/a.md"})),
+            (
+                "customizations.save",
+                json!({"host": h, "session": s, "uri": "file:///w/a.md", "text": "x", "etag": null, "create": true}),
             ),
             ("changes.list", json!({"host": h, "session": s, "turn": null})),
             ("changes.diff", json!({"host": h, "session": s, "turn": "t1", "file": "file:///w/a.rs", "whole": true})),

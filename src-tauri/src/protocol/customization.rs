@@ -187,3 +187,67 @@ pub struct CustomizationsView {
     /// Top-level entries, in the host's order.
     pub containers: Vec<CustomizationContainer>,
 }
+
+/// `customizations.read`: one customization file on the session's host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomizationFileArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI (the channel the host checks access against).
+    pub session: String,
+    /// The file (`file:` URI).
+    pub uri: String,
+}
+
+/// A customization file as read.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomizationFile {
+    /// The file.
+    pub uri: String,
+    /// Its text.
+    pub text: String,
+    /// Its version (`resourceResolve` etag), for the next save's `ifMatch`.
+    pub etag: Option<String>,
+}
+
+/// `customizations.save`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct CustomizationSaveArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// The file (`file:` URI).
+    pub uri: String,
+    /// The whole new text.
+    pub text: String,
+    /// The version the edit started from; the save is refused when the
+    /// file is no longer that version. `null`: write whatever is there.
+    pub etag: Option<String>,
+    /// A new file: refused when one is already there.
+    pub create: bool,
+}
+
+/// What a save did.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "outcome", rename_all = "camelCase")]
+pub enum SaveOutcome {
+    /// Written; the file's new version.
+    Saved {
+        /// For the next save.
+        etag: Option<String>,
+    },
+    /// The file changed on disk since it was read: nothing was written.
+    Conflict {
+        /// The text on disk now (`null`: the file is gone).
+        disk: Option<String>,
+        /// Its version (save with it to keep yours).
+        etag: Option<String>,
+    },
+    /// A new file's name is taken: nothing was written.
+    Exists,
+}

@@ -2,6 +2,7 @@
 // Customizations panels' buttons), the windowed transcript (older turns paged in with
 // fetchTurns), the composer, confirmation shortcuts, and the session's
 // Changes or Customizations panel beside the chat.
+import { lazy, Suspense } from 'preact/compat';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, errorText, stream } from '../ipc';
 import { type AgentInfo, folderName, folderPath, type SessionRow } from '../state/app-store';
@@ -24,9 +25,15 @@ import { type Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/s
 import { ChangesPanel } from './ChangesPanel';
 import { Composer } from './Composer';
 import { ConfirmDialog } from './ConfirmDialog';
+import type { EditTarget } from './CustomizationEditor';
 import { CustomizationsPanel } from './CustomizationsPanel';
 import { StartFailed } from './StartFailed';
 import { Turn, type TurnActions } from './Turn';
+
+/** The editor (CodeMirror) loads on first use: it is most of the app's code. */
+const CustomizationEditor = lazy(() =>
+  import('./CustomizationEditor').then((m) => ({ default: m.CustomizationEditor })),
+);
 
 const PAGE = 30;
 /** Whether the Customizations panel is open; kept when another session is opened. */
@@ -48,6 +55,8 @@ export function ChatPane({
   const [limit, setLimit] = useState(PAGE);
   const [renaming, setRenaming] = useState(false);
   const [disposing, setDisposing] = useState(false);
+  /** The customization file open in the editor. */
+  const [editing, setEditing] = useState<EditTarget | null>(null);
   /** The turn a fork is being made from. */
   const [forking, setForking] = useState<string | null>(null);
   const [panelOpen, setPanelOpenState] = useState(panelWasOpen);
@@ -402,9 +411,22 @@ export function ChatPane({
             provider={row.provider}
             agentLabel={agent?.displayName || row.provider}
             onClose={() => setPanelOpen(false)}
+            onEdit={setEditing}
           />
         )}
       </div>
+      {editing && (
+        <Suspense fallback={null}>
+          <CustomizationEditor
+            key={editing.uri}
+            host={host}
+            session={row.uri}
+            target={editing}
+            workspace={view.customizations?.workspace ?? null}
+            onClose={() => setEditing(null)}
+          />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -4,10 +4,12 @@
 // (this session / this folder / everywhere), what each scope decided,
 // badges (read by the agent itself, restart pending, shadowed, not given
 // to the agent) and a folder's load problem in words. Every string from the
-// host is rendered as text. Editing files is issue 12: `onOpenFile`, when
-// given, adds an "Open file" button to each entry.
+// host is rendered as text. With `onEdit`, an agent, skill, prompt or rule
+// has an Edit button, and a writable folder of one of them a New button
+// (the editor is `CustomizationEditor`).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, errorText } from '../ipc';
+import { editable, FORMS, newFileUri, newNameProblem, template } from '../state/customization-forms';
 import {
   badges,
   type CustomizationContainer,
@@ -27,6 +29,7 @@ import {
   type ToggleScope,
   toggleArgs,
 } from '../state/customizations';
+import type { EditTarget } from './CustomizationEditor';
 
 export interface PanelProps {
   host: string;
@@ -37,8 +40,8 @@ export interface PanelProps {
   /** Its display name. */
   agentLabel: string;
   onClose: () => void;
-  /** Open an entry's file (issue 12's editors); no button without it. */
-  onOpenFile?: (uri: string) => void;
+  /** Open the editor on a file (existing, or new from a template). */
+  onEdit?: (target: EditTarget) => void;
 }
 
 export function CustomizationsPanel(p: PanelProps) {
@@ -117,6 +120,9 @@ function SourceBlock({ source, workspace, panel }: { source: Source; workspace: 
         <p class={`small ${c?.load === 'loading' ? 'muted' : 'error'}`} data-testid="cust-load-problem">
           {problem}
         </p>
+      )}
+      {c && panel.onEdit && c.item.kind === 'directory' && c.writable && editable(c.contents) && (
+        <NewFile container={c} panel={panel} taken={source.items.map((it) => it.name)} />
       )}
       {source.items.length > 0 && (
         <ul class="cust-items">
@@ -210,9 +216,16 @@ function ItemRow({
         </span>
         {meta && <span class="muted small">{meta}</span>}
         <span class="spacer" />
-        {panel.onOpenFile && (
-          <button type="button" class="link small" onClick={() => panel.onOpenFile?.(item.uri)}>
-            Open file
+        {panel.onEdit && editable(item.kind) && (
+          <button
+            type="button"
+            class="link small"
+            data-testid="cust-edit"
+            onClick={() =>
+              editable(item.kind) && panel.onEdit?.({ uri: editedFile(item), kind: item.kind, readBy: item.readBy })
+            }
+          >
+            Edit
           </button>
         )}
         <select
@@ -263,5 +276,66 @@ function ItemRow({
         </p>
       )}
     </div>
+  );
+}
+
+/** The file an entry's editor opens (a skill's entry may name its folder). */
+function editedFile(item: CustomizationItem): string {
+  return item.kind === 'skill' && !/\.md$/i.test(item.uri) ? `${item.uri.replace(/\/+$/, '')}/SKILL.md` : item.uri;
+}
+
+/** "New agent" (or skill, prompt, rule) in a writable folder: a name, then the editor on the template. */
+function NewFile({
+  container,
+  panel,
+  taken,
+}: {
+  container: CustomizationContainer;
+  panel: PanelProps;
+  taken: string[];
+}) {
+  const [name, setName] = useState<string | null>(null);
+  if (!editable(container.contents)) return null;
+  const kind = container.contents;
+  const label = FORMS[kind].label.toLowerCase();
+  if (name == null)
+    return (
+      <button type="button" class="link small cust-new" data-testid="cust-new" onClick={() => setName('')}>
+        New {label}
+      </button>
+    );
+  const problem = name ? newNameProblem(kind, name, taken) : null;
+  const create = (e: Event) => {
+    e.preventDefault();
+    if (!name || problem) return;
+    panel.onEdit?.({
+      uri: newFileUri(kind, container.item.uri, name),
+      kind,
+      readBy: container.item.readBy,
+      template: template(kind, name),
+    });
+    setName(null);
+  };
+  return (
+    <form class="cust-new-form small" onSubmit={create} data-testid="cust-new-form">
+      <input
+        type="text"
+        value={name}
+        placeholder={`${label} name`}
+        aria-label={`The new ${label}'s name`}
+        aria-invalid={problem != null}
+        onInput={(e) => setName((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape') return;
+          e.preventDefault();
+          setName(null);
+        }}
+        ref={(el) => el?.focus()}
+      />
+      <button type="submit" disabled={!name || problem != null}>
+        Create
+      </button>
+      {problem && <span class="error">{problem}</span>}
+    </form>
   );
 }

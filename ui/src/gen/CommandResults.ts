@@ -3,6 +3,7 @@ import type { ChangesInvoked } from "./ChangesInvoked";
 import type { ChangesView } from "./ChangesView";
 import type { ChatOpened } from "./ChatOpened";
 import type { Completions } from "./Completions";
+import type { CustomizationFile } from "./CustomizationFile";
 import type { Dispatched } from "./Dispatched";
 import type { FileDiffView } from "./FileDiffView";
 import type { FolderListing } from "./FolderListing";
@@ -10,6 +11,7 @@ import type { HostAdded } from "./HostAdded";
 import type { HostProbe } from "./HostProbe";
 import type { OlderFetched } from "./OlderFetched";
 import type { Queued } from "./Queued";
+import type { SaveOutcome } from "./SaveOutcome";
 import type { Sent } from "./Sent";
 import type { SessionCreated } from "./SessionCreated";
 import type { StreamOpened } from "./StreamOpened";
@@ -18,4 +20,4 @@ import type { TurnCounts } from "./TurnCounts";
 /**
  * Each command's result type, by name (TypeScript only).
  */
-export type CommandResults = { "app.watch": StreamOpened, "stream.close": null, "host.probe": HostProbe, "host.add": HostAdded, "host.rename": null, "host.remove": null, "host.reconnect": null, "host.dismissReport": null, "session.create": SessionCreated, "session.fork": SessionCreated, "session.rename": Dispatched, "session.archive": Dispatched, "session.markRead": Dispatched, "session.setting": Dispatched, "session.dispose": null, "folder.list": FolderListing, "chat.open": ChatOpened, "chat.send": Sent, "chat.queue": Queued, "chat.removeQueued": Dispatched, "chat.reorderQueued": Dispatched, "chat.cancel": Dispatched, "chat.confirm": Dispatched, "chat.draft": Dispatched, "chat.inputAnswer": Dispatched, "chat.inputComplete": Dispatched, "chat.retry": Dispatched, "chat.fetchOlder": OlderFetched, "chat.completions": Completions, "customizations.toggle": Dispatched, "changes.list": ChangesView, "changes.diff": FileDiffView, "changes.invoke": ChangesInvoked, "changes.review": Dispatched, "changes.turnCounts": Array<TurnCounts>, };
+export type CommandResults = { "app.watch": StreamOpened, "stream.close": null, "host.probe": HostProbe, "host.add": HostAdded, "host.rename": null, "host.remove": null, "host.reconnect": null, "host.dismissReport": null, "session.create": SessionCreated, "session.fork": SessionCreated, "session.rename": Dispatched, "session.archive": Dispatched, "session.markRead": Dispatched, "session.setting": Dispatched, "session.dispose": null, "folder.list": FolderListing, "chat.open": ChatOpened, "chat.send": Sent, "chat.queue": Queued, "chat.removeQueued": Dispatched, "chat.reorderQueued": Dispatched, "chat.cancel": Dispatched, "chat.confirm": Dispatched, "chat.draft": Dispatched, "chat.inputAnswer": Dispatched, "chat.inputComplete": Dispatched, "chat.retry": Dispatched, "chat.fetchOlder": OlderFetched, "chat.completions": Completions, "customizations.toggle": Dispatched, "customizations.read": CustomizationFile, "customizations.save": SaveOutcome, "changes.list": ChangesView, "changes.diff": FileDiffView, "changes.invoke": ChangesInvoked, "changes.review": Dispatched, "changes.turnCounts": Array<TurnCounts>, };

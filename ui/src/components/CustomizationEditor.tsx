@@ -1,0 +1,369 @@
+// The editor of one markdown customization (agent, skill, prompt, rule):
+// its front matter as a form made for the kind (checked before a save, with
+// a warning where an agent that reads the file ignores a field), its body in
+// a code editor, or the whole file as text (raw mode). Reads and saves go
+// through the session's host (`customizations.read` / `.save`), so a remote
+// host's files are edited the same way. A save carries the version the edit
+// started from: when the file changed on disk since, nothing is written and
+// both versions are shown, to save yours over it or take the disk's.
+// Ctrl+S saves; closing with unsaved changes asks first.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { call, errorText } from '../ipc';
+import { type EditableKind, type Field, FORMS, fieldProblem, fieldWarnings } from '../state/customization-forms';
+import { pathOf } from '../state/customizations';
+import { fieldOf, joinFrontmatter, type Split, splitFrontmatter } from '../state/frontmatter';
+import { CodeEditor } from './CodeEditor';
+import { ConfirmDialog } from './ConfirmDialog';
+
+export interface EditTarget {
+  uri: string;
+  kind: EditableKind;
+  /** Agent ids that read this file (warnings). */
+  readBy: string[];
+  /** A new file: its template, written only on save. */
+  template?: string;
+}
+
+type Value = string | string[] | boolean | null;
+type Conflict = { disk: string | null; etag: string | null };
+
+export function CustomizationEditor({
+  host,
+  session,
+  target,
+  workspace,
+  onClose,
+}: {
+  host: string;
+  session: string;
+  target: EditTarget;
+  workspace: string | null;
+  onClose: () => void;
+}) {
+  const form = FORMS[target.kind];
+  const [loaded, setLoaded] = useState<{ text: string; etag: string | null } | null>(null);
+  const [isNew, setIsNew] = useState(target.template != null);
+  const [split, setSplit] = useState<Split | null>(null);
+  const [values, setValues] = useState<Record<string, Value>>({});
+  const [body, setBody] = useState('');
+  const [raw, setRaw] = useState<string | null>(null);
+  const [dirty, setDirty] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [note, setNote] = useState('');
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [askClose, setAskClose] = useState(false);
+
+  const take = (text: string, etag: string | null) => {
+    const s = splitFrontmatter(text);
+    setLoaded({ text, etag });
+    setSplit(s);
+    setValues(Object.fromEntries(form.fields.map((f) => [f.key, fieldOf(s, f.key)])));
+    setBody(s.body);
+    // Front matter the form cannot read opens as text.
+    setRaw(s.error ? text : null);
+    setDirty(false);
+  };
+  useEffect(() => {
+    if (target.template != null) {
+      take(target.template, null);
+      setDirty(true);
+      return;
+    }
+    call('customizations.read', { host, session, uri: target.uri }).then(
+      (f) => take(f.text, f.etag),
+      (e) => setError(errorText(e)),
+    );
+  }, [target.uri]);
+
+  /** The file's text as the editor holds it now. */
+  const text = (): string => raw ?? (split ? joinFrontmatter(split, values, body) : body);
+  const problems = useMemo(
+    () => (raw == null ? form.fields.map((f) => [f, fieldProblem(f, values[f.key] ?? null)] as const) : []),
+    [values, raw],
+  );
+  const blocked = problems.some(([, p]) => p);
+
+  const save = async (etag: string | null | undefined = loaded?.etag) => {
+    if (blocked || busy) return;
+    setBusy(true);
+    setError('');
+    const now = text();
+    try {
+      const r = await call('customizations.save', {
+        host,
+        session,
+        uri: target.uri,
+        text: now,
+        etag: etag ?? null,
+        create: isNew,
+      });
+      if (r.outcome === 'saved') {
+        take(now, r.etag);
+        setIsNew(false);
+        setConflict(null);
+        setNote(`Saved to ${pathOf(target.uri, workspace)}.`);
+      } else if (r.outcome === 'conflict') {
+        setConflict({ disk: r.disk, etag: r.etag });
+      } else {
+        setError(`${pathOf(target.uri, workspace)} already exists: pick another name.`);
+      }
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const close = () => (dirty ? setAskClose(true) : onClose());
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && !e.defaultPrevented && !askClose) {
+      e.preventDefault();
+      close();
+    }
+  };
+  // Ctrl+S wherever the focus is while the editor is open (the browser's
+  // "save page" never applies here).
+  const saveRef = useRef(save);
+  saveRef.current = save;
+  useEffect(() => {
+    const onSave = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === 's') {
+        e.preventDefault();
+        saveRef.current();
+      }
+    };
+    window.addEventListener('keydown', onSave);
+    return () => window.removeEventListener('keydown', onSave);
+  }, []);
+  /** A code editor's change: kept, and the file is unsaved. */
+  const edited = (keep: (text: string) => void) => (text: string) => {
+    keep(text);
+    setDirty(true);
+    setNote('');
+  };
+  const set = (key: string, v: Value) => {
+    setValues({ ...values, [key]: v });
+    setDirty(true);
+    setNote('');
+  };
+  const toggleRaw = () => {
+    if (raw == null) {
+      setRaw(text());
+      return;
+    }
+    const s = splitFrontmatter(raw);
+    if (s.error) {
+      setError(`The front matter is not valid YAML (${s.error}); fix it in the text first.`);
+      return;
+    }
+    setSplit(s);
+    setValues(Object.fromEntries(form.fields.map((f) => [f.key, fieldOf(s, f.key)])));
+    setBody(s.body);
+    setRaw(null);
+  };
+
+  return (
+    <div class="editor-backdrop">
+      <section
+        class="cust-editor"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="cust-editor-title"
+        data-testid="cust-editor"
+        onKeyDown={onKey}
+      >
+        <header class="cust-editor-head">
+          <h2 id="cust-editor-title">
+            {isNew ? `New ${form.label.toLowerCase()}` : `${form.label}`}
+            {dirty && <span class="muted small"> · unsaved</span>}
+          </h2>
+          <code class="small muted" title={target.uri} data-testid="cust-editor-path">
+            {pathOf(target.uri, workspace)}
+          </code>
+          <span class="spacer" />
+          <button type="button" aria-pressed={raw != null} data-testid="cust-editor-raw" onClick={toggleRaw}>
+            {raw == null ? 'Edit as text' : 'Edit as form'}
+          </button>
+          <button
+            type="button"
+            class="primary"
+            disabled={busy || blocked || !loaded}
+            data-testid="cust-editor-save"
+            title="Save (Ctrl+S)"
+            onClick={() => save()}
+          >
+            {isNew ? 'Create' : 'Save'}
+          </button>
+          <button type="button" onClick={close} aria-label="Close the editor">
+            ✕
+          </button>
+        </header>
+        {error && (
+          <p class="error banner" role="alert" data-testid="cust-editor-error">
+            {error}
+          </p>
+        )}
+        {note && !error && (
+          <p class="muted small" data-testid="cust-editor-note">
+            {note}
+          </p>
+        )}
+        {conflict ? (
+          <ConflictView
+            mine={text()}
+            conflict={conflict}
+            busy={busy}
+            onKeepMine={() => save(conflict.etag)}
+            onTakeDisk={() => {
+              take(conflict.disk ?? '', conflict.etag);
+              setConflict(null);
+              setNote('Took the version on disk.');
+            }}
+          />
+        ) : !loaded ? (
+          <p class="muted small">Loading…</p>
+        ) : raw != null ? (
+          <CodeEditor value={raw} label="The whole file" testid="cust-editor-text" onChange={edited(setRaw)} />
+        ) : (
+          <>
+            <div class="cust-form">
+              {form.fields.map((f) => (
+                <FieldRow
+                  key={f.key}
+                  field={f}
+                  value={values[f.key] ?? null}
+                  problem={problems.find(([p]) => p === f)?.[1] ?? null}
+                  warnings={fieldWarnings(f, target.readBy, values[f.key])}
+                  onChange={(v) => set(f.key, v)}
+                />
+              ))}
+            </div>
+            <CodeEditor value={body} label="Body" testid="cust-editor-body" onChange={edited(setBody)} />
+          </>
+        )}
+      </section>
+      {askClose && (
+        <ConfirmDialog
+          title="Close without saving?"
+          message="Your changes to this file are not saved."
+          confirmLabel="Close without saving"
+          testid="cust-editor-discard"
+          onCancel={() => setAskClose(false)}
+          onConfirm={onClose}
+        />
+      )}
+    </div>
+  );
+}
+
+function FieldRow({
+  field,
+  value,
+  problem,
+  warnings,
+  onChange,
+}: {
+  field: Field;
+  value: Value;
+  problem: string | null;
+  warnings: string[];
+  onChange: (v: Value) => void;
+}) {
+  const id = `cust-field-${field.key}`;
+  const text = Array.isArray(value) ? value.join('\n') : typeof value === 'string' ? value : '';
+  return (
+    <div class="cust-field" data-testid="cust-field" data-key={field.key}>
+      <label for={id}>
+        {field.label}
+        {field.required && <span aria-hidden="true"> *</span>}
+      </label>
+      {field.type === 'bool' ? (
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === true}
+          onChange={(e) => onChange((e.target as HTMLInputElement).checked || null)}
+        />
+      ) : field.type === 'text' ? (
+        <input
+          id={id}
+          type="text"
+          value={text}
+          placeholder={field.placeholder}
+          aria-invalid={problem != null}
+          onInput={(e) => onChange((e.target as HTMLInputElement).value)}
+        />
+      ) : (
+        <textarea
+          id={id}
+          rows={field.type === 'list' ? 3 : 2}
+          value={text}
+          placeholder={field.placeholder}
+          aria-invalid={problem != null}
+          onInput={(e) => {
+            const v = (e.target as HTMLTextAreaElement).value;
+            onChange(
+              field.type === 'list'
+                ? v
+                    .split('\n')
+                    .map((s) => s.trim())
+                    .filter(Boolean)
+                : v,
+            );
+          }}
+        />
+      )}
+      {problem && (
+        <p class="error small" data-testid="cust-field-problem">
+          {field.label}: {problem}
+        </p>
+      )}
+      {warnings.map((w) => (
+        <p class="warn small" data-testid="cust-field-warning">
+          {w}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function ConflictView({
+  mine,
+  conflict,
+  busy,
+  onKeepMine,
+  onTakeDisk,
+}: {
+  mine: string;
+  conflict: Conflict;
+  busy: boolean;
+  onKeepMine: () => void;
+  onTakeDisk: () => void;
+}) {
+  return (
+    <div class="cust-conflict" data-testid="cust-conflict">
+      <p class="small">
+        The file changed on disk while you edited it. Nothing was saved. Keep your version (it replaces the one on
+        disk), or take the disk's (your edits are dropped).
+      </p>
+      <div class="cust-conflict-sides">
+        <div>
+          <h3 class="small">Yours</h3>
+          <pre data-testid="cust-conflict-mine">{mine}</pre>
+        </div>
+        <div>
+          <h3 class="small">On disk now</h3>
+          <pre data-testid="cust-conflict-disk">{conflict.disk ?? '(the file was deleted)'}</pre>
+        </div>
+      </div>
+      <div class="cust-conflict-actions">
+        <button type="button" class="primary" disabled={busy} data-testid="cust-keep-mine" onClick={onKeepMine}>
+          Keep mine
+        </button>
+        <button type="button" disabled={busy} data-testid="cust-take-disk" onClick={onTakeDisk}>
+          Take the disk's
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { FORMS, fieldProblem, fieldWarnings, newFileUri, newNameProblem, template } from './customization-forms';
+
+const field = (kind: keyof typeof FORMS, key: string) => {
+  const f = FORMS[kind].fields.find((x) => x.key === key);
+  if (!f) throw new Error(`no ${key}`);
+  return f;
+};
+
+describe('customization forms', () => {
+  it('checks required fields and the names the agents accept', () => {
+    expect(fieldProblem(field('agent', 'description'), '')).toBe('required');
+    expect(fieldProblem(field('agent', 'name'), 'Code_Reviewer')).toMatch(/lowercase/);
+    expect(fieldProblem(field('skill', 'name'), 'deploy-app')).toBeNull();
+    expect(fieldProblem(field('skill', 'description'), 'x'.repeat(1025))).toMatch(/1,024/);
+    expect(newNameProblem('agent', 'reviewer', ['reviewer'])).toMatch(/already/);
+    expect(newNameProblem('prompt', 'fix.prompt', [])).toBeNull();
+  });
+
+  it('warns only for the agents that read the file, and only when the field is set', () => {
+    const tools = field('agent', 'tools');
+    expect(fieldWarnings(tools, ['claude', 'opencode'], ['Read'])).toEqual([
+      'OpenCode reads `tools` as a map of tool → true/false: a list is ignored.',
+    ]);
+    expect(fieldWarnings(tools, ['claude'], ['Read'])).toEqual([]);
+    expect(fieldWarnings(tools, ['opencode'], [])).toEqual([]);
+  });
+
+  it('puts a new skill in a folder of its own, with a template that passes its own checks', () => {
+    expect(newFileUri('skill', 'file:///w/.claude/skills/', 'deploy')).toBe('file:///w/.claude/skills/deploy/SKILL.md');
+    expect(newFileUri('agent', 'file:///w/.claude/agents', 'helper')).toBe('file:///w/.claude/agents/helper.md');
+    expect(template('agent', 'helper')).toContain('name: helper\n');
+  });
+});

@@ -1,0 +1,96 @@
+// Customization editor UI test against the real core and the real embedded
+// host: in a workspace with `.claude/agents/reviewer.md`, create an agent
+// from the template (the form refuses a missing description), see the file
+// on disk and the host's entry for it; edit the reviewer while the file
+// changes on disk: the save shows both versions and "Keep mine" writes the
+// person's; Ctrl+S saves; closing with unsaved changes asks first.
+// Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeBin, run, tempHome } from './harness.mjs';
+
+const shots = process.env.SCREENSHOT_DIR;
+const home = tempHome('hangar-ui-cust-editor-');
+const w = join(home, 'w');
+const agentsDir = join(w, '.claude', 'agents');
+mkdirSync(agentsDir, { recursive: true });
+const reviewer = join(agentsDir, 'reviewer.md');
+writeFileSync(reviewer, '---\nname: reviewer\ndescription: Reviews diffs\ncolor: blue\n---\nYou review diffs.\n');
+const script = join(home, 'echo.json');
+writeFileSync(script, JSON.stringify({ turns: [[{ echo: true }, { end: 'end_turn' }]] }));
+const item = (name) => `[data-testid=cust-item][data-kind=agent][data-name="${name}"]`;
+const read = (path) => readFileSync(path, 'utf8');
+
+await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`], async (page, check) => {
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.evaluate(
+    (folder) => window.rpc('session.create', { host: 'local', agent: 'claude', folder }),
+    `file://${w}`,
+  );
+  await page.click('[data-testid=session-row]');
+  await page.waitForSelector('[data-testid=composer-input]');
+  await page.click('[data-testid=customizations-button]');
+  await page.waitForSelector(item('reviewer'));
+
+  // New agent: a name, then the template in the editor.
+  await page.click('[data-testid=cust-group][data-kind=agent] [data-testid=cust-new]');
+  await page.fill('[data-testid=cust-new-form] input', 'helper');
+  await page.press('[data-testid=cust-new-form] input', 'Enter');
+  await page.waitForSelector('[data-testid=cust-editor]');
+  const where = await page.textContent('[data-testid=cust-editor-path]');
+  check(where.endsWith('.claude/agents/helper.md'), 'the editor says where the file will be written', where);
+  const description = '[data-testid=cust-field][data-key=description] textarea';
+  await page.fill(description, '');
+  await page.waitForSelector('[data-testid=cust-field-problem]');
+  check(await page.isDisabled('[data-testid=cust-editor-save]'), 'a missing description blocks the save', '');
+  await page.fill(description, 'Helps with chores');
+  await page.fill('[data-testid=cust-field][data-key=model] input', 'haiku');
+  if (shots) await page.screenshot({ path: join(shots, 'customization-editor-new-agent.png') });
+  await page.click('[data-testid=cust-editor-save]');
+  await page.waitForSelector('[data-testid=cust-editor-note]');
+  const made = read(join(agentsDir, 'helper.md'));
+  check(
+    made.includes('name: helper') && made.includes('description: Helps with chores') && made.includes('model: haiku'),
+    'the new agent is on disk with its fields',
+    made,
+  );
+  await page.click('[aria-label="Close the editor"]');
+  await page.waitForSelector(`${item('helper')} .cust-desc`);
+  const listed = await page.textContent(`${item('helper')} .cust-desc`);
+  check(listed === 'Helps with chores', "the host's entry for it has the new description", listed);
+
+  // Edit the reviewer while the file changes on disk: nothing is lost.
+  await page.click(`${item('reviewer')} [data-testid=cust-edit]`);
+  await page.waitForSelector(description);
+  await page.fill(description, 'Reviews diffs, kindly');
+  writeFileSync(reviewer, '---\nname: reviewer\ndescription: Changed on disk\ncolor: blue\n---\nYou review diffs.\n');
+  await page.keyboard.press('Control+s');
+  await page.waitForSelector('[data-testid=cust-conflict]');
+  const disk = await page.textContent('[data-testid=cust-conflict-disk]');
+  const mine = await page.textContent('[data-testid=cust-conflict-mine]');
+  check(
+    disk.includes('Changed on disk') && mine.includes('Reviews diffs, kindly'),
+    'a changed file shows both versions',
+    '',
+  );
+  check(read(reviewer).includes('Changed on disk'), 'nothing was written over the disk', '');
+  if (shots) await page.screenshot({ path: join(shots, 'customization-editor-conflict.png') });
+  await page.click('[data-testid=cust-keep-mine]');
+  await page.waitForSelector('[data-testid=cust-editor-note]');
+  const kept = read(reviewer);
+  check(
+    kept.includes('description: Reviews diffs, kindly') && kept.includes('color: blue'),
+    'Keep mine writes the edit, and keeps the keys the form does not show',
+    kept,
+  );
+
+  // Unsaved changes: closing asks first.
+  await page.fill(description, 'Not saved');
+  await page.click('[aria-label="Close the editor"]');
+  await page.waitForSelector('[data-testid=cust-editor-discard]');
+  check(true, 'closing with unsaved changes asks first', '');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+s');
+  await page.waitForFunction(() => !document.querySelector('.cust-editor h2')?.textContent.includes('unsaved'));
+  check(read(reviewer).includes('description: Not saved'), 'Ctrl+S saves', read(reviewer));
+});

@@ -729,3 +729,46 @@ async fn one_inbox_for_every_host_and_each_answer_goes_to_its_host() {
     }
     until("the inbox emptied", || app.0.lock().unwrap().2.is_empty().then_some(())).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_customization_file_on_a_remote_host_is_edited_there_and_a_stale_save_is_refused() {
+    let machine = Machine::new();
+    let agents = machine.home.join("proj/.claude/agents");
+    std::fs::create_dir_all(&agents).unwrap();
+    let original = "---\nname: reviewer\ndescription: Reviews\n---\nBody.\n";
+    std::fs::write(agents.join("reviewer.md"), original).unwrap();
+    let host = machine.serve(&[]);
+    let cfg = tempfile::tempdir().unwrap();
+    let id = save(cfg.path(), "box", &host.url, &host.token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&id, "connected").await;
+    let folder = format!("{}/proj", machine.home_uri());
+    let created = call(&core, "session.create", json!({"host": id, "agent": "fake", "folder": folder})).await.unwrap();
+    let session = created["session"].as_str().unwrap().to_owned();
+    let uri = format!("{folder}/.claude/agents/reviewer.md");
+    let file = json!({"host": id, "session": session, "uri": uri});
+    let read = call(&core, "customizations.read", file.clone()).await.unwrap();
+    assert_eq!(read["text"], original);
+    let etag = read["etag"].clone();
+    assert!(etag.is_string(), "{read}");
+
+    // Saved over the version read: the remote machine's file changes.
+    let edited = original.replace("Reviews", "Reviews kindly");
+    let save_args = |text: &str, etag: &Value, create: bool| json!({"host": id, "session": session, "uri": uri, "text": text, "etag": etag, "create": create});
+    let saved = call(&core, "customizations.save", save_args(&edited, &etag, false)).await.unwrap();
+    assert_eq!(saved["outcome"], "saved", "{saved}");
+    assert_eq!(std::fs::read_to_string(agents.join("reviewer.md")).unwrap(), edited);
+    // A save from the old version is refused, with the disk's text, and writes nothing.
+    let stale = call(&core, "customizations.save", save_args("mine\n", &etag, false)).await.unwrap();
+    assert_eq!((stale["outcome"].as_str(), stale["disk"].as_str()), (Some("conflict"), Some(edited.as_str())));
+    assert_eq!(std::fs::read_to_string(agents.join("reviewer.md")).unwrap(), edited);
+
+    // A new file is created there; the same name again is refused.
+    let helper = json!({"host": id, "session": session, "uri": format!("{folder}/.claude/agents/helper.md"),
+        "text": "---\nname: helper\n---\n", "etag": null, "create": true});
+    let made = call(&core, "customizations.save", helper.clone()).await.unwrap();
+    assert_eq!(made["outcome"], "saved", "{made}");
+    assert!(agents.join("helper.md").is_file());
+    let again = call(&core, "customizations.save", helper).await.unwrap();
+    assert_eq!(again["outcome"], "exists");
+}

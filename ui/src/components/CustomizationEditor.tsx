@@ -5,7 +5,9 @@
 // through the session's host (`customizations.read` / `.save`), so a remote
 // host's files are edited the same way. A save carries the version the edit
 // started from: when the file changed on disk since, nothing is written and
-// both versions are shown, to save yours over it or take the disk's.
+// both versions are shown, to save yours over it or take the disk's. A
+// change on disk while the editor is open shows the same way (or, with no
+// edits yet, is simply taken).
 // Ctrl+S saves; closing with unsaved changes asks first.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, errorText } from '../ipc';
@@ -74,6 +76,32 @@ export function CustomizationEditor({
       (f) => take(f.text, f.etag),
       (e) => setError(errorText(e)),
     );
+  }, [target.uri]);
+
+  // The file changing on disk while open (another editor, the agent, a
+  // `git pull`): its version is asked for every 2 s. Unedited, the editor
+  // takes the new text; edited, both versions are shown at once.
+  const watched = useRef({ loaded, dirty, isNew, conflict });
+  watched.current = { loaded, dirty, isNew, conflict };
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const w = watched.current;
+      if (!w.loaded || w.isNew || w.conflict) return;
+      call('customizations.read', { host, session, uri: target.uri }).then(
+        (f) => {
+          const now = watched.current;
+          if (!now.loaded || f.etag === now.loaded.etag || now.conflict || now.isNew) return;
+          if (now.dirty) {
+            setConflict({ disk: f.text, etag: f.etag });
+          } else {
+            take(f.text, f.etag);
+            setNote('The file changed on disk: this is the new version.');
+          }
+        },
+        () => {},
+      );
+    }, 2000);
+    return () => clearInterval(timer);
   }, [target.uri]);
 
   /** The file's text as the editor holds it now. */

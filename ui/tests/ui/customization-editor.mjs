@@ -59,9 +59,16 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   const listed = await page.textContent(`${item('helper')} .cust-desc`);
   check(listed === 'Helps with chores', "the host's entry for it has the new description", listed);
 
-  // Edit the reviewer while the file changes on disk: nothing is lost.
+  // A change on disk while the editor is open and unedited is taken.
   await page.click(`${item('reviewer')} [data-testid=cust-edit]`);
   await page.waitForSelector(description);
+  writeFileSync(
+    reviewer,
+    '---\nname: reviewer\ndescription: Reviews diffs well\ncolor: blue\n---\nYou review diffs.\n',
+  );
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === 'Reviews diffs well', description);
+  check(true, 'an unedited file that changed on disk is reloaded', '');
+  // Edit the reviewer while the file changes on disk: nothing is lost.
   await page.fill(description, 'Reviews diffs, kindly');
   writeFileSync(reviewer, '---\nname: reviewer\ndescription: Changed on disk\ncolor: blue\n---\nYou review diffs.\n');
   await page.keyboard.press('Control+s');

@@ -300,6 +300,10 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChangesTurnCounts(a) => Reply::ChangesTurnCounts(crate::changes_view::turn_counts(core, a).await?),
         Command::CustomizationsRead(a) => Reply::CustomizationsRead(customizations::files::read(core, a).await?),
         Command::CustomizationsSave(a) => Reply::CustomizationsSave(customizations::files::save(core, a).await?),
+        Command::CustomizationsTransfer(a) => {
+            Reply::CustomizationsTransfer(customizations::files::transfer_to(core, a).await?)
+        }
+        Command::CustomizationsDelete(a) => Reply::CustomizationsDelete(customizations::files::remove(core, a).await?),
         Command::CustomizationsToggle(a) => {
             let state = core.session_state(&HostId::new(a.host.clone()), &a.session).await?;
             let workspace = state.working_directories.as_deref().and_then(<[String]>::first).map(String::as_str);

@@ -1,11 +1,13 @@
 //! Reading and writing a file on a host over AHP (`resourceResolve`,
-//! `resourceRead`, `resourceWrite`), as text, with its etag: shared by the
-//! Changes view and the customization editors.
+//! `resourceRead`, `resourceWrite`, `resourceCopy`, `resourceMove`,
+//! `resourceDelete`), as text, with its etag: shared by the Changes view and
+//! the customization editors.
 
 use ahp::hosts::HostClientHandle;
 use ahp_types::commands::{
-    ContentEncoding, ResourceReadParams, ResourceReadResult, ResourceResolveParams, ResourceResolveResult,
-    ResourceWriteParams, ResourceWriteResult,
+    ContentEncoding, ResourceCopyParams, ResourceCopyResult, ResourceDeleteParams, ResourceDeleteResult,
+    ResourceMoveParams, ResourceMoveResult, ResourceReadParams, ResourceReadResult, ResourceResolveParams,
+    ResourceResolveResult, ResourceWriteParams, ResourceWriteResult,
 };
 use base64::Engine as _;
 
@@ -54,5 +56,36 @@ pub async fn write_text(
         if_match,
     };
     let _: ResourceWriteResult = client.request("resourceWrite", params).await?;
+    Ok(())
+}
+
+/// Copy (`keep`) or move `from` to `to`, refused when `to` exists.
+pub async fn transfer(
+    client: &HostClientHandle,
+    channel: &str,
+    from: &str,
+    to: &str,
+    keep: bool,
+) -> Result<(), CoreError> {
+    let (channel, source, destination) = (channel.to_owned(), from.to_owned(), to.to_owned());
+    if keep {
+        let params = ResourceCopyParams { channel, meta: None, source, destination, fail_if_exists: Some(true) };
+        let _: ResourceCopyResult = client.request("resourceCopy", params).await?;
+    } else {
+        let params = ResourceMoveParams { channel, meta: None, source, destination, fail_if_exists: Some(true) };
+        let _: ResourceMoveResult = client.request("resourceMove", params).await?;
+    }
+    Ok(())
+}
+
+/// Delete `uri` (a folder with all it holds when `recursive`).
+pub async fn delete(client: &HostClientHandle, channel: &str, uri: &str, recursive: bool) -> Result<(), CoreError> {
+    let params = ResourceDeleteParams {
+        channel: channel.to_owned(),
+        meta: None,
+        uri: uri.to_owned(),
+        recursive: Some(recursive),
+    };
+    let _: ResourceDeleteResult = client.request("resourceDelete", params).await?;
     Ok(())
 }

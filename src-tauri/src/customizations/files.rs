@@ -9,8 +9,11 @@ use ahp_types::errors::ahp_error_codes;
 
 use crate::core::Core;
 use crate::error::CoreError;
-use crate::host_files::{etag, read_text, write_text};
-use crate::protocol::customization::{CustomizationFile, CustomizationFileArgs, CustomizationSaveArgs, SaveOutcome};
+use crate::host_files::{delete, etag, read_text, transfer, write_text};
+use crate::protocol::customization::{
+    CustomizationDeleteArgs, CustomizationFile, CustomizationFileArgs, CustomizationSaveArgs,
+    CustomizationTransferArgs, SaveOutcome,
+};
 
 async fn client(core: &Core, host: &str) -> Result<HostClientHandle, CoreError> {
     let id = HostId::new(host);
@@ -42,4 +45,19 @@ pub async fn save(core: &Core, a: CustomizationSaveArgs) -> Result<SaveOutcome, 
         }
         Err(e) => Err(e),
     }
+}
+
+/// `customizations.transfer`: `Exists` when the new name is taken.
+pub async fn transfer_to(core: &Core, a: CustomizationTransferArgs) -> Result<SaveOutcome, CoreError> {
+    let client = client(core, &a.host).await?;
+    match transfer(&client, &a.session, &a.from, &a.to, a.keep).await {
+        Ok(()) => Ok(SaveOutcome::Saved { etag: None }),
+        Err(e) if e.rpc_code() == Some(ahp_error_codes::ALREADY_EXISTS) => Ok(SaveOutcome::Exists),
+        Err(e) => Err(e),
+    }
+}
+
+/// `customizations.delete`.
+pub async fn remove(core: &Core, a: CustomizationDeleteArgs) -> Result<(), CoreError> {
+    delete(&client(core, &a.host).await?, &a.session, &a.uri, a.recursive).await
 }

@@ -23,7 +23,10 @@ use super::changes::{
     TurnCounts, TurnCountsArgs,
 };
 use super::chat::ChatOp;
-use super::customization::{CustomizationFile, CustomizationFileArgs, CustomizationSaveArgs, SaveOutcome, ToggleScope};
+use super::customization::{
+    CustomizationDeleteArgs, CustomizationFile, CustomizationFileArgs, CustomizationSaveArgs,
+    CustomizationTransferArgs, SaveOutcome, ToggleScope,
+};
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
@@ -159,6 +162,10 @@ commands! {
     "customizations.read" => CustomizationsRead(CustomizationFileArgs) -> CustomizationFile;
     /// Save a customization's file over the version read, or create it.
     "customizations.save" => CustomizationsSave(CustomizationSaveArgs) -> SaveOutcome;
+    /// Duplicate or rename a customization's file (or a skill's folder).
+    "customizations.transfer" => CustomizationsTransfer(CustomizationTransferArgs) -> SaveOutcome;
+    /// Delete a customization's file (or a skill's folder).
+    "customizations.delete" => CustomizationsDelete(CustomizationDeleteArgs) -> ();
     /// A session's pending changes (or one turn's): the changed files.
     "changes.list" => ChangesList(ChangesArgs) -> ChangesView;
     /// One changed file's diff and hunks.
@@ -715,6 +722,11 @@ mod tests {
                 "customizations.save",
                 json!({"host": h, "session": s, "uri": "file:///w/a.md", "text": "x", "etag": null, "create": true}),
             ),
+            (
+                "customizations.transfer",
+                json!({"host": h, "session": s, "from": "file:///w/a.md", "to": "file:///w/b.md", "keep": true}),
+            ),
+            ("customizations.delete", json!({"host": h, "session": s, "uri": "file:///w/a.md", "recursive": false})),
             ("changes.list", json!({"host": h, "session": s, "turn": null})),
             ("changes.diff", json!({"host": h, "session": s, "turn": "t1", "file": "file:///w/a.rs", "whole": true})),
             (

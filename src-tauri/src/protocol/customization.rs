@@ -251,3 +251,34 @@ pub enum SaveOutcome {
     /// A new file's name is taken: nothing was written.
     Exists,
 }
+
+/// `customizations.transfer`: copy (Duplicate) or move (Rename) a
+/// customization's file or folder to a new name on the session's host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomizationTransferArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// The file or folder now.
+    pub from: String,
+    /// Its new place (refused when taken).
+    pub to: String,
+    /// Keep the original (a copy) or not (a move).
+    pub keep: bool,
+}
+
+/// `customizations.delete`: a customization's file, or a skill's folder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomizationDeleteArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// The file or folder.
+    pub uri: String,
+    /// A folder with everything in it.
+    pub recursive: bool,
+}

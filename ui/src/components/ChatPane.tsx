@@ -424,6 +424,7 @@ export function ChatPane({
             target={editing}
             workspace={view.customizations?.workspace ?? null}
             onClose={() => setEditing(null)}
+            onOpen={setEditing}
           />
         </Suspense>
       )}

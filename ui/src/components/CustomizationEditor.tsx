@@ -11,7 +11,15 @@
 // Ctrl+S saves; closing with unsaved changes asks first.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, errorText } from '../ipc';
-import { type EditableKind, type Field, FORMS, fieldProblem, fieldWarnings } from '../state/customization-forms';
+import {
+  type EditableKind,
+  type Field,
+  FORMS,
+  fieldProblem,
+  fieldWarnings,
+  newFileUri,
+  newNameProblem,
+} from '../state/customization-forms';
 import { pathOf } from '../state/customizations';
 import { fieldOf, joinFrontmatter, type Split, splitFrontmatter } from '../state/frontmatter';
 import { CodeEditor } from './CodeEditor';
@@ -24,6 +32,8 @@ export interface EditTarget {
   readBy: string[];
   /** A new file: its template, written only on save. */
   template?: string;
+  /** Just copied or moved here under this name: the `name` field follows. */
+  renamed?: string;
 }
 
 type Value = string | string[] | boolean | null;
@@ -35,12 +45,15 @@ export function CustomizationEditor({
   target,
   workspace,
   onClose,
+  onOpen,
 }: {
   host: string;
   session: string;
   target: EditTarget;
   workspace: string | null;
   onClose: () => void;
+  /** Open the editor on another file (after Duplicate or Rename). */
+  onOpen: (target: EditTarget) => void;
 }) {
   const form = FORMS[target.kind];
   const [loaded, setLoaded] = useState<{ text: string; etag: string | null } | null>(null);
@@ -73,10 +86,59 @@ export function CustomizationEditor({
       return;
     }
     call('customizations.read', { host, session, uri: target.uri }).then(
-      (f) => take(f.text, f.etag),
+      (f) => {
+        take(f.text, f.etag);
+        const renamed = target.renamed;
+        if (renamed && form.fields.some((x) => x.key === 'name')) {
+          const s = splitFrontmatter(f.text);
+          const text = joinFrontmatter(s, { name: renamed }, s.body);
+          call('customizations.save', { host, session, uri: target.uri, text, etag: f.etag, create: false }).then(
+            (r) => r.outcome === 'saved' && take(text, r.etag),
+            (e) => setError(errorText(e)),
+          );
+        }
+      },
       (e) => setError(errorText(e)),
     );
   }, [target.uri]);
+
+  // Duplicate and Rename copy or move the file (a skill: its folder) and
+  // open the editor there; Delete asks first.
+  const [naming, setNaming] = useState<'duplicate' | 'rename' | null>(null);
+  const [askDelete, setAskDelete] = useState(false);
+  const unit = unitOf(target);
+  const transfer = async (name: string) => {
+    const to = unitOf({ ...target, uri: newFileUri(target.kind, parentOf(unit), name) });
+    setBusy(true);
+    setError('');
+    try {
+      const r = await call('customizations.transfer', { host, session, from: unit, to, keep: naming === 'duplicate' });
+      if (r.outcome === 'exists') {
+        setError(`${pathOf(to, workspace)} already exists: pick another name.`);
+        return;
+      }
+      setNaming(null);
+      onOpen({
+        uri: newFileUri(target.kind, parentOf(unit), name),
+        kind: target.kind,
+        readBy: target.readBy,
+        renamed: name,
+      });
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async () => {
+    setAskDelete(false);
+    try {
+      await call('customizations.delete', { host, session, uri: unit, recursive: unit !== target.uri });
+      onClose();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
 
   // The file changing on disk while open (another editor, the agent, a
   // `git pull`): its version is asked for every 2 s. Unedited, the editor
@@ -209,6 +271,37 @@ export function CustomizationEditor({
             {pathOf(target.uri, workspace)}
           </code>
           <span class="spacer" />
+          {!isNew && (
+            <>
+              <button
+                type="button"
+                disabled={dirty || busy}
+                title={dirty ? 'Save first' : 'A copy under another name'}
+                data-testid="cust-editor-duplicate"
+                onClick={() => setNaming('duplicate')}
+              >
+                Duplicate
+              </button>
+              <button
+                type="button"
+                disabled={dirty || busy}
+                title={dirty ? 'Save first' : 'Another name'}
+                data-testid="cust-editor-rename"
+                onClick={() => setNaming('rename')}
+              >
+                Rename
+              </button>
+              <button
+                type="button"
+                class="danger"
+                disabled={busy}
+                data-testid="cust-editor-delete"
+                onClick={() => setAskDelete(true)}
+              >
+                Delete
+              </button>
+            </>
+          )}
           <button type="button" aria-pressed={raw != null} data-testid="cust-editor-raw" onClick={toggleRaw}>
             {raw == null ? 'Edit as text' : 'Edit as form'}
           </button>
@@ -226,6 +319,14 @@ export function CustomizationEditor({
             ✕
           </button>
         </header>
+        {naming && (
+          <NameForm
+            label={naming === 'duplicate' ? 'Duplicate as' : 'Rename to'}
+            kind={target.kind}
+            onCancel={() => setNaming(null)}
+            onName={transfer}
+          />
+        )}
         {error && (
           <p class="error banner" role="alert" data-testid="cust-editor-error">
             {error}
@@ -270,6 +371,20 @@ export function CustomizationEditor({
           </>
         )}
       </section>
+      {askDelete && (
+        <ConfirmDialog
+          title={`Delete ${pathOf(unit, workspace)}?`}
+          message={
+            unit !== target.uri
+              ? 'The skill’s folder and everything in it are deleted from the host.'
+              : 'The file is deleted from the host.'
+          }
+          confirmLabel="Delete"
+          testid="cust-editor-delete-confirm"
+          onCancel={() => setAskDelete(false)}
+          onConfirm={remove}
+        />
+      )}
       {askClose && (
         <ConfirmDialog
           title="Close without saving?"
@@ -393,5 +508,62 @@ function ConflictView({
         </button>
       </div>
     </div>
+  );
+}
+
+/** What Duplicate, Rename and Delete act on: the file, or a skill's folder. */
+function unitOf(target: EditTarget): string {
+  return target.kind === 'skill' ? target.uri.replace(/\/SKILL\.md$/i, '') : target.uri;
+}
+
+/** The folder holding `uri`. */
+function parentOf(uri: string): string {
+  return uri.replace(/\/[^/]*$/, '');
+}
+
+function NameForm({
+  label,
+  kind,
+  onCancel,
+  onName,
+}: {
+  label: string;
+  kind: EditableKind;
+  onCancel: () => void;
+  onName: (name: string) => void;
+}) {
+  const [name, setName] = useState('');
+  const problem = name ? newNameProblem(kind, name, []) : null;
+  return (
+    <form
+      class="cust-new-form small"
+      data-testid="cust-editor-name"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (name && !problem) onName(name);
+      }}
+    >
+      <label>
+        {label}{' '}
+        <input
+          type="text"
+          value={name}
+          aria-invalid={problem != null}
+          onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return;
+            e.preventDefault();
+            onCancel();
+          }}
+        />
+      </label>
+      <button type="submit" disabled={!name || problem != null}>
+        OK
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+      {problem && <span class="error">{problem}</span>}
+    </form>
   );
 }

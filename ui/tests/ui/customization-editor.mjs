@@ -3,9 +3,10 @@
 // from the template (the form refuses a missing description), see the file
 // on disk and the host's entry for it; edit the reviewer while the file
 // changes on disk: the save shows both versions and "Keep mine" writes the
-// person's; Ctrl+S saves; closing with unsaved changes asks first.
+// person's; Ctrl+S saves; closing with unsaved changes asks first;
+// duplicate, rename and delete move the file and its name.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeBin, run, tempHome } from './harness.mjs';
 
@@ -100,4 +101,33 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   await page.keyboard.press('Control+s');
   await page.waitForFunction(() => !document.querySelector('.cust-editor h2')?.textContent.includes('unsaved'));
   check(read(reviewer).includes('description: Not saved'), 'Ctrl+S saves', read(reviewer));
+
+  // Duplicate, rename, delete: the file follows, and so does its `name`.
+  const nameField = '[data-testid=cust-field][data-key=name] input';
+  const rename = async (button, name) => {
+    await page.click(button);
+    await page.fill('[data-testid=cust-editor-name] input', name);
+    await page.press('[data-testid=cust-editor-name] input', 'Enter');
+    await page.waitForFunction(
+      ([sel, name]) =>
+        document.querySelector(sel)?.value === name &&
+        !document.querySelector('.cust-editor h2')?.textContent.includes('unsaved'),
+      [nameField, name],
+    );
+  };
+  await rename('[data-testid=cust-editor-duplicate]', 'reviewer-two');
+  const copy = join(agentsDir, 'reviewer-two.md');
+  check(
+    read(copy).includes('name: reviewer-two') && read(reviewer).includes('name: reviewer\n'),
+    'Duplicate makes a copy under its own name',
+    read(copy),
+  );
+  await rename('[data-testid=cust-editor-rename]', 'critic');
+  const critic = join(agentsDir, 'critic.md');
+  check(read(critic).includes('name: critic') && !existsSync(copy), 'Rename moves the file and its name', read(critic));
+  await page.click('[data-testid=cust-editor-delete]');
+  await page.click('[data-testid=cust-editor-delete-confirm] [data-testid=confirm-dialog-ok]');
+  await page.waitForSelector('[data-testid=cust-editor]', { state: 'detached' });
+  check(!existsSync(critic), 'Delete, after asking, removes the file', '');
+  await page.waitForSelector(item('critic'), { state: 'detached' });
 });

@@ -303,6 +303,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::CustomizationsTransfer(a) => {
             Reply::CustomizationsTransfer(customizations::files::transfer_to(core, a).await?)
         }
+        Command::MarkdownRender(a) => Reply::MarkdownRender(crate::markdown::render_blocks(&a.text)),
         Command::CustomizationsDelete(a) => Reply::CustomizationsDelete(customizations::files::remove(core, a).await?),
         Command::CustomizationsToggle(a) => {
             let state = core.session_state(&HostId::new(a.host.clone()), &a.session).await?;

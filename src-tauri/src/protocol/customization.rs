@@ -282,3 +282,12 @@ pub struct CustomizationDeleteArgs {
     /// A folder with everything in it.
     pub recursive: bool,
 }
+
+/// `markdown.render`: text as the transcript shows markdown (sanitized
+/// HTML blocks), for an editor's preview.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MarkdownArgs {
+    /// The markdown.
+    pub text: String,
+}

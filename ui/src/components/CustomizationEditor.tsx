@@ -8,7 +8,8 @@
 // both versions are shown, to save yours over it or take the disk's. A
 // change on disk while the editor is open shows the same way (or, with no
 // edits yet, is simply taken).
-// Ctrl+S saves; closing with unsaved changes asks first.
+// Ctrl+S saves; closing with unsaved changes asks first. Preview shows the
+// body as the transcript renders markdown.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, errorText } from '../ipc';
 import {
@@ -24,6 +25,7 @@ import { pathOf } from '../state/customizations';
 import { fieldOf, joinFrontmatter, type Split, splitFrontmatter } from '../state/frontmatter';
 import { CodeEditor } from './CodeEditor';
 import { ConfirmDialog } from './ConfirmDialog';
+import { Markdown } from './Markdown';
 
 export interface EditTarget {
   uri: string;
@@ -101,6 +103,16 @@ export function CustomizationEditor({
       (e) => setError(errorText(e)),
     );
   }, [target.uri]);
+
+  // The body's preview, rendered as the transcript renders markdown (by the
+  // core, sanitized), a moment after typing stops.
+  const [preview, setPreview] = useState(false);
+  const [previewBlocks, setPreviewBlocks] = useState<string[]>([]);
+  useEffect(() => {
+    if (!preview) return;
+    const timer = setTimeout(() => call('markdown.render', { text: body }).then(setPreviewBlocks, () => {}), 250);
+    return () => clearTimeout(timer);
+  }, [body, preview]);
 
   // Duplicate and Rename copy or move the file (a skill: its folder) and
   // open the editor there; Delete asks first.
@@ -302,6 +314,16 @@ export function CustomizationEditor({
               </button>
             </>
           )}
+          {raw == null && (
+            <button
+              type="button"
+              aria-pressed={preview}
+              data-testid="cust-editor-preview-toggle"
+              onClick={() => setPreview(!preview)}
+            >
+              Preview
+            </button>
+          )}
           <button type="button" aria-pressed={raw != null} data-testid="cust-editor-raw" onClick={toggleRaw}>
             {raw == null ? 'Edit as text' : 'Edit as form'}
           </button>
@@ -367,7 +389,14 @@ export function CustomizationEditor({
                 />
               ))}
             </div>
-            <CodeEditor value={body} label="Body" testid="cust-editor-body" onChange={edited(setBody)} />
+            <div class={preview ? 'cust-body with-preview' : 'cust-body'}>
+              <CodeEditor value={body} label="Body" testid="cust-editor-body" onChange={edited(setBody)} />
+              {preview && (
+                <div class="cust-preview" data-testid="cust-editor-preview" aria-label="Preview">
+                  <Markdown blocks={previewBlocks} />
+                </div>
+              )}
+            </div>
           </>
         )}
       </section>

@@ -78,6 +78,7 @@ export type { InputRequestView } from './InputRequestView';
 export type { InputResponse } from './InputResponse';
 export type { Lifecycle } from './Lifecycle';
 export type { LoadStatus } from './LoadStatus';
+export type { MarkdownArgs } from './MarkdownArgs';
 export type { McpStatus } from './McpStatus';
 export type { MessageView } from './MessageView';
 export type { ModelView } from './ModelView';

@@ -46,12 +46,21 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   check(await page.isDisabled('[data-testid=cust-editor-save]'), 'a missing description blocks the save', '');
   await page.fill(description, 'Helps with chores');
   await page.fill('[data-testid=cust-field][data-key=model] input', 'haiku');
+  // The body's preview renders its markdown (sanitized, as the transcript).
+  await page.click('[data-testid=cust-editor-preview-toggle]');
+  await page.fill('[data-testid=cust-editor-body] .cm-content', '# Helper\n\nDo **chores**.<script>bad()</script>\n');
+  await page.waitForSelector('[data-testid=cust-editor-preview] strong');
+  const shown = await page.innerHTML('[data-testid=cust-editor-preview]');
+  check(shown.includes('<h1>Helper</h1>') && !shown.includes('<script'), 'the preview renders the body, sanitized', '');
   if (shots) await page.screenshot({ path: join(shots, 'customization-editor-new-agent.png') });
   await page.click('[data-testid=cust-editor-save]');
   await page.waitForSelector('[data-testid=cust-editor-note]');
   const made = read(join(agentsDir, 'helper.md'));
   check(
-    made.includes('name: helper') && made.includes('description: Helps with chores') && made.includes('model: haiku'),
+    made.includes('name: helper') &&
+      made.includes('description: Helps with chores') &&
+      made.includes('model: haiku') &&
+      made.endsWith('---\n# Helper\n\nDo **chores**.<script>bad()</script>\n'),
     'the new agent is on disk with its fields',
     made,
   );

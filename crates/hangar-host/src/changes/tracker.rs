@@ -239,9 +239,31 @@ impl Tracker {
     /// `session`'s pending files, each with its current content hash
     /// (`None`: the file is gone). Each pending file is looked at again, so
     /// an edit made since the last turn shows ("after" is now).
+    ///
+    /// While a turn runs, the manifest must stay as the turn found the files
+    /// (its end compares against it), so the files are read without
+    /// recording them: otherwise a client looking at the changeset mid-turn
+    /// would hide the agent's edits of pending files from that turn.
     pub fn pending(&self, session: &str) -> Result<Vec<(Pending, Option<String>)>, ChangeStoreError> {
         let mut inner = lock(&self.inner);
         let pending = inner.store.pending(session)?;
+        if inner.store.open_turn(session)?.is_some() {
+            return inner.store.transaction(|tx| {
+                let mut failed = None;
+                let rows = pending
+                    .into_iter()
+                    .map(|p| {
+                        let now = scan::entry_of(&p.path, &mut |h, b| {
+                            if let Err(e) = tx.put_blob(h, b) {
+                                failed.get_or_insert(e);
+                            }
+                        });
+                        (p, now.map(|e| e.hash))
+                    })
+                    .collect();
+                failed.map_or(Ok(rows), Err)
+            });
+        }
         inner.refresh(session, pending.iter().map(|p| p.path.as_path()))?;
         let manifest = inner.manifest(session)?;
         Ok(pending
@@ -347,6 +369,29 @@ mod tests {
         assert_eq!(tracker.pending("s").unwrap().len(), 3);
         // The old content is kept for a reject.
         assert_eq!(tracker.blob(&hash("bye\n").unwrap()).unwrap().unwrap(), b"bye\n");
+    }
+
+    #[test]
+    fn a_look_at_the_pending_changes_mid_turn_does_not_hide_the_turns_edits() {
+        let data = tempfile::tempdir().unwrap();
+        let ws = tempfile::tempdir().unwrap();
+        let dirs = vec![ws.path().to_path_buf()];
+        let a = ws.path().join("a.txt");
+        std::fs::write(&a, "zero\n").unwrap();
+        let tracker = Tracker::open(data.path(), Vec::new()).unwrap();
+        tracker.begin_turn("s", "t1", &dirs).unwrap();
+        std::fs::write(&a, "one\n").unwrap();
+        tracker.end_turn("s", "t1", &dirs).unwrap();
+        tracker.set_reviewed("s", std::slice::from_ref(&a), true).unwrap();
+        tracker.begin_turn("s", "t2", &dirs).unwrap();
+        std::fs::write(&a, "two!\n").unwrap();
+        // A client reads the changeset while the turn runs: "after" is now.
+        assert_eq!(tracker.pending("s").unwrap()[0].1, hash("two!\n"));
+        let delta = tracker.end_turn("s", "t2", &dirs).unwrap().unwrap();
+        assert_eq!(delta.changes.len(), 1, "the turn's edit is still its own");
+        let (p, now) = tracker.pending("s").unwrap().remove(0);
+        assert!(!p.reviewed, "touched again: the viewed mark is cleared");
+        assert_eq!((p.before, now), (hash("zero\n"), hash("two!\n")));
     }
 
     #[test]

@@ -32,6 +32,12 @@ mkdirSync(join(home, 'projects', 'other'), { recursive: true });
 for (const d of ['.cache', '.local']) mkdirSync(join(home, d));
 writeFileSync(join(demo, 'hello.txt'), 'hello world\n');
 writeFileSync(join(demo, 'main.rs'), 'fn main() {}\n');
+// A project agent, so the Customizations panel offers "New agent" there.
+mkdirSync(join(demo, '.claude', 'agents'), { recursive: true });
+writeFileSync(
+  join(demo, '.claude', 'agents', 'reviewer.md'),
+  '---\nname: reviewer\ndescription: Reviews\n---\nReview.\n',
+);
 
 // The Chromium tests' fake-agent script, plus one step: once the edit is
 // allowed, the agent really writes the file through the host
@@ -323,6 +329,22 @@ await test('review the approved edit in the Changes panel and undo it; the file 
   const onDisk = readFileSync(join(demo, 'hello.txt'), 'utf8');
   if (onDisk !== 'hello world\n') throw new Error(`hello.txt on disk after Undo: ${JSON.stringify(onDisk)}`);
   await wd.waitGone('[data-testid=row-changes]');
+});
+
+await test('create an agent in the Customizations panel, with its description: the file is on disk', async () => {
+  await wd.clickEl('[data-testid=customizations-button]');
+  await wd.clickEl('[data-testid=cust-group][data-kind=agent] [data-testid=cust-new]');
+  await wd.fill('[data-testid=cust-new-form] input', 'helper');
+  await wd.clickEl('[data-testid=cust-new-form] button[type=submit]');
+  await wd.waitEl('[data-testid=cust-editor] .cm-content');
+  await wd.fill('[data-testid=cust-field][data-key=description] textarea', 'Helps in the real window');
+  await wd.clickEl('[data-testid=cust-editor-save]');
+  await wd.waitEl('[data-testid=cust-editor-note]');
+  await shot('real-window-customization-editor');
+  const made = readFileSync(join(demo, '.claude', 'agents', 'helper.md'), 'utf8');
+  if (!made.includes('description: Helps in the real window')) throw new Error(`helper.md: ${JSON.stringify(made)}`);
+  await wd.clickEl('[aria-label="Close the editor"]');
+  await wd.waitEl('[data-testid=cust-item][data-kind=agent][data-name=helper]');
 });
 
 await test('no page errors', async () => {

@@ -425,6 +425,7 @@ export function ChatPane({
             workspace={view.customizations?.workspace ?? null}
             onClose={() => setEditing(null)}
             onOpen={setEditing}
+            suggestions={{ model: (agent?.models ?? []).map((m) => ({ value: m.id, label: m.name })) }}
           />
         </Suspense>
       )}

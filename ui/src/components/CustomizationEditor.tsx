@@ -48,6 +48,7 @@ export function CustomizationEditor({
   workspace,
   onClose,
   onOpen,
+  suggestions = {},
 }: {
   host: string;
   session: string;
@@ -56,6 +57,8 @@ export function CustomizationEditor({
   onClose: () => void;
   /** Open the editor on another file (after Duplicate or Rename). */
   onOpen: (target: EditTarget) => void;
+  /** Values to offer per field (the models the session's agent reports). */
+  suggestions?: Record<string, Array<{ value: string; label: string }>>;
 }) {
   const form = FORMS[target.kind];
   const [loaded, setLoaded] = useState<{ text: string; etag: string | null } | null>(null);
@@ -385,6 +388,7 @@ export function CustomizationEditor({
                   value={values[f.key] ?? null}
                   problem={problems.find(([p]) => p === f)?.[1] ?? null}
                   warnings={fieldWarnings(f, target.readBy, values[f.key])}
+                  suggestions={suggestions[f.key] ?? []}
                   onChange={(v) => set(f.key, v)}
                 />
               ))}
@@ -433,12 +437,14 @@ function FieldRow({
   value,
   problem,
   warnings,
+  suggestions,
   onChange,
 }: {
   field: Field;
   value: Value;
   problem: string | null;
   warnings: string[];
+  suggestions: Array<{ value: string; label: string }>;
   onChange: (v: Value) => void;
 }) {
   const id = `cust-field-${field.key}`;
@@ -457,14 +463,24 @@ function FieldRow({
           onChange={(e) => onChange((e.target as HTMLInputElement).checked || null)}
         />
       ) : field.type === 'text' ? (
-        <input
-          id={id}
-          type="text"
-          value={text}
-          placeholder={field.placeholder}
-          aria-invalid={problem != null}
-          onInput={(e) => onChange((e.target as HTMLInputElement).value)}
-        />
+        <>
+          <input
+            id={id}
+            type="text"
+            value={text}
+            placeholder={field.placeholder}
+            aria-invalid={problem != null}
+            list={suggestions.length > 0 ? `${id}-options` : undefined}
+            onInput={(e) => onChange((e.target as HTMLInputElement).value)}
+          />
+          {suggestions.length > 0 && (
+            <datalist id={`${id}-options`}>
+              {suggestions.map((o) => (
+                <option value={o.value}>{o.label}</option>
+              ))}
+            </datalist>
+          )}
+        </>
       ) : (
         <textarea
           id={id}

@@ -18,7 +18,13 @@ mkdirSync(agentsDir, { recursive: true });
 const reviewer = join(agentsDir, 'reviewer.md');
 writeFileSync(reviewer, '---\nname: reviewer\ndescription: Reviews diffs\ncolor: blue\n---\nYou review diffs.\n');
 const script = join(home, 'echo.json');
-writeFileSync(script, JSON.stringify({ turns: [[{ echo: true }, { end: 'end_turn' }]] }));
+writeFileSync(
+  script,
+  JSON.stringify({
+    newSession: { models: { currentModelId: 'fast-1', availableModels: [{ modelId: 'fast-1', name: 'Fast' }] } },
+    turns: [[{ echo: true }, { end: 'end_turn' }]],
+  }),
+);
 const item = (name) => `[data-testid=cust-item][data-kind=agent][data-name="${name}"]`;
 const read = (path) => readFileSync(path, 'utf8');
 
@@ -45,6 +51,9 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   await page.waitForSelector('[data-testid=cust-field-problem]');
   check(await page.isDisabled('[data-testid=cust-editor-save]'), 'a missing description blocks the save', '');
   await page.fill(description, 'Helps with chores');
+  // The model field offers the models the session's agent reports.
+  await page.waitForSelector('#cust-field-model-options option[value="fast-1"]', { state: 'attached' });
+  check(true, "the model field offers the agent's models", '');
   await page.fill('[data-testid=cust-field][data-key=model] input', 'haiku');
   // The body's preview renders its markdown (sanitized, as the transcript).
   await page.click('[data-testid=cust-editor-preview-toggle]');

@@ -303,6 +303,10 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::CustomizationsTransfer(a) => {
             Reply::CustomizationsTransfer(customizations::files::transfer_to(core, a).await?)
         }
+        Command::CustomizationsTestMcp(a) => {
+            let params = json!({ "channel": a.session, "id": a.id });
+            Reply::CustomizationsTestMcp(request(core, &HostId::new(a.host), "x-hangar/testMcpServer", params).await?)
+        }
         Command::MarkdownRender(a) => Reply::MarkdownRender(crate::markdown::render_blocks(&a.text)),
         Command::CustomizationsDelete(a) => Reply::CustomizationsDelete(customizations::files::remove(core, a).await?),
         Command::CustomizationsToggle(a) => {

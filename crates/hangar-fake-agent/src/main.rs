@@ -44,6 +44,8 @@
 //! (unless the script sets `ignoreCancel`). Requests that arrive while a
 //! prompt runs (e.g. a second `session/prompt`) are handled after it.
 
+mod mcp_server;
+
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::mpsc::{channel, Receiver};
@@ -78,6 +80,10 @@ enum Flow {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a.starts_with("--mcp-server")) {
+        mcp_server::run(&args);
+        return;
+    }
     let script = match load(&args) {
         Ok(s) => s,
         Err(e) => {

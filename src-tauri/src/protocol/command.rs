@@ -25,7 +25,7 @@ use super::changes::{
 use super::chat::ChatOp;
 use super::customization::{
     CustomizationDeleteArgs, CustomizationFile, CustomizationFileArgs, CustomizationSaveArgs,
-    CustomizationTransferArgs, MarkdownArgs, SaveOutcome, ToggleScope,
+    CustomizationTransferArgs, MarkdownArgs, McpTestArgs, McpTested, SaveOutcome, ToggleScope,
 };
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
@@ -166,6 +166,8 @@ commands! {
     "customizations.transfer" => CustomizationsTransfer(CustomizationTransferArgs) -> SaveOutcome;
     /// Delete a customization's file (or a skill's folder).
     "customizations.delete" => CustomizationsDelete(CustomizationDeleteArgs) -> ();
+    /// Start an MCP server on the session's host and list its tools (Test).
+    "customizations.testMcp" => CustomizationsTestMcp(McpTestArgs) -> McpTested;
     /// Markdown as sanitized HTML blocks (an editor's preview).
     "markdown.render" => MarkdownRender(MarkdownArgs) -> Vec<String>;
     /// A session's pending changes (or one turn's): the changed files.
@@ -729,6 +731,7 @@ mod tests {
                 json!({"host": h, "session": s, "from": "file:///w/a.md", "to": "file:///w/b.md", "keep": true}),
             ),
             ("customizations.delete", json!({"host": h, "session": s, "uri": "file:///w/a.md", "recursive": false})),
+            ("customizations.testMcp", json!({"host": h, "session": s, "id": "mcp-1"})),
             ("markdown.render", json!({"text": "# Title"})),
             ("changes.list", json!({"host": h, "session": s, "turn": null})),
             ("changes.diff", json!({"host": h, "session": s, "turn": "t1", "file": "file:///w/a.rs", "whole": true})),

@@ -291,3 +291,38 @@ pub struct MarkdownArgs {
     /// The markdown.
     pub text: String,
 }
+
+/// `customizations.testMcp`: start an MCP server on the session's host and
+/// list its tools (the host's `x-hangar/testMcpServer`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct McpTestArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// The MCP server's customization id.
+    pub id: String,
+}
+
+/// What a tested MCP server offers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct McpTested {
+    /// Its name.
+    pub server: String,
+    /// Its version.
+    pub version: String,
+    /// Its tools.
+    pub tools: Vec<McpToolView>,
+}
+
+/// One tool of a tested MCP server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct McpToolView {
+    /// Name.
+    pub name: String,
+    /// What it does.
+    pub description: Option<String>,
+}

@@ -8,6 +8,7 @@
 // has an Edit button, and a writable folder of one of them a New button
 // (the editor is `CustomizationEditor`).
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { McpTested } from '../gen/McpTested';
 import { call, errorText } from '../ipc';
 import { editable, FORMS, newFileUri, newNameProblem, template } from '../state/customization-forms';
 import {
@@ -188,6 +189,22 @@ function ItemRow({
       setBusy(false);
     }
   };
+  // An MCP server's Test: started on the session's host, its tools listed.
+  const [testing, setTesting] = useState(false);
+  const [tested, setTested] = useState<{ ok: McpTested } | { error: string } | null>(null);
+  const testMcp = async () => {
+    setTesting(true);
+    setTested(null);
+    try {
+      setTested({
+        ok: await call('customizations.testMcp', { host: panel.host, session: panel.session, id: item.id }),
+      });
+    } catch (e) {
+      setTested({ error: errorText(e) });
+    } finally {
+      setTesting(false);
+    }
+  };
   const switchLabel = `${label}: ${item.enabled ? 'on' : 'off'}`;
   return (
     <div
@@ -216,6 +233,18 @@ function ItemRow({
         </span>
         {meta && <span class="muted small">{meta}</span>}
         <span class="spacer" />
+        {item.kind === 'mcpServer' && (
+          <button
+            type="button"
+            class="link small"
+            disabled={testing}
+            data-testid="cust-mcp-test"
+            title="Start it on the host and list its tools"
+            onClick={testMcp}
+          >
+            {testing ? 'Testing…' : 'Test'}
+          </button>
+        )}
         {panel.onEdit && editable(item.kind) && (
           <button
             type="button"
@@ -270,6 +299,27 @@ function ItemRow({
         </div>
       )}
       {explain && <p class="cust-note small muted">{item.note}</p>}
+      {tested && 'ok' in tested && (
+        <div class="cust-mcp-tools small" data-testid="cust-mcp-tools">
+          <p>
+            {tested.ok.server} {tested.ok.version} answered: {tested.ok.tools.length}{' '}
+            {tested.ok.tools.length === 1 ? 'tool' : 'tools'}
+          </p>
+          <ul>
+            {tested.ok.tools.map((t) => (
+              <li key={t.name}>
+                <code>{t.name}</code>
+                {t.description && <span class="muted"> — {t.description}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {tested && 'error' in tested && (
+        <p class="error small" role="alert" data-testid="cust-mcp-error">
+          {tested.error}
+        </p>
+      )}
       {error && (
         <p class="error small" role="alert">
           {error}

@@ -4,7 +4,8 @@
 // on disk and the host's entry for it; edit the reviewer while the file
 // changes on disk: the save shows both versions and "Keep mine" writes the
 // person's; Ctrl+S saves; closing with unsaved changes asks first;
-// duplicate, rename and delete move the file and its name.
+// duplicate, rename and delete move the file and its name; an MCP server's
+// Test lists its tools or says why it failed.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,17 @@ const agentsDir = join(w, '.claude', 'agents');
 mkdirSync(agentsDir, { recursive: true });
 const reviewer = join(agentsDir, 'reviewer.md');
 writeFileSync(reviewer, '---\nname: reviewer\ndescription: Reviews diffs\ncolor: blue\n---\nYou review diffs.\n');
+// Two MCP servers for the Test button: the fake agent's tiny stdio server,
+// and one that exits saying why.
+writeFileSync(
+  join(w, '.mcp.json'),
+  JSON.stringify({
+    mcpServers: {
+      tiny: { command: fakeBin, args: ['--mcp-server'] },
+      broken: { command: fakeBin, args: ['--mcp-server', '--mcp-server-stderr', 'no API key set'] },
+    },
+  }),
+);
 const script = join(home, 'echo.json');
 writeFileSync(
   script,
@@ -38,6 +50,21 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   await page.waitForSelector('[data-testid=composer-input]');
   await page.click('[data-testid=customizations-button]');
   await page.waitForSelector(item('reviewer'));
+
+  // An MCP server's Test starts it on the host and lists its tools, or says why not.
+  await page.click('[data-kind=mcpServer][data-name=tiny] [data-testid=cust-mcp-test]');
+  await page.waitForSelector('[data-testid=cust-mcp-tools]');
+  const tools = await page.textContent('[data-testid=cust-mcp-tools]');
+  check(
+    tools.includes('fake-mcp 1.0.0 answered: 1 tool') && tools.includes('echo'),
+    "Test lists the server's tools",
+    tools,
+  );
+  await page.click('[data-kind=mcpServer][data-name=broken] [data-testid=cust-mcp-test]');
+  await page.waitForSelector('[data-testid=cust-mcp-error]');
+  const why = await page.textContent('[data-testid=cust-mcp-error]');
+  check(why.includes('no API key set'), 'a failing server says why, with its stderr', why);
+  if (shots) await page.screenshot({ path: join(shots, 'customizations-mcp-test.png') });
 
   // New agent: a name, then the template in the editor.
   await page.click('[data-testid=cust-group][data-kind=agent] [data-testid=cust-new]');

@@ -11,6 +11,8 @@
 //! - `enablement.rs` — toggle decisions at `session`/`workspace`/`global`
 //!   scope: kept in the data dir, applied to a discovered tree.
 //! - `acp_mcp.rs`  — the enabled MCP servers as ACP `mcpServers`.
+//! - `mcp_test.rs` — a server's Test: started on the host, `initialize` and
+//!   `tools/list` with `rmcp`.
 //! - `mcp_policy.rs` — which enabled servers a session's agent is given
 //!   (shared files and its own; not another agent's private config).
 //! - `watcher.rs`  — one debounced `notify` watcher over the known folders
@@ -29,6 +31,7 @@ pub mod completions;
 pub mod discover;
 pub mod enablement;
 pub mod mcp_policy;
+pub mod mcp_test;
 pub mod service;
 #[cfg(test)]
 mod service_tests;

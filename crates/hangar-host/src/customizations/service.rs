@@ -203,6 +203,13 @@ impl Customizations {
         out
     }
 
+    /// How to start the MCP server `id` of `session` (any discovered one,
+    /// on or off: a Test is asked for by a person).
+    pub fn mcp_launch(&self, session: &str, id: &str) -> Option<McpLaunch> {
+        let sessions = lock(&self.sessions);
+        sessions.get(session)?.found.mcp.iter().find(|l| l.id == id).cloned()
+    }
+
     /// The enabled MCP servers to hand `session`'s agent as it starts
     /// (remembered: a later toggle marks a restart as pending), and the
     /// tree to republish when that clears a pending restart.

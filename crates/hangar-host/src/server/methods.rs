@@ -89,6 +89,10 @@ pub fn handle_request(
             resource_methods::create_resource_watch(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
+        "x-hangar/testMcpServer" => {
+            super::mcp_test_method::test_mcp_server(host, conn.id, id.clone(), decode(&params)?);
+            Ok(Reply::Sent)
+        }
         "invokeChangesetOperation" => {
             let client_id = conn.client_id.clone().unwrap_or_default();
             super::changeset_methods::invoke(host, conn.id, id.clone(), client_id, decode(&params)?);

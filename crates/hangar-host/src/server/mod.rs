@@ -18,6 +18,8 @@
 //!   the read loop.
 //! - `grant_ask.rs`  — `resourceRequest` under the grant policy; asks a
 //!   client when the policy is `ask`.
+//! - `mcp_test_method.rs` — `x-hangar/testMcpServer`: a discovered MCP
+//!   server started on this host, its tools listed (a Test button).
 
 mod changeset_methods;
 mod connection;
@@ -27,6 +29,7 @@ mod frames;
 #[cfg(test)]
 mod frames_fuzz;
 mod grant_ask;
+mod mcp_test_method;
 mod methods;
 mod resource_methods;
 pub mod tls;

@@ -17,6 +17,7 @@ mod durability;
 mod faults;
 mod forks;
 mod handshake;
+mod mcp_server_test;
 mod reconnect;
 mod remote_hosts;
 mod resources;

@@ -1,0 +1,58 @@
+//! `x-hangar/testMcpServer` `{ channel: <session URI>, id: <an MCP server's
+//! customization id> }`: start that server on this host as the session's
+//! agent would, and answer `{ server, version, tools: [{name,
+//! description}] }`, or an error saying why it failed (`-32603` with the
+//! reason and the end of its stderr; `-32602` for an unknown server). Runs
+//! off the connection's read loop; at most 20 s.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::frames::{error_frame, result_frame};
+use crate::customizations::mcp_test::test_server;
+use crate::host::Host;
+use crate::hub::ConnId;
+use crate::resources::uri::file_uri_to_path;
+use crate::RpcError;
+
+/// How long a Test may take in all.
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// The request's params.
+#[derive(Debug, Deserialize)]
+pub struct TestMcpParams {
+    /// The session.
+    pub channel: String,
+    /// The MCP server's customization id.
+    pub id: String,
+}
+
+/// Run the test and answer `conn`.
+pub fn test_mcp_server(host: &Arc<Host>, conn: ConnId, id: Value, p: TestMcpParams) {
+    let host = host.clone();
+    tokio::spawn(async move {
+        let frame = match run(&host, &p).await {
+            Ok(result) => result_frame(&id, &result),
+            Err(error) => error_frame(&id, &error),
+        };
+        host.hub.send(conn, frame.into());
+    });
+}
+
+async fn run(host: &Arc<Host>, p: &TestMcpParams) -> Result<Value, RpcError> {
+    let dirs = host
+        .with_engine_locked(|e| e.session_state(&p.channel).map(|s| s.working_directories.clone()))
+        .ok_or_else(|| RpcError::session_not_found(&p.channel))?;
+    host.ensure_customizations(&p.channel);
+    let launch = host
+        .customizations
+        .mcp_launch(&p.channel, &p.id)
+        .ok_or_else(|| RpcError::invalid_params("id", format!("no MCP server {} in this session", p.id)))?;
+    let cwd = dirs.iter().flatten().find_map(|u| file_uri_to_path(u).ok()).unwrap_or_else(|| PathBuf::from("/"));
+    let tested = test_server(&launch, &cwd, LIMIT).await.map_err(|e| RpcError::internal(e.to_string()))?;
+    serde_json::to_value(tested).map_err(|e| RpcError::internal(e.to_string()))
+}

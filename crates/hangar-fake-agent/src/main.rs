@@ -1,10 +1,12 @@
 //! `hangar-fake-agent`: a scripted ACP agent (NDJSON JSON-RPC on stdio) for
 //! Hangar's tests.
 //!
-//! Map (one file): argument parsing → [`Script`] (from `--script FILE` or
+//! Map: `main.rs`: argument parsing → [`Script`] (from `--script FILE` or
 //! converted from a recorded transcript with `--transcript FILE`) → the
 //! main loop answering `initialize`, `session/new|load|resume`,
 //! `session/set_*` and running one list of steps per `session/prompt`.
+//! `mcp_server.rs`: `--mcp-server`, a tiny stdio MCP server instead (for an
+//! MCP server's Test).
 //!
 //! Script (JSON object; every key optional):
 //! - `failStart`: text written to stderr, then exit 3 before `initialize` is answered.

@@ -1,8 +1,10 @@
-// A real code editor (CodeMirror 6: highlighting, search with Ctrl+F,
-// undo, brackets) for a customization file's body or its whole text.
+// A real code editor (CodeMirror 6: markdown or JSON highlighting, search
+// with Ctrl+F, undo, brackets) for a customization file's body or its whole
+// text.
 // The document is replaced when `value` changes from outside (the disk's
 // version taken, raw mode switched); the person's edits come out through
 // `onChange`.
+import { json } from '@codemirror/lang-json';
 import { markdown } from '@codemirror/lang-markdown';
 import { basicSetup, EditorView } from 'codemirror';
 import { useEffect, useRef } from 'preact/hooks';
@@ -13,8 +15,11 @@ export function CodeEditor({
   label,
   testid,
   readOnly = false,
+  language = 'markdown',
 }: {
   value: string;
+  /** Highlighting: markdown, JSON, or none. */
+  language?: 'markdown' | 'json' | 'plain';
   onChange?: (text: string) => void;
   /** The editor's accessible name. */
   label: string;
@@ -32,7 +37,7 @@ export function CodeEditor({
       parent: host.current,
       extensions: [
         basicSetup,
-        markdown(),
+        language === 'json' ? json() : language === 'markdown' ? markdown() : [],
         EditorView.lineWrapping,
         EditorView.editable.of(!readOnly),
         EditorView.contentAttributes.of({ 'aria-label': label }),

@@ -18,6 +18,7 @@ import {
   FORMS,
   fieldProblem,
   fieldWarnings,
+  languageOfFile,
   newFileUri,
   newNameProblem,
 } from '../state/customization-forms';
@@ -36,6 +37,8 @@ export interface EditTarget {
   template?: string;
   /** Just copied or moved here under this name: the `name` field follows. */
   renamed?: string;
+  /** The editor's title when not the kind's (a settings file). */
+  title?: string;
 }
 
 type Value = string | string[] | boolean | null;
@@ -61,6 +64,8 @@ export function CustomizationEditor({
   suggestions?: Record<string, Array<{ value: string; label: string }>>;
 }) {
   const form = FORMS[target.kind];
+  /** A file with no form (an MCP server's or a hook's settings): text only. */
+  const asText = target.kind === 'file';
   const [loaded, setLoaded] = useState<{ text: string; etag: string | null } | null>(null);
   const [isNew, setIsNew] = useState(target.template != null);
   const [split, setSplit] = useState<Split | null>(null);
@@ -80,8 +85,8 @@ export function CustomizationEditor({
     setSplit(s);
     setValues(Object.fromEntries(form.fields.map((f) => [f.key, fieldOf(s, f.key)])));
     setBody(s.body);
-    // Front matter the form cannot read opens as text.
-    setRaw(s.error ? text : null);
+    // A settings file, or front matter the form cannot read, opens as text.
+    setRaw(s.error || asText ? text : null);
     setDirty(false);
   };
   useEffect(() => {
@@ -279,14 +284,14 @@ export function CustomizationEditor({
       >
         <header class="cust-editor-head">
           <h2 id="cust-editor-title">
-            {isNew ? `New ${form.label.toLowerCase()}` : `${form.label}`}
+            {target.title ?? (isNew ? `New ${form.label.toLowerCase()}` : form.label)}
             {dirty && <span class="muted small"> · unsaved</span>}
           </h2>
           <code class="small muted" title={target.uri} data-testid="cust-editor-path">
             {pathOf(target.uri, workspace)}
           </code>
           <span class="spacer" />
-          {!isNew && (
+          {!isNew && !asText && (
             <>
               <button
                 type="button"
@@ -317,7 +322,7 @@ export function CustomizationEditor({
               </button>
             </>
           )}
-          {raw == null && (
+          {raw == null && !asText && (
             <button
               type="button"
               aria-pressed={preview}
@@ -327,9 +332,11 @@ export function CustomizationEditor({
               Preview
             </button>
           )}
-          <button type="button" aria-pressed={raw != null} data-testid="cust-editor-raw" onClick={toggleRaw}>
-            {raw == null ? 'Edit as text' : 'Edit as form'}
-          </button>
+          {!asText && (
+            <button type="button" aria-pressed={raw != null} data-testid="cust-editor-raw" onClick={toggleRaw}>
+              {raw == null ? 'Edit as text' : 'Edit as form'}
+            </button>
+          )}
           <button
             type="button"
             class="primary"
@@ -377,7 +384,13 @@ export function CustomizationEditor({
         ) : !loaded ? (
           <p class="muted small">Loading…</p>
         ) : raw != null ? (
-          <CodeEditor value={raw} label="The whole file" testid="cust-editor-text" onChange={edited(setRaw)} />
+          <CodeEditor
+            value={raw}
+            label="The whole file"
+            testid="cust-editor-text"
+            language={languageOfFile(target.uri)}
+            onChange={edited(setRaw)}
+          />
         ) : (
           <>
             <div class="cust-form">

@@ -10,7 +10,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { McpTested } from '../gen/McpTested';
 import { call, errorText } from '../ipc';
-import { editable, FORMS, newFileUri, newNameProblem, template } from '../state/customization-forms';
+import { editable, editableAsText, FORMS, newFileUri, newNameProblem, template } from '../state/customization-forms';
 import {
   badges,
   type CustomizationContainer,
@@ -243,6 +243,24 @@ function ItemRow({
             onClick={testMcp}
           >
             {testing ? 'Testing…' : 'Test'}
+          </button>
+        )}
+        {panel.onEdit && editableAsText(item.kind) && (
+          <button
+            type="button"
+            class="link small"
+            data-testid="cust-edit-file"
+            title={`Edit ${pathOf(item.uri, workspace)} as text`}
+            onClick={() =>
+              panel.onEdit?.({
+                uri: item.uri,
+                kind: 'file',
+                readBy: item.readBy,
+                title: `${label}: ${pathOf(item.uri, workspace)}`,
+              })
+            }
+          >
+            Edit file
           </button>
         )}
         {panel.onEdit && editable(item.kind) && (

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { FORMS, fieldProblem, fieldWarnings, newFileUri, newNameProblem, template } from './customization-forms';
+import {
+  editableAsText,
+  FORMS,
+  fieldProblem,
+  fieldWarnings,
+  languageOfFile,
+  newFileUri,
+  newNameProblem,
+  template,
+} from './customization-forms';
 
 const field = (kind: keyof typeof FORMS, key: string) => {
   const f = FORMS[kind].fields.find((x) => x.key === key);
@@ -30,5 +39,12 @@ describe('customization forms', () => {
     expect(newFileUri('skill', 'file:///w/.claude/skills/', 'deploy')).toBe('file:///w/.claude/skills/deploy/SKILL.md');
     expect(newFileUri('agent', 'file:///w/.claude/agents', 'helper')).toBe('file:///w/.claude/agents/helper.md');
     expect(template('agent', 'helper')).toContain('name: helper\n');
+  });
+
+  it('edits MCP servers and hooks in their settings file as text, highlighted by its kind', () => {
+    expect([editableAsText('mcpServer'), editableAsText('hook'), editableAsText('agent')]).toEqual([true, true, false]);
+    expect(languageOfFile('file:///w/.mcp.json')).toBe('json');
+    expect(languageOfFile('file:///w/.codex/config.toml')).toBe('plain');
+    expect(languageOfFile('file:///w/AGENTS.md')).toBe('markdown');
   });
 });

@@ -5,7 +5,7 @@
 // Sources: ../shared/docs/customizations.md sections 2–8 and 11.
 import type { CustomizationKind } from '../gen/CustomizationKind';
 
-export type EditableKind = 'agent' | 'skill' | 'prompt' | 'rule';
+export type EditableKind = 'agent' | 'skill' | 'prompt' | 'rule' | 'file';
 
 export interface Field {
   key: string;
@@ -82,6 +82,8 @@ export const FORMS: Record<EditableKind, { label: string; fields: Field[] }> = {
       { key: 'argument-hint', label: 'Arguments hint', type: 'text', placeholder: '[file]' },
     ],
   },
+  // A file edited as text only (an MCP server's or a hook's settings file).
+  file: { label: 'File', fields: [] },
   rule: {
     label: 'Rule',
     fields: [
@@ -111,8 +113,20 @@ export const FORMS: Record<EditableKind, { label: string; fields: Field[] }> = {
 };
 
 /** Whether `kind` has a form here. */
-export function editable(kind: CustomizationKind | null | undefined): kind is EditableKind {
+export function editable(kind: CustomizationKind | null | undefined): kind is Exclude<EditableKind, 'file'> {
   return kind === 'agent' || kind === 'skill' || kind === 'prompt' || kind === 'rule';
+}
+
+/** Whether entries of `kind` live in a settings file edited as text here. */
+export function editableAsText(kind: CustomizationKind | null | undefined): boolean {
+  return kind === 'mcpServer' || kind === 'hook';
+}
+
+/** The highlighting for a file, by its extension. */
+export function languageOfFile(uri: string): 'markdown' | 'json' | 'plain' {
+  if (/\.(md|mdc)$/i.test(uri)) return 'markdown';
+  if (/\.jsonc?$/i.test(uri)) return 'json';
+  return 'plain';
 }
 
 /** The field's problem: missing, or its own check. */
@@ -154,5 +168,7 @@ export function template(kind: EditableKind, name: string): string {
       return `---\ndescription: What this prompt asks for.\n---\nDo this with $ARGUMENTS.\n`;
     case 'rule':
       return `---\ndescription: What this rule is about.\n---\n- The rule.\n`;
+    case 'file':
+      return '';
   }
 }

@@ -5,7 +5,7 @@
 // changes on disk: the save shows both versions and "Keep mine" writes the
 // person's; Ctrl+S saves; closing with unsaved changes asks first;
 // duplicate, rename and delete move the file and its name; an MCP server's
-// Test lists its tools or says why it failed.
+// Test lists its tools or says why it failed, and its file is edited as text.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,6 +65,18 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   const why = await page.textContent('[data-testid=cust-mcp-error]');
   check(why.includes('no API key set'), 'a failing server says why, with its stderr', why);
   if (shots) await page.screenshot({ path: join(shots, 'customizations-mcp-test.png') });
+  // Its settings file is edited as text (JSON highlighted); the panel follows the save.
+  await page.click('[data-kind=mcpServer][data-name=tiny] [data-testid=cust-edit-file]');
+  await page.waitForSelector('[data-testid=cust-editor-text] .cm-content');
+  const servers = JSON.parse(read(join(w, '.mcp.json')));
+  servers.mcpServers.extra = { command: fakeBin, args: ['--mcp-server'] };
+  await page.fill('[data-testid=cust-editor-text] .cm-content', JSON.stringify(servers, null, 2));
+  await page.click('[data-testid=cust-editor-save]');
+  await page.waitForSelector('[data-testid=cust-editor-note]');
+  check('extra' in JSON.parse(read(join(w, '.mcp.json'))).mcpServers, 'the settings file is saved as edited', '');
+  await page.click('[aria-label="Close the editor"]');
+  await page.waitForSelector('[data-kind=mcpServer][data-name=extra]');
+  check(true, 'the panel lists the server added in the file', '');
 
   // New agent: a name, then the template in the editor.
   await page.click('[data-testid=cust-group][data-kind=agent] [data-testid=cust-new]');

@@ -10,7 +10,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { McpTested } from '../gen/McpTested';
 import { call, errorText } from '../ipc';
-import { editable, editableAsText, FORMS, newFileUri, newNameProblem, template } from '../state/customization-forms';
+import {
+  defaultFolder,
+  type EditableKind,
+  editable,
+  editableAsText,
+  FORMS,
+  newFileUri,
+  newNameProblem,
+  template,
+} from '../state/customization-forms';
 import {
   badges,
   type CustomizationContainer,
@@ -19,6 +28,7 @@ import {
   decisionAt,
   decisionsText,
   defaultScope,
+  type Group,
   groupCustomizations,
   isActive,
   loadProblem,
@@ -94,6 +104,23 @@ export function CustomizationsPanel(p: PanelProps) {
                   {g.empty}
                 </p>
               )}
+              {(() => {
+                // No folder of this kind yet: offer the agent's own project folder.
+                const folder = p.onEdit && p.view?.workspace && newFolder(g, p.provider);
+                return (
+                  folder &&
+                  editable(g.kind) && (
+                    <NewFile
+                      kind={g.kind}
+                      dir={`${p.view?.workspace?.replace(/\/+$/, '')}/${folder}`}
+                      readBy={[p.provider]}
+                      panel={p}
+                      taken={[]}
+                      where={folder}
+                    />
+                  )
+                );
+              })()}
               {g.sources.map((s) => (
                 <SourceBlock key={s.uri} source={s} workspace={p.view?.workspace ?? null} panel={p} />
               ))}
@@ -123,7 +150,13 @@ function SourceBlock({ source, workspace, panel }: { source: Source; workspace: 
         </p>
       )}
       {c && panel.onEdit && c.item.kind === 'directory' && c.writable && editable(c.contents) && (
-        <NewFile container={c} panel={panel} taken={source.items.map((it) => it.name)} />
+        <NewFile
+          kind={c.contents}
+          dir={c.item.uri}
+          readBy={c.item.readBy}
+          panel={panel}
+          taken={source.items.map((it) => it.name)}
+        />
       )}
       {source.items.length > 0 && (
         <ul class="cust-items">
@@ -354,34 +387,36 @@ function editedFile(item: CustomizationItem): string {
 
 /** "New agent" (or skill, prompt, rule) in a writable folder: a name, then the editor on the template. */
 function NewFile({
-  container,
+  kind,
+  dir,
+  readBy,
   panel,
   taken,
+  where,
 }: {
-  container: CustomizationContainer;
+  kind: Exclude<EditableKind, 'file'>;
+  /** The folder the file goes in (it may not exist yet). */
+  dir: string;
+  readBy: string[];
   panel: PanelProps;
   taken: string[];
+  /** Said after the button's words ("in .claude/agents"). */
+  where?: string;
 }) {
   const [name, setName] = useState<string | null>(null);
-  if (!editable(container.contents)) return null;
-  const kind = container.contents;
   const label = FORMS[kind].label.toLowerCase();
   if (name == null)
     return (
       <button type="button" class="link small cust-new" data-testid="cust-new" onClick={() => setName('')}>
         New {label}
+        {where ? ` in ${where}` : ''}
       </button>
     );
   const problem = name ? newNameProblem(kind, name, taken) : null;
   const create = (e: Event) => {
     e.preventDefault();
     if (!name || problem) return;
-    panel.onEdit?.({
-      uri: newFileUri(kind, container.item.uri, name),
-      kind,
-      readBy: container.item.readBy,
-      template: template(kind, name),
-    });
+    panel.onEdit?.({ uri: newFileUri(kind, dir, name), kind, readBy, template: template(kind, name) });
     setName(null);
   };
   return (
@@ -406,4 +441,14 @@ function NewFile({
       {problem && <span class="error">{problem}</span>}
     </form>
   );
+}
+
+/** The project folder a new entry of `g`'s kind goes in when the group has no
+ * writable folder of it yet (`null`: it has one, or the kind has no form). */
+function newFolder(g: Group, provider: string): string | null {
+  if (!editable(g.kind)) return null;
+  const hasFolder = g.sources.some(
+    (s) => s.container?.item.kind === 'directory' && s.container.writable && s.container.contents === g.kind,
+  );
+  return hasFolder ? null : defaultFolder(provider, g.kind);
 }

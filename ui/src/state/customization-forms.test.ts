@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  defaultFolder,
   editableAsText,
   FORMS,
   fieldProblem,
@@ -46,5 +47,12 @@ describe('customization forms', () => {
     expect(languageOfFile('file:///w/.mcp.json')).toBe('json');
     expect(languageOfFile('file:///w/.codex/config.toml')).toBe('plain');
     expect(languageOfFile('file:///w/AGENTS.md')).toBe('markdown');
+  });
+
+  it("puts a first entry in the session's agent's own folder", () => {
+    expect(defaultFolder('claude', 'agent')).toBe('.claude/agents');
+    expect(defaultFolder('copilot', 'prompt')).toBe('.github/prompts');
+    expect(defaultFolder('codex', 'agent')).toBeNull();
+    expect(defaultFolder('some-agent', 'skill')).toBe('.agents/skills');
   });
 });

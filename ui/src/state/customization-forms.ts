@@ -122,6 +122,29 @@ export function editableAsText(kind: CustomizationKind | null | undefined): bool
   return kind === 'mcpServer' || kind === 'hook';
 }
 
+/** Where each agent keeps its project's entries of a kind (folders only;
+ * `../shared/docs/customizations.md` §1). Other agents: Claude's layout,
+ * which Copilot and OpenCode read too; skills in the open `.agents/skills`. */
+const FOLDERS: Record<string, Partial<Record<EditableKind, string>>> = {
+  claude: { agent: '.claude/agents', skill: '.claude/skills', prompt: '.claude/commands', rule: '.claude/rules' },
+  copilot: {
+    agent: '.github/agents',
+    skill: '.github/skills',
+    prompt: '.github/prompts',
+    rule: '.github/instructions',
+  },
+  gemini: { agent: '.gemini/agents', skill: '.gemini/skills' },
+  qwen: { agent: '.qwen/agents', skill: '.qwen/skills', prompt: '.qwen/commands' },
+  opencode: { agent: '.opencode/agents', skill: '.opencode/skills', prompt: '.opencode/commands' },
+  codex: { skill: '.agents/skills' },
+};
+const OTHERS: Partial<Record<EditableKind, string>> = { ...FOLDERS.claude, skill: '.agents/skills' };
+
+/** The project folder (relative) a new entry of `kind` goes in for `provider`'s agent. */
+export function defaultFolder(provider: string, kind: EditableKind): string | null {
+  return (FOLDERS[provider] ?? OTHERS)[kind] ?? null;
+}
+
 /** The highlighting for a file, by its extension. */
 export function languageOfFile(uri: string): 'markdown' | 'json' | 'plain' {
   if (/\.(md|mdc)$/i.test(uri)) return 'markdown';

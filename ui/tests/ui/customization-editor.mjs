@@ -187,4 +187,17 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   await page.waitForSelector('[data-testid=cust-editor]', { state: 'detached' });
   check(!existsSync(critic), 'Delete, after asking, removes the file', '');
   await page.waitForSelector(item('critic'), { state: 'detached' });
+
+  // A kind with no folder yet: "New skill in .claude/skills" makes the folder with the file.
+  await page.click('[data-testid=cust-group][data-kind=skill] [data-testid=cust-new]');
+  await page.fill('[data-testid=cust-new-form] input', 'deploy');
+  await page.press('[data-testid=cust-new-form] input', 'Enter');
+  await page.waitForSelector('[data-testid=cust-editor-save]');
+  await page.click('[data-testid=cust-editor-save]');
+  await page.waitForSelector('[data-testid=cust-editor-note]');
+  const skill = read(join(w, '.claude', 'skills', 'deploy', 'SKILL.md'));
+  check(skill.includes('name: deploy'), "a first skill goes in the agent's own folder, made for it", skill);
+  await page.click('[aria-label="Close the editor"]');
+  await page.waitForSelector('[data-testid=cust-item][data-kind=skill][data-name=deploy]');
+  check(true, 'the panel lists the new skill', '');
 });

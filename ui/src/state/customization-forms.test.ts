@@ -39,6 +39,10 @@ describe('customization forms', () => {
   it('puts a new skill in a folder of its own, with a template that passes its own checks', () => {
     expect(newFileUri('skill', 'file:///w/.claude/skills/', 'deploy')).toBe('file:///w/.claude/skills/deploy/SKILL.md');
     expect(newFileUri('agent', 'file:///w/.claude/agents', 'helper')).toBe('file:///w/.claude/agents/helper.md');
+    expect(newFileUri('prompt', 'file:///w/.github/prompts', 'fix')).toBe('file:///w/.github/prompts/fix.prompt.md');
+    expect(newFileUri('rule', 'file:///w/.github/instructions', 'ts')).toBe(
+      'file:///w/.github/instructions/ts.instructions.md',
+    );
     expect(template('agent', 'helper')).toContain('name: helper\n');
   });
 

@@ -177,7 +177,12 @@ export function newNameProblem(kind: EditableKind, name: string, taken: string[]
 /** A new file's URI in folder `dir` (a skill is a folder of its own). */
 export function newFileUri(kind: EditableKind, dir: string, name: string): string {
   const base = dir.replace(/\/+$/, '');
-  return kind === 'skill' ? `${base}/${name}/SKILL.md` : `${base}/${name}.md`;
+  if (kind === 'skill') return `${base}/${name}/SKILL.md`;
+  // Copilot's folders name the kind in the file name.
+  const suffix = /\.github\/(agents|prompts|instructions)$/.exec(base)?.[1];
+  const ext =
+    suffix === 'agents' ? '.agent.md' : suffix === 'prompts' ? '.prompt.md' : suffix ? '.instructions.md' : '.md';
+  return `${base}/${name}${ext}`;
 }
 
 /** A new file's text. */

@@ -123,10 +123,10 @@ pub async fn test_server(launch: &McpLaunch, cwd: &Path, limit: Duration) -> Res
         Ok(outcome) => outcome,
         Err(_) => Err(format!("no answer within {} s", limit.as_secs())),
     };
-    outcome.map_err(|message| {
+    if outcome.is_err() {
         // Let the stderr reader catch up with a server that exited.
-        std::thread::sleep(Duration::from_millis(50));
-        let stderr = String::from_utf8_lossy(&lock(&tail)).into_owned();
-        McpTestError::Failed { message, stderr }
-    })
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    outcome
+        .map_err(|message| McpTestError::Failed { message, stderr: String::from_utf8_lossy(&lock(&tail)).into_owned() })
 }

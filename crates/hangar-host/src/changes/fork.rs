@@ -66,10 +66,11 @@ fn repository_top(dir: &Path) -> bool {
     top.is_some() && top == dir.canonicalize().ok() && has_head()
 }
 
-/// `git worktree add --detach <dest> HEAD` in `repo`.
+/// `git worktree add --detach <dest> HEAD` in `repo`, with the repository's
+/// hooks off (a fork is the host's doing, not a checkout the person ran).
 fn add_worktree(repo: &Path, dest: &Path) -> Result<(), ForkError> {
     let out = Command::new("git")
-        .arg("-C")
+        .args(["-c", "core.hooksPath=/dev/null", "-C"])
         .arg(repo)
         .args(["worktree", "add", "--detach", "--quiet"])
         .arg(dest)

@@ -252,8 +252,14 @@ mod tests {
         std::fs::write(ws.path().join("c.txt"), "c0\n").unwrap();
         git(ws.path(), &["add", "."]);
         git(ws.path(), &["commit", "-qm", "base"]);
+        // A repository hook must not run: the fork is not the person's checkout.
+        let marker = out.path().join("hook-ran");
+        let hook = ws.path().join(".git/hooks/post-checkout");
+        std::fs::write(&hook, format!("#!/bin/sh\ntouch {}\n", marker.display())).unwrap();
+        std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
         let tracker = two_turns(ws.path(), data.path());
         let copy = tracker.working_copy("s", "t1", &[ws.path().to_path_buf()], &out.path().join("fork")).unwrap();
+        assert!(!marker.exists(), "the repository's post-checkout hook ran");
         let dest = &copy.dirs[0];
         assert_eq!(copy.worktrees, [true]);
         assert!(dest.join(".git").is_file(), "a worktree's .git is a file");

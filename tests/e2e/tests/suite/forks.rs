@@ -6,6 +6,7 @@
 //! `cargo build -p hangar-cli -p hangar-fake-agent`.
 
 use hangar_e2e::acp::{markdown, AgentCmd, Rig};
+use hangar_e2e::changesets::changeset_when;
 use hangar_e2e::Launch;
 use serde_json::json;
 
@@ -31,10 +32,16 @@ async fn a_fork_from_a_turn_has_that_turns_files_and_transcript_and_leaves_the_o
     let mut rig = Rig::start_with(tmp, AgentCmd::Script(script), Launch::InProcess, None).await;
     let first = rig.send("make a and b").await;
     assert_eq!(rig.wait_end(&first).await, "chat/turnComplete");
+    // The host reads what the turn changed just after it ends: an edit
+    // before that read would count as the turn's.
+    let session = rig.session.clone();
+    let turn_uri = |t: &str| format!("{session}/changesets/turn/{t}");
+    changeset_when(&rig.client, &turn_uri(&first), |s| s.files.len() == 2).await;
     // The person edits between the turns; then the second turn.
     std::fs::write(ws.join("c.txt"), "c-user\n").unwrap();
     let second = rig.send("change a, drop b").await;
     assert_eq!(rig.wait_end(&second).await, "chat/turnComplete");
+    changeset_when(&rig.client, &turn_uri(&second), |s| s.files.len() == 2).await;
     let source = (rig.session.clone(), rig.chat.clone());
 
     assert_eq!(rig.fork(&first).await, "session/ready");

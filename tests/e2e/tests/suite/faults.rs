@@ -43,7 +43,14 @@ async fn a_full_disk_refuses_new_writes_keeps_what_waits_and_loses_nothing_commi
     let dir = tempfile::tempdir().unwrap();
     let flag = dir.path().join("disk-is-full");
     let flag_str = flag.display().to_string();
-    let env = [("HANGAR_TEST_STORE_FULL_FLAG", flag_str.as_str())];
+    // A home of its own: the host watches the home's customization folders,
+    // and another test writing there (a real agent's ~/.claude) would make
+    // a store write of its own right after the disk fills, ahead of the
+    // title this test means to be the first.
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let home_str = home.display().to_string();
+    let env = [("HANGAR_TEST_STORE_FULL_FLAG", flag_str.as_str()), ("HOME", home_str.as_str())];
     let data = dir.path().join("data");
     let mut host = TestHost::start_in(Launch::Process(&env), &data, &[]);
     let mut raw = RawClient::initialized(&host, "writer").await;
@@ -61,7 +68,7 @@ async fn a_full_disk_refuses_new_writes_keeps_what_waits_and_loses_nothing_commi
     tokio::time::sleep(Duration::from_secs(1)).await;
     raw.send_text(title(3, "refused")).await;
     let (t, reason) = next_title(&mut raw).await;
-    assert_eq!(t, "refused", "nothing is published while the disk is full");
+    assert_eq!(t, "refused", "nothing is published while the disk is full ({reason:?})");
     let reason = reason.expect("a change made while the disk is full is refused");
     assert!(reason.contains("cannot save") && reason.contains("disk full"), "{reason}");
     let refused = raw.request(json!(4), "createSession", json!({"channel": "ahp-session:/other"})).await;

@@ -307,6 +307,11 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             let params = json!({ "channel": a.session, "id": a.id });
             Reply::CustomizationsTestMcp(request(core, &HostId::new(a.host), "x-hangar/testMcpServer", params).await?)
         }
+        Command::CustomizationsTestHook(a) => {
+            let params =
+                json!({ "channel": a.session, "command": a.command, "input": a.input, "timeoutSecs": a.timeout_secs });
+            Reply::CustomizationsTestHook(request(core, &HostId::new(a.host), "x-hangar/testHook", params).await?)
+        }
         Command::MarkdownRender(a) => Reply::MarkdownRender(crate::markdown::render_blocks(&a.text)),
         Command::CustomizationsDelete(a) => Reply::CustomizationsDelete(customizations::files::remove(core, a).await?),
         Command::CustomizationsToggle(a) => {

@@ -3,6 +3,7 @@
 //! are prepended; `mentions.mjs` for an `@` mention's attachment;
 //! `new-session.mjs` for the new-session dialog and its folder picker;
 //! `customization-editor.mjs` for creating and editing a customization file;
+//! `customization-entry-forms.mjs` for the MCP server, hook and plugin forms;
 //! `customizations.mjs` for the Customizations panel, a toggle and a custom
 //! agent against the host's own discovery;
 //! `settings.mjs` for the agent's modes and settings in the composer;
@@ -70,6 +71,11 @@ fn the_agent_plan_is_a_checklist_updated_in_place() {
 #[test]
 fn a_customization_is_created_and_edited_and_a_disk_change_is_never_overwritten() {
     run_ui_script("customization-editor.mjs");
+}
+
+#[test]
+fn mcp_servers_hooks_and_plugins_are_edited_in_forms_and_a_hook_is_tried_on_the_host() {
+    run_ui_script("customization-entry-forms.mjs");
 }
 
 #[test]

@@ -87,6 +87,7 @@ fn item(entry: Entry<'_>, tree: &[Customization]) -> CustomizationItem {
         restart_pending: meta.and_then(|m| m.get("hangar.restartPending")?.as_bool()).unwrap_or(false),
         shadowed_by,
         not_passed: entry.meta_str("hangar.notPassed").map(str::to_owned),
+        at: entry.meta_str("hangar.at").map(str::to_owned),
         mcp_status,
         mcp_message,
     }
@@ -134,6 +135,7 @@ fn container(c: &Customization, tree: &[Customization]) -> Option<CustomizationC
         writable,
         scope: entry.meta_str("hangar.scope").map(str::to_owned),
         version,
+        manifest: entry.meta_str("hangar.manifest").map(str::to_owned),
         load,
         load_message,
         children: children.into_iter().flatten().map(|ch| item(Entry::Child(ch), tree)).collect(),

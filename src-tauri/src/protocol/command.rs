@@ -25,7 +25,7 @@ use super::changes::{
 use super::chat::ChatOp;
 use super::customization::{
     CustomizationDeleteArgs, CustomizationFile, CustomizationFileArgs, CustomizationSaveArgs,
-    CustomizationTransferArgs, MarkdownArgs, McpTestArgs, McpTested, SaveOutcome, ToggleScope,
+    CustomizationTransferArgs, HookRan, HookTestArgs, MarkdownArgs, McpTestArgs, McpTested, SaveOutcome, ToggleScope,
 };
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
@@ -168,6 +168,8 @@ commands! {
     "customizations.delete" => CustomizationsDelete(CustomizationDeleteArgs) -> ();
     /// Start an MCP server on the session's host and list its tools (Test).
     "customizations.testMcp" => CustomizationsTestMcp(McpTestArgs) -> McpTested;
+    /// Run a hook's command on the session's host with a tool event (test bench).
+    "customizations.testHook" => CustomizationsTestHook(HookTestArgs) -> HookRan;
     /// Markdown as sanitized HTML blocks (an editor's preview).
     "markdown.render" => MarkdownRender(MarkdownArgs) -> Vec<String>;
     /// A session's pending changes (or one turn's): the changed files.
@@ -732,6 +734,10 @@ mod tests {
             ),
             ("customizations.delete", json!({"host": h, "session": s, "uri": "file:///w/a.md", "recursive": false})),
             ("customizations.testMcp", json!({"host": h, "session": s, "id": "mcp-1"})),
+            (
+                "customizations.testHook",
+                json!({"host": h, "session": s, "command": "./check.sh", "input": "{}", "timeoutSecs": 5}),
+            ),
             ("markdown.render", json!({"text": "# Title"})),
             ("changes.list", json!({"host": h, "session": s, "turn": null})),
             ("changes.diff", json!({"host": h, "session": s, "turn": "t1", "file": "file:///w/a.rs", "whole": true})),

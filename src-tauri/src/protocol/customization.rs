@@ -146,6 +146,9 @@ pub struct CustomizationItem {
     pub shadowed_by: Option<ShadowView>,
     /// Why an enabled MCP server was not given to this agent (`hangar.notPassed`).
     pub not_passed: Option<String>,
+    /// Where in its file the entry is (`hangar.at`: a JSON pointer, or a
+    /// dotted TOML path), for an MCP server's or a hook's own form.
+    pub at: Option<String>,
     /// An MCP server's state.
     pub mcp_status: Option<McpStatus>,
     /// An MCP server's error.
@@ -166,6 +169,8 @@ pub struct CustomizationContainer {
     pub scope: Option<String>,
     /// A plugin's version.
     pub version: Option<String>,
+    /// A plugin's manifest file (`hangar.manifest`), for its form.
+    pub manifest: Option<String>,
     /// Load state.
     pub load: Option<LoadStatus>,
     /// Why it is degraded or failed.
@@ -303,6 +308,39 @@ pub struct McpTestArgs {
     pub session: String,
     /// The MCP server's customization id.
     pub id: String,
+}
+
+/// `customizations.testHook`: run a hook's command on the session's host
+/// with a recorded tool event on stdin (the host's `x-hangar/testHook`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HookTestArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI (its folder is where the hook runs).
+    pub session: String,
+    /// The hook's shell command, as the form holds it.
+    pub command: String,
+    /// The event's JSON, as the agent would write it to the hook's stdin.
+    pub input: String,
+    /// The hook's timeout in seconds (the host allows at most 60).
+    pub timeout_secs: Option<u32>,
+}
+
+/// What one run of a hook did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HookRan {
+    /// Its exit code (`null`: ended by a signal or at the time limit).
+    pub exit_code: Option<i32>,
+    /// Its standard output (at most 64 KiB).
+    pub stdout: String,
+    /// Its standard error (at most 64 KiB).
+    pub stderr: String,
+    /// It was ended at the time limit.
+    pub timed_out: bool,
+    /// How long it ran.
+    pub millis: u32,
 }
 
 /// What a tested MCP server offers.

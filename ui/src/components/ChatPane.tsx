@@ -426,11 +426,24 @@ export function ChatPane({
             onClose={() => setEditing(null)}
             onOpen={setEditing}
             suggestions={{ model: (agent?.models ?? []).map((m) => ({ value: m.id, label: m.name })) }}
+            recorded={recordedTools(turns)}
           />
         </Suspense>
       )}
     </section>
   );
+}
+
+/** The session's tool calls, newest first, at most 20 (a hook's test bench). */
+function recordedTools(turns: TurnView[]): Array<{ toolName: string; input: string | null }> {
+  const out: Array<{ toolName: string; input: string | null }> = [];
+  for (let i = turns.length - 1; i >= 0 && out.length < 20; i--) {
+    for (const p of [...turns[i].parts].reverse()) {
+      if (p.kind === 'toolCall' && out.length < 20)
+        out.push({ toolName: p.toolCall.toolName || p.toolCall.displayName, input: p.toolCall.input });
+    }
+  }
+  return out;
 }
 
 /** The first line of the forked turn's message (60 characters at most). */

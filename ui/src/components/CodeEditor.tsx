@@ -1,4 +1,4 @@
-// A real code editor (CodeMirror 6: markdown or JSON highlighting, search
+// A real code editor (CodeMirror 6: markdown, JSON or TOML highlighting, search
 // with Ctrl+F, undo, brackets) for a customization file's body or its whole
 // text.
 // The document is replaced when `value` changes from outside (the disk's
@@ -6,6 +6,8 @@
 // `onChange`.
 import { json } from '@codemirror/lang-json';
 import { markdown } from '@codemirror/lang-markdown';
+import { StreamLanguage } from '@codemirror/language';
+import { toml } from '@codemirror/legacy-modes/mode/toml';
 import { basicSetup, EditorView } from 'codemirror';
 import { useEffect, useRef } from 'preact/hooks';
 
@@ -18,8 +20,8 @@ export function CodeEditor({
   language = 'markdown',
 }: {
   value: string;
-  /** Highlighting: markdown, JSON, or none. */
-  language?: 'markdown' | 'json' | 'plain';
+  /** Highlighting: markdown, JSON, TOML, or none. */
+  language?: 'markdown' | 'json' | 'toml' | 'plain';
   onChange?: (text: string) => void;
   /** The editor's accessible name. */
   label: string;
@@ -37,7 +39,7 @@ export function CodeEditor({
       parent: host.current,
       extensions: [
         basicSetup,
-        language === 'json' ? json() : language === 'markdown' ? markdown() : [],
+        LANGUAGES[language](),
         EditorView.lineWrapping,
         EditorView.editable.of(!readOnly),
         EditorView.contentAttributes.of({ 'aria-label': label }),
@@ -56,3 +58,10 @@ export function CodeEditor({
   }, [value]);
   return <div class="code-editor" ref={host} data-testid={testid} />;
 }
+
+const LANGUAGES = {
+  markdown: () => markdown(),
+  json: () => json(),
+  toml: () => StreamLanguage.define(toml),
+  plain: () => [],
+};

@@ -1,7 +1,9 @@
-// The editor of one markdown customization (agent, skill, prompt, rule):
-// its front matter as a form made for the kind (checked before a save, with
-// a warning where an agent that reads the file ignores a field), its body in
-// a code editor, or the whole file as text (raw mode). Reads and saves go
+// The editor of one customization: an agent, skill, prompt or rule (its
+// front matter as a form made for the kind, checked before a save, with a
+// warning where an agent that reads the file ignores a field, and its body
+// in a code editor), an MCP server, a hook or a plugin's manifest (a form
+// over that one entry of a JSON file: `McpServerForm`, `HookForm`,
+// `PluginForm`), or the whole file as text (raw mode). Reads and saves go
 // through the session's host (`customizations.read` / `.save`), so a remote
 // host's files are edited the same way. A save carries the version the edit
 // started from: when the file changed on disk since, nothing is written and
@@ -18,15 +20,23 @@ import {
   FORMS,
   fieldProblem,
   fieldWarnings,
+  isEntryKind,
   languageOfFile,
   newFileUri,
   newNameProblem,
 } from '../state/customization-forms';
 import { pathOf } from '../state/customizations';
 import { fieldOf, joinFrontmatter, type Split, splitFrontmatter } from '../state/frontmatter';
+import { hookFile, removeHandler } from '../state/hook-entry';
+import type { RecordedTool } from '../state/hook-verdict';
+import { jsonProblem, pathOfPointer, setAt } from '../state/json-entry';
 import { CodeEditor } from './CodeEditor';
 import { ConfirmDialog } from './ConfirmDialog';
+import type { EntryFormProps } from './entry-form';
+import { HookForm } from './HookForm';
 import { Markdown } from './Markdown';
+import { McpServerForm } from './McpServerForm';
+import { PluginForm, type PluginPart } from './PluginForm';
 
 export interface EditTarget {
   uri: string;
@@ -39,6 +49,12 @@ export interface EditTarget {
   renamed?: string;
   /** The editor's title when not the kind's (a settings file). */
   title?: string;
+  /** An MCP server's or a hook's place in its file (`hangar.at`); null: a new one. */
+  at?: string | null;
+  /** Its customization id (an MCP server's Test). */
+  id?: string;
+  /** A plugin's components, as the host found them. */
+  parts?: PluginPart[];
 }
 
 type Value = string | string[] | boolean | null;
@@ -52,6 +68,7 @@ export function CustomizationEditor({
   onClose,
   onOpen,
   suggestions = {},
+  recorded = [],
 }: {
   host: string;
   session: string;
@@ -62,10 +79,20 @@ export function CustomizationEditor({
   onOpen: (target: EditTarget) => void;
   /** Values to offer per field (the models the session's agent reports). */
   suggestions?: Record<string, Array<{ value: string; label: string }>>;
+  /** The session's tool calls, newest first (a hook's test bench). */
+  recorded?: RecordedTool[];
 }) {
   const form = FORMS[target.kind];
   /** A file with no form (an MCP server's or a hook's settings): text only. */
   const asText = target.kind === 'file';
+  /** One entry of a JSON file, with a form of its own. */
+  const entry = isEntryKind(target.kind);
+  const [at, setAt_] = useState<string | null>(target.at ?? null);
+  const [savedAt, setSavedAt] = useState<string | null>(target.at ?? null);
+  /** Bumped when the text is replaced from outside an entry form. */
+  const [version, setVersion] = useState(0);
+  // Blocked until the entry's form has checked it.
+  const [entryProblems, setEntryProblems] = useState<string[]>(entry ? ['not checked yet'] : []);
   const [loaded, setLoaded] = useState<{ text: string; etag: string | null } | null>(null);
   const [isNew, setIsNew] = useState(target.template != null);
   const [split, setSplit] = useState<Split | null>(null);
@@ -80,6 +107,15 @@ export function CustomizationEditor({
   const [askClose, setAskClose] = useState(false);
 
   const take = (text: string, etag: string | null) => {
+    if (entry) {
+      setLoaded({ text, etag });
+      setSplit(null);
+      setBody(text);
+      setRaw(jsonProblem(text) ? text : null);
+      setVersion((v) => v + 1);
+      setDirty(false);
+      return;
+    }
     const s = splitFrontmatter(text);
     setLoaded({ text, etag });
     setSplit(s);
@@ -160,6 +196,35 @@ export function CustomizationEditor({
     }
   };
 
+  // An MCP server's or a hook's Remove: the file without that entry, saved
+  // over the version read (a conflict shows as for any save).
+  const removeEntry = async () => {
+    setAskDelete(false);
+    if (!savedAt || !loaded) return;
+    const path = pathOfPointer(savedAt);
+    const without =
+      target.kind === 'hook'
+        ? removeHandler(loaded.text, hookFile(target.uri, loaded.text), path)
+        : setAt(loaded.text, path, undefined);
+    setBusy(true);
+    try {
+      const r = await call('customizations.save', {
+        host,
+        session,
+        uri: target.uri,
+        text: without,
+        etag: loaded.etag,
+        create: false,
+      });
+      if (r.outcome === 'saved') onClose();
+      else if (r.outcome === 'conflict') setError('The file changed on disk since it was read: nothing was removed.');
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   // The file changing on disk while open (another editor, the agent, a
   // `git pull`): its version is asked for every 2 s. Unedited, the editor
   // takes the new text; edited, both versions are shown at once.
@@ -192,7 +257,7 @@ export function CustomizationEditor({
     () => (raw == null ? form.fields.map((f) => [f, fieldProblem(f, values[f.key] ?? null)] as const) : []),
     [values, raw],
   );
-  const blocked = problems.some(([, p]) => p);
+  const blocked = problems.some(([, p]) => p) || (entry && raw == null && entryProblems.length > 0);
 
   const save = async (etag: string | null | undefined = loaded?.etag) => {
     if (blocked || busy) return;
@@ -210,6 +275,7 @@ export function CustomizationEditor({
       });
       if (r.outcome === 'saved') {
         take(now, r.etag);
+        setSavedAt(at);
         setIsNew(false);
         setConflict(null);
         setNote(`Saved to ${pathOf(target.uri, workspace)}.`);
@@ -261,6 +327,17 @@ export function CustomizationEditor({
       setRaw(text());
       return;
     }
+    if (entry) {
+      const problem = jsonProblem(raw);
+      if (problem) {
+        setError(`The file is not valid JSON (${problem}); fix it in the text first.`);
+        return;
+      }
+      setBody(raw);
+      setRaw(null);
+      setVersion((v) => v + 1);
+      return;
+    }
     const s = splitFrontmatter(raw);
     if (s.error) {
       setError(`The front matter is not valid YAML (${s.error}); fix it in the text first.`);
@@ -291,7 +368,18 @@ export function CustomizationEditor({
             {pathOf(target.uri, workspace)}
           </code>
           <span class="spacer" />
-          {!isNew && !asText && (
+          {entry && target.kind !== 'plugin' && savedAt && (
+            <button
+              type="button"
+              class="danger"
+              disabled={busy}
+              data-testid="cust-editor-remove"
+              onClick={() => setAskDelete(true)}
+            >
+              Remove
+            </button>
+          )}
+          {!isNew && !asText && !entry && (
             <>
               <button
                 type="button"
@@ -322,7 +410,7 @@ export function CustomizationEditor({
               </button>
             </>
           )}
-          {raw == null && !asText && (
+          {raw == null && !asText && !entry && (
             <button
               type="button"
               aria-pressed={preview}
@@ -383,6 +471,32 @@ export function CustomizationEditor({
           />
         ) : !loaded ? (
           <p class="muted small">Loading…</p>
+        ) : raw == null && entry ? (
+          <EntryForm
+            kind={target.kind}
+            props={{
+              host,
+              session,
+              uri: target.uri,
+              text: body,
+              version,
+              at,
+              savedAt,
+              id: target.id,
+              readBy: target.readBy,
+              dirty,
+              onChange: (next, nextAt) => {
+                setBody(next);
+                setAt_(nextAt);
+                setDirty(true);
+                setNote('');
+              },
+              onProblems: setEntryProblems,
+            }}
+            recorded={recorded}
+            cwd={workspace ? pathOf(workspace) : ''}
+            parts={target.parts ?? []}
+          />
         ) : raw != null ? (
           <CodeEditor
             value={raw}
@@ -417,7 +531,17 @@ export function CustomizationEditor({
           </>
         )}
       </section>
-      {askDelete && (
+      {askDelete && entry && (
+        <ConfirmDialog
+          title={`Remove this ${form.label === 'MCP server' ? form.label : form.label.toLowerCase()}?`}
+          message={`It is taken out of ${pathOf(target.uri, workspace)}; the file's other entries stay.`}
+          confirmLabel="Remove"
+          testid="cust-editor-delete-confirm"
+          onCancel={() => setAskDelete(false)}
+          onConfirm={removeEntry}
+        />
+      )}
+      {askDelete && !entry && (
         <ConfirmDialog
           title={`Delete ${pathOf(unit, workspace)}?`}
           message={
@@ -624,4 +748,23 @@ function NameForm({
       {problem && <span class="error">{problem}</span>}
     </form>
   );
+}
+
+/** The form for an entry kind. */
+function EntryForm({
+  kind,
+  props,
+  recorded,
+  cwd,
+  parts,
+}: {
+  kind: EditableKind;
+  props: EntryFormProps;
+  recorded: RecordedTool[];
+  cwd: string;
+  parts: PluginPart[];
+}) {
+  if (kind === 'mcpServer') return <McpServerForm {...props} />;
+  if (kind === 'hook') return <HookForm {...props} recorded={recorded} cwd={cwd} />;
+  return <PluginForm {...props} parts={parts} />;
 }

@@ -4,17 +4,19 @@
 // (this session / this folder / everywhere), what each scope decided,
 // badges (read by the agent itself, restart pending, shadowed, not given
 // to the agent) and a folder's load problem in words. Every string from the
-// host is rendered as text. With `onEdit`, an agent, skill, prompt or rule
-// has an Edit button, and a writable folder of one of them a New button
+// host is rendered as text. With `onEdit`, every entry has an Edit button
+// (an MCP server or a hook in a TOML file: Edit file, as text), a plugin
+// its manifest's, a writable folder of agents, skills, prompts or rules a
+// New button, and a JSON file of MCP servers or hooks a New button too
 // (the editor is `CustomizationEditor`).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { McpTested } from '../gen/McpTested';
 import { call, errorText } from '../ipc';
 import {
   defaultFolder,
   type EditableKind,
   editable,
   editableAsText,
+  entryForm,
   FORMS,
   newFileUri,
   newNameProblem,
@@ -41,6 +43,7 @@ import {
   toggleArgs,
 } from '../state/customizations';
 import type { EditTarget } from './CustomizationEditor';
+import { McpTestOutcome, useMcpTest } from './McpTest';
 
 export interface PanelProps {
   host: string;
@@ -138,7 +141,15 @@ function SourceBlock({ source, workspace, panel }: { source: Source; workspace: 
   return (
     <div class="cust-source" data-testid="cust-source">
       {c ? (
-        <ItemRow item={c.item} container={null} label={source.label} head panel={panel} meta={containerMeta(c)} />
+        <ItemRow
+          item={c.item}
+          container={null}
+          label={source.label}
+          head
+          panel={panel}
+          meta={containerMeta(c)}
+          plugin={c.item.kind === 'plugin' ? c : undefined}
+        />
       ) : (
         <div class="cust-source-label muted small" title={pathOf(source.uri)}>
           {source.label}
@@ -158,6 +169,26 @@ function SourceBlock({ source, workspace, panel }: { source: Source; workspace: 
           taken={source.items.map((it) => it.name)}
         />
       )}
+      {panel.onEdit &&
+        entryFiles(source).map(({ uri, kind }) => (
+          <button
+            type="button"
+            class="link small cust-new"
+            data-testid="cust-new-entry"
+            data-kind={kind}
+            onClick={() =>
+              panel.onEdit?.({
+                uri,
+                kind,
+                readBy: source.items.find((it) => it.uri === uri)?.readBy ?? [],
+                at: null,
+                title: `New ${kind === 'hook' ? 'hook' : 'MCP server'} in ${pathOf(uri, workspace)}`,
+              })
+            }
+          >
+            New {kind === 'hook' ? 'hook' : 'MCP server'} in {pathOf(uri, workspace)}
+          </button>
+        ))}
       {source.items.length > 0 && (
         <ul class="cust-items">
           {source.items.map((it) => (
@@ -188,6 +219,7 @@ function ItemRow({
   head,
   meta,
   workspace,
+  plugin,
 }: {
   item: CustomizationItem;
   container: CustomizationContainer | null;
@@ -196,6 +228,8 @@ function ItemRow({
   head?: boolean;
   meta?: string;
   workspace?: string | null;
+  /** A plugin's head row: its manifest has a form. */
+  plugin?: CustomizationContainer;
 }) {
   const [scope, setScope] = useState<ToggleScope>(defaultScope(item));
   const [busy, setBusy] = useState(false);
@@ -223,21 +257,8 @@ function ItemRow({
     }
   };
   // An MCP server's Test: started on the session's host, its tools listed.
-  const [testing, setTesting] = useState(false);
-  const [tested, setTested] = useState<{ ok: McpTested } | { error: string } | null>(null);
-  const testMcp = async () => {
-    setTesting(true);
-    setTested(null);
-    try {
-      setTested({
-        ok: await call('customizations.testMcp', { host: panel.host, session: panel.session, id: item.id }),
-      });
-    } catch (e) {
-      setTested({ error: errorText(e) });
-    } finally {
-      setTesting(false);
-    }
-  };
+  const { testing, tested, test: testMcp } = useMcpTest(panel.host, panel.session, item.id);
+  const hasForm = (item.kind === 'mcpServer' || item.kind === 'hook') && entryForm(item.uri, item.at);
   const switchLabel = `${label}: ${item.enabled ? 'on' : 'off'}`;
   return (
     <div
@@ -278,7 +299,40 @@ function ItemRow({
             {testing ? 'Testing…' : 'Test'}
           </button>
         )}
-        {panel.onEdit && editableAsText(item.kind) && (
+        {panel.onEdit && hasForm && (
+          <button
+            type="button"
+            class="link small"
+            data-testid="cust-edit"
+            onClick={() =>
+              (item.kind === 'mcpServer' || item.kind === 'hook') &&
+              panel.onEdit?.({ uri: item.uri, kind: item.kind, readBy: item.readBy, at: item.at, id: item.id })
+            }
+          >
+            Edit
+          </button>
+        )}
+        {panel.onEdit && plugin?.manifest && (
+          <button
+            type="button"
+            class="link small"
+            data-testid="cust-edit-plugin"
+            title={`Edit ${pathOf(plugin.manifest, workspace)}`}
+            onClick={() =>
+              plugin.manifest &&
+              panel.onEdit?.({
+                uri: plugin.manifest,
+                kind: 'plugin',
+                readBy: item.readBy,
+                at: '',
+                parts: plugin.children.map((ch) => ({ kind: ch.kind, name: ch.name })),
+              })
+            }
+          >
+            Edit
+          </button>
+        )}
+        {panel.onEdit && editableAsText(item.kind) && !hasForm && (
           <button
             type="button"
             class="link small"
@@ -350,27 +404,7 @@ function ItemRow({
         </div>
       )}
       {explain && <p class="cust-note small muted">{item.note}</p>}
-      {tested && 'ok' in tested && (
-        <div class="cust-mcp-tools small" data-testid="cust-mcp-tools">
-          <p>
-            {tested.ok.server} {tested.ok.version} answered: {tested.ok.tools.length}{' '}
-            {tested.ok.tools.length === 1 ? 'tool' : 'tools'}
-          </p>
-          <ul>
-            {tested.ok.tools.map((t) => (
-              <li key={t.name}>
-                <code>{t.name}</code>
-                {t.description && <span class="muted"> — {t.description}</span>}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {tested && 'error' in tested && (
-        <p class="error small" role="alert" data-testid="cust-mcp-error">
-          {tested.error}
-        </p>
-      )}
+      <McpTestOutcome tested={tested} />
       {error && (
         <p class="error small" role="alert">
           {error}
@@ -378,6 +412,20 @@ function ItemRow({
       )}
     </div>
   );
+}
+
+/** The JSON files of a source's MCP servers or hooks (each gets a New button). */
+function entryFiles(source: Source): Array<{ uri: string; kind: 'mcpServer' | 'hook' }> {
+  const out: Array<{ uri: string; kind: 'mcpServer' | 'hook' }> = [];
+  for (const it of source.items) {
+    if (
+      (it.kind === 'mcpServer' || it.kind === 'hook') &&
+      entryForm(it.uri, it.at) &&
+      !out.some((f) => f.uri === it.uri)
+    )
+      out.push({ uri: it.uri, kind: it.kind });
+  }
+  return out;
 }
 
 /** The file an entry's editor opens (a skill's entry may name its folder). */

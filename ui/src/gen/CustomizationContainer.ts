@@ -28,6 +28,10 @@ scope: string | null,
  */
 version: string | null, 
 /**
+ * A plugin's manifest file (`hangar.manifest`), for its form.
+ */
+manifest: string | null, 
+/**
  * Load state.
  */
 load: LoadStatus | null, 

@@ -62,6 +62,11 @@ shadowedBy: ShadowView | null,
  */
 notPassed: string | null, 
 /**
+ * Where in its file the entry is (`hangar.at`: a JSON pointer, or a
+ * dotted TOML path), for an MCP server's or a hook's own form.
+ */
+at: string | null, 
+/**
  * An MCP server's state.
  */
 mcpStatus: McpStatus | null, 

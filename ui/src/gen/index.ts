@@ -61,6 +61,8 @@ export type { FolderListArgs } from './FolderListArgs';
 export type { FolderListing } from './FolderListing';
 export type { ForkOrigin } from './ForkOrigin';
 export type { GapView } from './GapView';
+export type { HookRan } from './HookRan';
+export type { HookTestArgs } from './HookTestArgs';
 export type { HostAddArgs } from './HostAddArgs';
 export type { HostAdded } from './HostAdded';
 export type { HostArgs } from './HostArgs';

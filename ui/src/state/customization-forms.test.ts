@@ -49,7 +49,7 @@ describe('customization forms', () => {
   it('edits MCP servers and hooks in their settings file as text, highlighted by its kind', () => {
     expect([editableAsText('mcpServer'), editableAsText('hook'), editableAsText('agent')]).toEqual([true, true, false]);
     expect(languageOfFile('file:///w/.mcp.json')).toBe('json');
-    expect(languageOfFile('file:///w/.codex/config.toml')).toBe('plain');
+    expect(languageOfFile('file:///w/.codex/config.toml')).toBe('toml');
     expect(languageOfFile('file:///w/AGENTS.md')).toBe('markdown');
   });
 

@@ -5,7 +5,9 @@
 // Sources: ../shared/docs/customizations.md sections 2–8 and 11.
 import type { CustomizationKind } from '../gen/CustomizationKind';
 
-export type EditableKind = 'agent' | 'skill' | 'prompt' | 'rule' | 'file';
+export type EditableKind = 'agent' | 'skill' | 'prompt' | 'rule' | 'file' | EntryKind;
+/** Kinds edited as one entry of a JSON file (`state/json-entry.ts`). */
+export type EntryKind = 'mcpServer' | 'hook' | 'plugin';
 
 export interface Field {
   key: string;
@@ -82,8 +84,12 @@ export const FORMS: Record<EditableKind, { label: string; fields: Field[] }> = {
       { key: 'argument-hint', label: 'Arguments hint', type: 'text', placeholder: '[file]' },
     ],
   },
-  // A file edited as text only (an MCP server's or a hook's settings file).
+  // A file edited as text only (a TOML settings file).
   file: { label: 'File', fields: [] },
+  // Forms of their own (`McpServerForm`, `HookForm`, `PluginForm`).
+  mcpServer: { label: 'MCP server', fields: [] },
+  hook: { label: 'Hook', fields: [] },
+  plugin: { label: 'Plugin', fields: [] },
   rule: {
     label: 'Rule',
     fields: [
@@ -122,6 +128,17 @@ export function editableAsText(kind: CustomizationKind | null | undefined): bool
   return kind === 'mcpServer' || kind === 'hook';
 }
 
+/** Whether `kind` is edited as one entry of a JSON file. */
+export function isEntryKind(kind: EditableKind): kind is EntryKind {
+  return kind === 'mcpServer' || kind === 'hook' || kind === 'plugin';
+}
+
+/** Whether the entry at `at` in file `uri` has a form here (JSON files; a
+ * TOML file, Codex's, is edited as text). */
+export function entryForm(uri: string, at: string | null): boolean {
+  return at != null && at.startsWith('/') && /\.jsonc?$/i.test(uri);
+}
+
 /** Where each agent keeps its project's entries of a kind (folders only;
  * `../shared/docs/customizations.md` §1). Other agents: Claude's layout,
  * which Copilot and OpenCode read too; skills in the open `.agents/skills`. */
@@ -146,9 +163,10 @@ export function defaultFolder(provider: string, kind: EditableKind): string | nu
 }
 
 /** The highlighting for a file, by its extension. */
-export function languageOfFile(uri: string): 'markdown' | 'json' | 'plain' {
+export function languageOfFile(uri: string): 'markdown' | 'json' | 'toml' | 'plain' {
   if (/\.(md|mdc)$/i.test(uri)) return 'markdown';
   if (/\.jsonc?$/i.test(uri)) return 'json';
+  if (/\.toml$/i.test(uri)) return 'toml';
   return 'plain';
 }
 
@@ -197,6 +215,10 @@ export function template(kind: EditableKind, name: string): string {
     case 'rule':
       return `---\ndescription: What this rule is about.\n---\n- The rule.\n`;
     case 'file':
+    case 'mcpServer':
+    case 'hook':
       return '';
+    case 'plugin':
+      return `{\n  "name": "${name}",\n  "version": "0.1.0",\n  "description": "What this plugin adds."\n}\n`;
   }
 }

@@ -5,7 +5,8 @@
 // changes on disk: the save shows both versions and "Keep mine" writes the
 // person's; Ctrl+S saves; closing with unsaved changes asks first;
 // duplicate, rename and delete move the file and its name; an MCP server's
-// Test lists its tools or says why it failed, and its file is edited as text.
+// Test lists its tools or says why it failed, and its file is edited as text
+// (its form: customization-entry-forms.mjs).
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,8 +66,10 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   const why = await page.textContent('[data-testid=cust-mcp-error]');
   check(why.includes('no API key set'), 'a failing server says why, with its stderr', why);
   if (shots) await page.screenshot({ path: join(shots, 'customizations-mcp-test.png') });
-  // Its settings file is edited as text (JSON highlighted); the panel follows the save.
-  await page.click('[data-kind=mcpServer][data-name=tiny] [data-testid=cust-edit-file]');
+  // Its settings file is edited as text too (JSON highlighted); the panel follows the save.
+  await page.click('[data-kind=mcpServer][data-name=tiny] [data-testid=cust-edit]');
+  await page.waitForSelector('[data-testid=mcp-form]');
+  await page.click('[data-testid=cust-editor-raw]');
   await page.waitForSelector('[data-testid=cust-editor-text] .cm-content');
   const servers = JSON.parse(read(join(w, '.mcp.json')));
   servers.mcpServers.extra = { command: fakeBin, args: ['--mcp-server'] };

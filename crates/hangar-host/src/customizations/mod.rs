@@ -11,6 +11,8 @@
 //! - `enablement.rs` — toggle decisions at `session`/`workspace`/`global`
 //!   scope: kept in the data dir, applied to a discovered tree.
 //! - `acp_mcp.rs`  — the enabled MCP servers as ACP `mcpServers`.
+//! - `hook_test.rs` — a hook's test bench: its command run on the host
+//!   with a tool event on stdin, its exit code and outputs reported.
 //! - `mcp_test.rs` — a server's Test: started on the host, `initialize` and
 //!   `tools/list` with `rmcp`.
 //! - `mcp_policy.rs` — which enabled servers a session's agent is given
@@ -30,6 +32,7 @@ pub mod annotate;
 pub mod completions;
 pub mod discover;
 pub mod enablement;
+pub mod hook_test;
 pub mod mcp_policy;
 pub mod mcp_test;
 pub mod service;

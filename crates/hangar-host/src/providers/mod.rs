@@ -72,7 +72,7 @@ mod test_support;
 mod tools;
 #[cfg(test)]
 mod transcript_tests;
-mod transport;
+pub(crate) mod transport;
 mod turn;
 
 pub use agent_host::AgentHost;

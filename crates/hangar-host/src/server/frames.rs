@@ -160,6 +160,23 @@ pub fn error_frame(id: &Value, error: &RpcError) -> String {
     json!({ "jsonrpc": "2.0", "id": id, "error": error.to_wire() }).to_string()
 }
 
+/// Answer request `id` on `conn` with what `work` comes to, in a task of its
+/// own (off the connection's read loop: a slow method blocks no other).
+pub fn answer_later<F, Fut>(host: &std::sync::Arc<crate::host::Host>, conn: crate::hub::ConnId, id: Value, work: F)
+where
+    F: FnOnce(std::sync::Arc<crate::host::Host>) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
+{
+    let host = host.clone();
+    tokio::spawn(async move {
+        let frame = match work(host.clone()).await {
+            Ok(result) => result_frame(&id, &result),
+            Err(error) => error_frame(&id, &error),
+        };
+        host.hub.send(conn, frame.into());
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::frames::{error_frame, result_frame};
+use super::frames::answer_later;
 use crate::customizations::mcp_test::test_server;
 use crate::host::Host;
 use crate::hub::ConnId;
@@ -33,14 +33,7 @@ pub struct TestMcpParams {
 
 /// Run the test and answer `conn`.
 pub fn test_mcp_server(host: &Arc<Host>, conn: ConnId, id: Value, p: TestMcpParams) {
-    let host = host.clone();
-    tokio::spawn(async move {
-        let frame = match run(&host, &p).await {
-            Ok(result) => result_frame(&id, &result),
-            Err(error) => error_frame(&id, &error),
-        };
-        host.hub.send(conn, frame.into());
-    });
+    answer_later(host, conn, id, |host| async move { run(&host, &p).await });
 }
 
 async fn run(host: &Arc<Host>, p: &TestMcpParams) -> Result<Value, RpcError> {

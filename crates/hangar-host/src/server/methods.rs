@@ -89,6 +89,10 @@ pub fn handle_request(
             resource_methods::create_resource_watch(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
+        "x-hangar/testHook" => {
+            super::hook_test_method::test_hook(host, conn.id, id.clone(), decode(&params)?);
+            Ok(Reply::Sent)
+        }
         "x-hangar/testMcpServer" => {
             super::mcp_test_method::test_mcp_server(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)

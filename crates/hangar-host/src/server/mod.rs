@@ -18,6 +18,8 @@
 //!   the read loop.
 //! - `grant_ask.rs`  — `resourceRequest` under the grant policy; asks a
 //!   client when the policy is `ask`.
+//! - `hook_test_method.rs` — `x-hangar/testHook`: a hook's command run on
+//!   this host with a recorded tool event (a test bench).
 //! - `mcp_test_method.rs` — `x-hangar/testMcpServer`: a discovered MCP
 //!   server started on this host, its tools listed (a Test button).
 
@@ -29,6 +31,7 @@ mod frames;
 #[cfg(test)]
 mod frames_fuzz;
 mod grant_ask;
+mod hook_test_method;
 mod mcp_test_method;
 mod methods;
 mod resource_methods;

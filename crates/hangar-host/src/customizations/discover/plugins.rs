@@ -70,6 +70,10 @@ pub fn build(dir: &Path, root: &PluginRoot, scope: Scope) -> (PluginCustomizatio
     let mut meta = ahp_types::common::JsonObject::new();
     meta.insert("hangar.scope".to_owned(), json!(scope.id()));
     meta.insert("hangar.readBy".to_owned(), json!(root.place.readers.iter().map(|r| r.id()).collect::<Vec<_>>()));
+    if let Some(path) = &manifest_path {
+        // The manifest's file, for the desktop's plugin form.
+        meta.insert("hangar.manifest".to_owned(), json!(path_to_file_uri(path)));
+    }
     for (key, meta_key) in [("description", "hangar.description"), ("displayName", "hangar.displayName")] {
         if let Some(value) = text(key) {
             meta.insert(meta_key.to_owned(), json!(value));

@@ -102,12 +102,17 @@ impl Source {
     /// The shared fields of the customization of `kind` at `pointer` ("" =
     /// the whole file).
     pub fn base(&self, kind: Kind, pointer: &str, name: String, range: Option<TextRange>) -> Base {
+        let mut meta = self.meta();
+        if !pointer.is_empty() {
+            // Where in its file the entry is, for an editor of that entry alone.
+            meta.insert("hangar.at".to_owned(), json!(pointer));
+        }
         Base {
             id: customization_id(kind.id(), &self.path, pointer),
             uri: path_to_file_uri(&self.path),
             name,
             range,
-            meta: self.meta(),
+            meta,
         }
     }
 

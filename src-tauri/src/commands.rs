@@ -155,6 +155,10 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             let action = StateAction::SessionConfigChanged(SessionConfigChangedAction { config, replace: None });
             Reply::SessionSetting(dispatch(core, a.host, a.session, action).await?)
         }
+        Command::SessionRestartAgent(a) => {
+            let params = json!({ "channel": a.session });
+            Reply::SessionRestartAgent(request(core, &HostId::new(a.host), "x-hangar/restartAgent", params).await?)
+        }
         Command::SessionArchive(a) => {
             let action =
                 StateAction::SessionIsArchivedChanged(SessionIsArchivedChangedAction { is_archived: a.archived });

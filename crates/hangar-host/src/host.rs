@@ -330,6 +330,15 @@ impl Host {
         });
     }
 
+    /// Stop `session`'s agent process (a Restart): its next turn starts a
+    /// fresh one with the customizations as they are then. Whether one ran.
+    pub fn restart_agent(&self, session: &str) -> bool {
+        let stopped = self.agents.restart(session);
+        let out = self.customizations.agent_stopped(session);
+        self.publish(out);
+        stopped
+    }
+
     /// Emit customization actions on their session channels.
     fn publish(&self, out: Vec<Publish>) {
         if out.is_empty() {

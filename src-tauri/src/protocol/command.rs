@@ -126,6 +126,9 @@ commands! {
     "session.markRead" => SessionMarkRead(SessionMarkReadArgs) -> Dispatched;
     /// Set one of the agent's settings (its mode, …) for a session.
     "session.setting" => SessionSetting(SessionSettingArgs) -> Dispatched;
+    /// Stop the session's agent, to start afresh at its next turn (a
+    /// pending customization change taken); refused while a turn runs.
+    "session.restartAgent" => SessionRestartAgent(SessionArgs) -> AgentRestarted;
     /// Dispose a session (its history is deleted on the host).
     "session.dispose" => SessionDispose(SessionArgs) -> ();
     /// List a folder for the folder picker.
@@ -279,6 +282,14 @@ pub struct SessionArgs {
     pub host: String,
     /// Session URI.
     pub session: String,
+}
+
+/// `session.restartAgent`'s answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentRestarted {
+    /// An agent process was running and was stopped.
+    pub stopped: bool,
 }
 
 /// `session.rename`.
@@ -685,6 +696,7 @@ mod tests {
             ("session.archive", json!({"host": h, "session": s, "archived": true})),
             ("session.markRead", json!({"host": h, "session": s, "read": true})),
             ("session.setting", json!({"host": h, "session": s, "key": "mode", "value": "plan"})),
+            ("session.restartAgent", json!({"host": h, "session": s})),
             ("session.dispose", json!({"host": h, "session": s})),
             ("folder.list", json!({"host": h})),
             ("chat.open", json!({"host": h, "session": s})),

@@ -44,6 +44,7 @@ import {
 } from '../state/customizations';
 import type { EditTarget } from './CustomizationEditor';
 import { McpTestOutcome, useMcpTest } from './McpTest';
+import { RestartAgentBar } from './RestartAgentBar';
 
 export interface PanelProps {
   host: string;
@@ -97,6 +98,7 @@ export function CustomizationsPanel(p: PanelProps) {
             Files the host found for {p.view.workspace ? pathOf(p.view.workspace) : 'this session'} and your home
             folder. A switch applies to the scope picked beside it; the most specific decision wins.
           </p>
+          {restartPending(p.view) && <RestartAgentBar host={p.host} session={p.session} agentLabel={p.agentLabel} />}
           {groups.map((g) => (
             <section class="cust-group" data-testid="cust-group" data-kind={g.kind} key={g.kind}>
               <h3>
@@ -412,6 +414,11 @@ function ItemRow({
       )}
     </div>
   );
+}
+
+/** Whether a change waits for the agent's next start. */
+function restartPending(view: CustomizationsView): boolean {
+  return view.containers.some((c) => c.item.restartPending || c.children.some((ch) => ch.restartPending));
 }
 
 /** The JSON files of a source's MCP servers or hooks (each gets a New button). */

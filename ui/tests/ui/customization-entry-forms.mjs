@@ -3,7 +3,9 @@
 // `.claude/settings.json` (a hook beside other settings) and a plugin:
 // - MCP server: Edit shows its fields; Test lists the tools of the saved
 //   server; a rename and a masked env value are saved in place (the file's
-//   other server stays) and the host lists the renamed one; a new http
+//   other server stays) and the host lists the renamed one; the panel
+//   offers to restart the agent, which then starts afresh at the next
+//   message in the same conversation; a new http
 //   server is refused until it has a name and a URL, then written.
 // - Hook: Edit shows event, matcher and command; the test bench runs the
 //   edited (unsaved) command on the host with the session's recorded tool
@@ -64,6 +66,8 @@ writeFileSync(
         { chunk: 'Cleaned.' },
         { end: 'end_turn' },
       ],
+      // What the same process says to its second message.
+      [{ chunk: 'Same process.' }, { end: 'end_turn' }],
     ],
   }),
 );
@@ -122,6 +126,22 @@ await run('customization-entry-forms', home, [`claude=${fakeBin} --script ${scri
   await page.click('[aria-label="Close the editor"]');
   await page.waitForSelector('[data-kind=mcpServer][data-name=tiny2]');
   check(true, 'the host lists the renamed server', '');
+  // The running agent has the old servers: the panel offers a restart.
+  await page.waitForSelector('[data-testid=cust-restart]');
+  if (shots) await page.screenshot({ path: join(shots, 'customizations-restart-agent.png') });
+  await page.click('[data-testid=cust-restart-agent]');
+  await page.waitForSelector('[data-testid=cust-restart]', { state: 'detached' });
+  check(true, 'Restart agent stops it; nothing is pending any more', '');
+  // The next message starts a fresh agent process (its script begins again).
+  await page.fill('[data-testid=composer-input]', 'again');
+  await page.press('[data-testid=composer-input]', 'Enter');
+  await page.waitForFunction(() => /Cleaned\.[\s\S]*again[\s\S]*(Cleaned|Same process)\./.test(document.body.innerText));
+  const after = await page.textContent('body');
+  check(
+    !after.includes('Same process.') && after.split('Cleaned.').length === 3,
+    'the next message runs on a fresh agent, in the same conversation',
+    '',
+  );
 
   // A new http server: refused until it has a name and an address.
   await page.click('[data-testid=cust-new-entry][data-kind=mcpServer]');

@@ -228,6 +228,23 @@ impl Customizations {
         (launches, out)
     }
 
+    /// `session`'s agent was stopped (a Restart asked for): nothing is
+    /// pending any more, its next start takes the servers as they are then.
+    pub fn agent_stopped(&self, session: &str) -> Vec<Publish> {
+        let mut sessions = lock(&self.sessions);
+        let Some(tracked) = sessions.get_mut(session) else {
+            return Vec::new();
+        };
+        tracked.applied_mcp = None;
+        tracked.skipped_mcp.clear();
+        let tree = self.compose(tracked);
+        if tree == tracked.published {
+            return Vec::new();
+        }
+        tracked.published = tree.clone();
+        vec![(session.to_owned(), changed(tree))]
+    }
+
     /// The agent could not take these of the servers it was given (its
     /// `mcpCapabilities`): say so on them.
     pub fn mcp_skipped(&self, session: &str, skipped: Vec<super::acp_mcp::Skipped>) -> Vec<Publish> {

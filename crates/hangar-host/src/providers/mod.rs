@@ -104,6 +104,11 @@ pub trait AgentLayer: Send + Sync {
     fn handle(&self, host: &Arc<dyn AgentHost>, effect: SideEffect);
     /// The host is stopping: end every agent process.
     fn shutdown(&self) {}
+    /// Stop `session`'s agent process (its next turn starts a fresh one,
+    /// resuming the agent's session); whether one was running.
+    fn restart(&self, _session: &str) -> bool {
+        false
+    }
 }
 
 /// The agent layer for `agents`; their process groups are recorded under
@@ -246,6 +251,11 @@ impl AgentLayer for AcpLayer {
         if let Some(tx) = self.task_for(host, &session) {
             let _ = tx.send(Command::Effect(Box::new(effect)));
         }
+    }
+
+    fn restart(&self, session: &str) -> bool {
+        let task = self.tasks.lock().ok().and_then(|mut t| t.remove(session));
+        task.is_some_and(|tx| tx.send(Command::Dispose).is_ok())
     }
 
     fn shutdown(&self) {

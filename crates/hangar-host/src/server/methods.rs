@@ -89,6 +89,9 @@ pub fn handle_request(
             resource_methods::create_resource_watch(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
+        "x-hangar/restartAgent" => {
+            Ok(Reply::Result(super::restart_agent_method::restart_agent(host, &decode(&params)?)?))
+        }
         "x-hangar/testHook" => {
             super::hook_test_method::test_hook(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)

@@ -20,6 +20,8 @@
 //!   client when the policy is `ask`.
 //! - `hook_test_method.rs` — `x-hangar/testHook`: a hook's command run on
 //!   this host with a recorded tool event (a test bench).
+//! - `restart_agent_method.rs` — `x-hangar/restartAgent`: a session's agent
+//!   stopped, to start afresh (a pending customization change taken).
 //! - `mcp_test_method.rs` — `x-hangar/testMcpServer`: a discovered MCP
 //!   server started on this host, its tools listed (a Test button).
 
@@ -35,6 +37,7 @@ mod hook_test_method;
 mod mcp_test_method;
 mod methods;
 mod resource_methods;
+mod restart_agent_method;
 pub mod tls;
 pub mod token_throttle;
 pub mod upgrade;

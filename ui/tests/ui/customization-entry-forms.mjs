@@ -135,7 +135,9 @@ await run('customization-entry-forms', home, [`claude=${fakeBin} --script ${scri
   // The next message starts a fresh agent process (its script begins again).
   await page.fill('[data-testid=composer-input]', 'again');
   await page.press('[data-testid=composer-input]', 'Enter');
-  await page.waitForFunction(() => /Cleaned\.[\s\S]*again[\s\S]*(Cleaned|Same process)\./.test(document.body.innerText));
+  await page.waitForFunction(() =>
+    /Cleaned\.[\s\S]*again[\s\S]*(Cleaned|Same process)\./.test(document.body.innerText),
+  );
   const after = await page.textContent('body');
   check(
     !after.includes('Same process.') && after.split('Cleaned.').length === 3,

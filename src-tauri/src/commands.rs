@@ -303,6 +303,9 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChangesReview(a) => Reply::ChangesReview(crate::changes_view::review(core, a).await?),
         Command::ChangesTurnCounts(a) => Reply::ChangesTurnCounts(crate::changes_view::turn_counts(core, a).await?),
         Command::CustomizationsRead(a) => Reply::CustomizationsRead(customizations::files::read(core, a).await?),
+        Command::CustomizationsVersion(a) => {
+            Reply::CustomizationsVersion(customizations::files::version(core, a).await?)
+        }
         Command::CustomizationsSave(a) => Reply::CustomizationsSave(customizations::files::save(core, a).await?),
         Command::CustomizationsTransfer(a) => {
             Reply::CustomizationsTransfer(customizations::files::transfer_to(core, a).await?)

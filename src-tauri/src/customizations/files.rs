@@ -32,6 +32,15 @@ pub async fn read(core: &Core, a: CustomizationFileArgs) -> Result<Customization
     Ok(CustomizationFile { uri: a.uri, text, etag })
 }
 
+/// `customizations.version`: the file's etag alone (`None`: gone).
+pub async fn version(core: &Core, a: CustomizationFileArgs) -> Result<Option<String>, CoreError> {
+    let client = client(core, &a.host).await?;
+    match etag(&client, &a.session, &a.uri).await {
+        Err(e) if e.rpc_code() == Some(ahp_error_codes::NOT_FOUND) => Ok(None),
+        other => other,
+    }
+}
+
 /// `customizations.save`.
 pub async fn save(core: &Core, a: CustomizationSaveArgs) -> Result<SaveOutcome, CoreError> {
     let client = client(core, &a.host).await?;

@@ -163,6 +163,9 @@ commands! {
     "customizations.toggle" => CustomizationsToggle(CustomizationsToggleArgs) -> Dispatched;
     /// Read a customization's file (text and version) for an editor.
     "customizations.read" => CustomizationsRead(CustomizationFileArgs) -> CustomizationFile;
+    /// A customization's file's version (etag) alone: an open editor's
+    /// check for a change on disk, without reading the text.
+    "customizations.version" => CustomizationsVersion(CustomizationFileArgs) -> Option<String>;
     /// Save a customization's file over the version read, or create it.
     "customizations.save" => CustomizationsSave(CustomizationSaveArgs) -> SaveOutcome;
     /// Duplicate or rename a customization's file (or a skill's folder).
@@ -736,6 +739,7 @@ mod tests {
                 json!({"host": h, "session": s, "id": "x", "scope": "workspace", "enabled": null}),
             ),
             ("customizations.read", json!({"host": h, "session": s, "uri": "file:///w/.claude/agents/a.md"})),
+            ("customizations.version", json!({"host": h, "session": s, "uri": "file:///w/.claude/agents/a.md"})),
             (
                 "customizations.save",
                 json!({"host": h, "session": s, "uri": "file:///w/a.md", "text": "x", "etag": null, "create": true}),

@@ -5,6 +5,7 @@
 import { lazy, Suspense } from 'preact/compat';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, errorText, stream } from '../ipc';
+import { toolChoices } from '../state/agent-tools';
 import { type AgentInfo, folderName, folderPath, type SessionRow } from '../state/app-store';
 import { type ChangeCounts, countsText } from '../state/changes';
 import {
@@ -184,6 +185,8 @@ export function ChatPane({
   // A custom agent's name for the transcript (turns re-render when the customizations change).
   const agentLabel = useCallback((uri: string) => agentName(view.customizations, uri), [view.customizations]);
   const turns = allTurns(view);
+  // The session's tool calls, for an editor open on a hook or an agent's tools.
+  const recorded = useMemo(() => (editing ? recordedTools(turns) : []), [editing, turns]);
   const { hidden, shown } = visibleTurns(turns, limit);
 
   // "3 files changed" under each shown turn that changed files: asked again
@@ -425,8 +428,14 @@ export function ChatPane({
             workspace={view.customizations?.workspace ?? null}
             onClose={() => setEditing(null)}
             onOpen={setEditing}
-            suggestions={{ model: (agent?.models ?? []).map((m) => ({ value: m.id, label: m.name })) }}
-            recorded={recordedTools(turns)}
+            suggestions={{
+              model: (agent?.models ?? []).map((m) => ({ value: m.id, label: m.name })),
+              tools: toolChoices(
+                row.provider,
+                recorded.map((t) => t.toolName),
+              ),
+            }}
+            recorded={recorded}
           />
         </Suspense>
       )}

@@ -226,15 +226,26 @@ export function CustomizationEditor({
   };
 
   // The file changing on disk while open (another editor, the agent, a
-  // `git pull`): its version is asked for every 2 s. Unedited, the editor
-  // takes the new text; edited, both versions are shown at once.
+  // `git pull`): its version (etag) alone is asked for every 2 s, and the
+  // text only when that changed. Unedited, the editor takes the new text;
+  // edited, both versions are shown at once.
   const watched = useRef({ loaded, dirty, isNew, conflict });
   watched.current = { loaded, dirty, isNew, conflict };
   useEffect(() => {
     const timer = setInterval(() => {
       const w = watched.current;
       if (!w.loaded || w.isNew || w.conflict) return;
-      call('customizations.read', { host, session, uri: target.uri }).then(
+      const args = { host, session, uri: target.uri };
+      call('customizations.version', args).then(
+        (etag) => {
+          const now = watched.current;
+          if (etag != null && now.loaded && etag !== now.loaded.etag) changed(args);
+        },
+        () => {},
+      );
+    }, 2000);
+    const changed = (args: { host: string; session: string; uri: string }) =>
+      call('customizations.read', args).then(
         (f) => {
           const now = watched.current;
           if (!now.loaded || f.etag === now.loaded.etag || now.conflict || now.isNew) return;
@@ -247,7 +258,6 @@ export function CustomizationEditor({
         },
         () => {},
       );
-    }, 2000);
     return () => clearInterval(timer);
   }, [target.uri]);
 
@@ -619,24 +629,46 @@ function FieldRow({
           )}
         </>
       ) : (
-        <textarea
-          id={id}
-          rows={field.type === 'list' ? 3 : 2}
-          value={text}
-          placeholder={field.placeholder}
-          aria-invalid={problem != null}
-          onInput={(e) => {
-            const v = (e.target as HTMLTextAreaElement).value;
-            onChange(
-              field.type === 'list'
-                ? v
-                    .split('\n')
-                    .map((s) => s.trim())
-                    .filter(Boolean)
-                : v,
-            );
-          }}
-        />
+        <>
+          {field.type === 'list' && suggestions.length > 0 && (
+            <fieldset class="cust-chips" aria-label={`${field.label}: choices`} data-testid="cust-chips">
+              {suggestions.map((o) => {
+                const list = Array.isArray(value) ? value : [];
+                const on = list.includes(o.value);
+                return (
+                  <button
+                    type="button"
+                    class="chip small"
+                    aria-pressed={on}
+                    data-testid="cust-chip"
+                    data-value={o.value}
+                    onClick={() => onChange(on ? list.filter((x) => x !== o.value) : [...list, o.value])}
+                  >
+                    {o.label}
+                  </button>
+                );
+              })}
+            </fieldset>
+          )}
+          <textarea
+            id={id}
+            rows={field.type === 'list' ? 3 : 2}
+            value={text}
+            placeholder={field.placeholder}
+            aria-invalid={problem != null}
+            onInput={(e) => {
+              const v = (e.target as HTMLTextAreaElement).value;
+              onChange(
+                field.type === 'list'
+                  ? v
+                      .split('\n')
+                      .map((s) => s.trim())
+                      .filter(Boolean)
+                  : v,
+              );
+            }}
+          />
+        </>
       )}
       {problem && (
         <p class="error small" data-testid="cust-field-problem">

@@ -97,6 +97,14 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   await page.waitForSelector('#cust-field-model-options option[value="fast-1"]', { state: 'attached' });
   check(true, "the model field offers the agent's models", '');
   await page.fill('[data-testid=cust-field][data-key=model] input', 'haiku');
+  // Tools are picked from the agent's built-in ones (free entry stays).
+  await page.click('[data-testid=cust-field][data-key=tools] [data-testid=cust-chip][data-value=Read]');
+  await page.click('[data-testid=cust-field][data-key=tools] [data-testid=cust-chip][data-value=Bash]');
+  check(
+    (await page.inputValue('[data-testid=cust-field][data-key=tools] textarea')) === 'Read\nBash',
+    'picked tools fill the list',
+    '',
+  );
   // The body's preview renders its markdown (sanitized, as the transcript).
   await page.click('[data-testid=cust-editor-preview-toggle]');
   await page.fill('[data-testid=cust-editor-body] .cm-content', '# Helper\n\nDo **chores**.<script>bad()</script>\n');
@@ -111,6 +119,7 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
     made.includes('name: helper') &&
       made.includes('description: Helps with chores') &&
       made.includes('model: haiku') &&
+      made.includes('tools:\n  - Read\n  - Bash\n') &&
       made.endsWith('---\n# Helper\n\nDo **chores**.<script>bad()</script>\n'),
     'the new agent is on disk with its fields',
     made,

@@ -3,7 +3,7 @@
 //! the agent's own session and reads the customizations as they are then
 //! (an MCP server turned on or off, an edited rule). Nothing of the
 //! session is lost; a pending restart is no longer shown. Refused while a
-//! turn runs (`-32602`: cancel it or let it finish first). Answers
+//! turn runs (`-32004` TurnInProgress: cancel it or let it finish first). Answers
 //! `{ stopped }`: whether an agent process was running.
 
 use std::sync::Arc;
@@ -28,7 +28,7 @@ pub fn restart_agent(host: &Arc<Host>, p: &RestartAgentParams) -> Result<Value, 
         .with_engine_locked(|e| e.session_state(&p.channel).map(|s| s.status))
         .ok_or_else(|| RpcError::session_not_found(&p.channel))?;
     if SessionStatus(status).contains(SessionStatus::InProgress) {
-        return Err(RpcError::invalid_params("channel", "a turn is running: cancel it or let it finish first"));
+        return Err(RpcError::turn_in_progress("a turn is running: cancel it or let it finish first"));
     }
     let stopped = host.restart_agent(&p.channel);
     Ok(json!({ "stopped": stopped }))

@@ -302,6 +302,13 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChangesInvoke(a) => Reply::ChangesInvoke(crate::changes_view::invoke(core, a).await?),
         Command::ChangesReview(a) => Reply::ChangesReview(crate::changes_view::review(core, a).await?),
         Command::ChangesTurnCounts(a) => Reply::ChangesTurnCounts(crate::changes_view::turn_counts(core, a).await?),
+        Command::HostCustomizationsOf(a) => {
+            let agents = core
+                .host_agents(&HostId::new(a.host.clone()))
+                .await
+                .ok_or_else(|| CoreError::NotFound(format!("no host {}", a.host)))?;
+            Reply::HostCustomizationsOf(customizations::view::host_view(&agents))
+        }
         Command::CustomizationsRead(a) => Reply::CustomizationsRead(customizations::files::read(core, a).await?),
         Command::CustomizationsVersion(a) => {
             Reply::CustomizationsVersion(customizations::files::version(core, a).await?)

@@ -4,6 +4,7 @@
 //! `new-session.mjs` for the new-session dialog and its folder picker;
 //! `customization-editor.mjs` for creating and editing a customization file;
 //! `customization-entry-forms.mjs` for the MCP server, hook and plugin forms;
+//! `host-customizations.mjs` for a host's customizations under home;
 //! `customizations.mjs` for the Customizations panel, a toggle and a custom
 //! agent against the host's own discovery;
 //! `settings.mjs` for the agent's modes and settings in the composer;
@@ -76,6 +77,11 @@ fn a_customization_is_created_and_edited_and_a_disk_change_is_never_overwritten(
 #[test]
 fn mcp_servers_hooks_and_plugins_are_edited_in_forms_and_a_hook_is_tried_on_the_host() {
     run_ui_script("customization-entry-forms.mjs");
+}
+
+#[test]
+fn a_hosts_customizations_under_home_are_listed_and_edited_with_no_session() {
+    run_ui_script("host-customizations.mjs");
 }
 
 #[test]

@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { AddHostDialog } from './components/AddHostDialog';
 import { ChatPane } from './components/ChatPane';
+import { HostCustomizations } from './components/HostCustomizations';
 import { Inbox } from './components/Inbox';
 import { NewSessionDialog } from './components/NewSessionDialog';
 import { Sidebar } from './components/Sidebar';
@@ -19,6 +20,8 @@ function App() {
   const [inboxOpen, setInboxOpen] = useState(false);
   const [showArchived, setShowArchived] = useState(false);
   const [error, setError] = useState('');
+  /** A host whose user-level customizations fill the main pane. */
+  const [hostCust, setHostCust] = useState<{ host: string; label: string } | null>(null);
 
   useEffect(() => {
     stream('app.watch', {}, (op) => setApp((s) => applyAppOp(s, op))).catch((e) => setError(errorText(e)));
@@ -30,6 +33,7 @@ function App() {
   const open = (host: string, uri: string) => {
     setSelected(rowKey(host, uri));
     setInboxOpen(false);
+    setHostCust(null);
   };
   return (
     <div class="layout">
@@ -43,6 +47,10 @@ function App() {
         onAddHost={() => setAddingHost(true)}
         onInbox={() => setInboxOpen((v) => !v)}
         onToggleArchived={() => setShowArchived((v) => !v)}
+        onHostCustomizations={(host, label) => {
+          setInboxOpen(false);
+          setHostCust({ host, label });
+        }}
       />
       <main>
         {error && (
@@ -59,6 +67,13 @@ function App() {
         )}
         {inboxOpen ? (
           <Inbox app={app} onOpen={open} />
+        ) : hostCust ? (
+          <HostCustomizations
+            key={hostCust.host}
+            host={hostCust.host}
+            label={hostCust.label}
+            onClose={() => setHostCust(null)}
+          />
         ) : row ? (
           <ChatPane key={selected ?? ''} row={row} agent={agent} onClosed={() => setSelected(null)} onOpen={open} />
         ) : (

@@ -407,6 +407,11 @@ impl Core {
         }
     }
 
+    /// The agents a host offers (`RootState.agents`), if it is known.
+    pub async fn host_agents(&self, host: &HostId) -> Option<Vec<ahp_types::state::AgentInfo>> {
+        self.multi.hosts().await.into_iter().find(|h| &h.id == host).map(|h| h.agents)
+    }
+
     /// A copy of a chat's reduced state, if subscribed.
     pub fn chat_state(&self, host: &HostId, chat: &str) -> Option<ChatState> {
         lock(&self.state).mirror.chats().get(&HostedResourceKey::new(host.clone(), chat)).cloned()

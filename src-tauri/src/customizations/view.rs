@@ -1,16 +1,19 @@
-//! The session's customizations as a [`CustomizationsView`], and
+//! The session's customizations as a [`CustomizationsView`] (a host's
+//! user-level ones per agent: [`host_view`]), and
 //! [`CustomizationsFollow`]: per open chat, what its streams were last sent,
 //! so a session action (`session/customizationsChanged`, `…Updated`,
 //! `…Removed`, `…Toggled`, `mcpServerStateChanged`, reduced into the
 //! mirror) becomes one `customizations` op when the view changed.
 
-use ahp_types::state::{Customization, CustomizationEnablement, CustomizationLoadState, McpServerState, SessionState};
+use ahp_types::state::{
+    AgentInfo, Customization, CustomizationEnablement, CustomizationLoadState, McpServerState, SessionState,
+};
 
 use super::tree::{entries, Entry};
 use crate::protocol::chat::ChatOp;
 use crate::protocol::customization::{
-    AppliedBy, CustomizationContainer, CustomizationItem, CustomizationKind, CustomizationsView, DecisionsView,
-    LoadStatus, McpStatus, ShadowView, ToggleScope,
+    AgentCustomizations, AppliedBy, CustomizationContainer, CustomizationItem, CustomizationKind, CustomizationsView,
+    DecisionsView, HostCustomizations, LoadStatus, McpStatus, ShadowView, ToggleScope,
 };
 
 /// Each scope's decision and the one in effect.
@@ -146,10 +149,32 @@ fn container(c: &Customization, tree: &[Customization]) -> Option<CustomizationC
 /// The session's customizations (`reported: false` when the host sent none).
 pub fn view(session: Option<&SessionState>) -> CustomizationsView {
     let tree = session.and_then(|s| s.customizations.as_deref());
+    view_of(tree, session.and_then(|s| s.working_directories.as_ref()?.first().cloned()))
+}
+
+/// A tree's view (`None`: the host reports none); `workspace` is the folder
+/// "This folder" means.
+pub fn view_of(tree: Option<&[Customization]>, workspace: Option<String>) -> CustomizationsView {
     CustomizationsView {
         reported: tree.is_some(),
-        workspace: session.and_then(|s| s.working_directories.as_ref()?.first().cloned()),
+        workspace,
         containers: tree.unwrap_or_default().iter().filter_map(|c| container(c, tree.unwrap_or_default())).collect(),
+    }
+}
+
+/// A host's user-level customizations, per agent as that agent sees them
+/// (`RootState.agents[].customizations`): what a host's own panel shows
+/// without a session.
+pub fn host_view(agents: &[AgentInfo]) -> HostCustomizations {
+    HostCustomizations {
+        agents: agents
+            .iter()
+            .map(|a| AgentCustomizations {
+                agent: a.provider.clone(),
+                label: a.display_name.clone(),
+                view: view_of(a.customizations.as_deref(), None),
+            })
+            .collect(),
     }
 }
 

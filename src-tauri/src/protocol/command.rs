@@ -25,7 +25,8 @@ use super::changes::{
 use super::chat::ChatOp;
 use super::customization::{
     CustomizationDeleteArgs, CustomizationFile, CustomizationFileArgs, CustomizationSaveArgs,
-    CustomizationTransferArgs, HookRan, HookTestArgs, MarkdownArgs, McpTestArgs, McpTested, SaveOutcome, ToggleScope,
+    CustomizationTransferArgs, HookRan, HookTestArgs, HostCustomizations, MarkdownArgs, McpTestArgs, McpTested,
+    SaveOutcome, ToggleScope,
 };
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
@@ -113,6 +114,8 @@ commands! {
     "host.reconnect" => HostReconnect(HostArgs) -> ();
     /// The person read a host's return report ("Dismiss").
     "host.dismissReport" => HostDismissReport(HostArgs) -> ();
+    /// A host's user-level customizations, per agent (no session needed).
+    "host.customizations" => HostCustomizationsOf(HostArgs) -> HostCustomizations;
     /// Start a session on a host.
     "session.create" => SessionCreate(SessionCreateArgs) -> SessionCreated;
     /// Fork a chat at a completed turn: a new session with the transcript
@@ -693,6 +696,7 @@ mod tests {
             ("host.remove", json!({"host": "h1"})),
             ("host.reconnect", json!({"host": "h1"})),
             ("host.dismissReport", json!({"host": "h1"})),
+            ("host.customizations", json!({"host": "h1"})),
             ("session.create", json!({"host": h, "agent": null, "folder": "file:///w"})),
             ("session.fork", json!({"host": h, "chat": c, "turnId": "t"})),
             ("session.rename", json!({"host": h, "session": s, "title": "T"})),

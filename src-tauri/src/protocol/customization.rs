@@ -193,6 +193,26 @@ pub struct CustomizationsView {
     pub containers: Vec<CustomizationContainer>,
 }
 
+/// `host.customizations`: a host's user-level customizations, per agent.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HostCustomizations {
+    /// One entry per agent the host offers, in the host's order.
+    pub agents: Vec<AgentCustomizations>,
+}
+
+/// One agent's user-level customizations on a host.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentCustomizations {
+    /// Agent id.
+    pub agent: String,
+    /// Its display name.
+    pub label: String,
+    /// What it reads under home, and the MCP servers the host gives every agent.
+    pub view: CustomizationsView,
+}
+
 /// `customizations.read`: one customization file on the session's host.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

@@ -57,6 +57,9 @@ export interface PanelProps {
   onClose: () => void;
   /** Open the editor on a file (existing, or new from a template). */
   onEdit?: (target: EditTarget) => void;
+  /** A host's user-level customizations with no session: no switches (a
+   * decision belongs to a session), no Test (it runs in a session's folder). */
+  hostOnly?: boolean;
 }
 
 export function CustomizationsPanel(p: PanelProps) {
@@ -79,7 +82,7 @@ export function CustomizationsPanel(p: PanelProps) {
     >
       <header class="cust-head">
         <h2 id="cust-title" tabIndex={-1} ref={heading}>
-          Customizations
+          {p.hostOnly ? `What ${p.agentLabel} reads under home` : 'Customizations'}
         </h2>
         <span class="spacer" />
         <button type="button" onClick={p.onClose} aria-label="Close customizations" title="Close (Escape)">
@@ -94,11 +97,20 @@ export function CustomizationsPanel(p: PanelProps) {
         </p>
       ) : (
         <>
-          <p class="muted small cust-intro">
-            Files the host found for {p.view.workspace ? pathOf(p.view.workspace) : 'this session'} and your home
-            folder. A switch applies to the scope picked beside it; the most specific decision wins.
-          </p>
-          {restartPending(p.view) && <RestartAgentBar host={p.host} session={p.session} agentLabel={p.agentLabel} />}
+          {p.hostOnly ? (
+            <p class="muted small cust-intro" data-testid="cust-host-intro">
+              What {p.agentLabel} reads from your home folder on this host, and the MCP servers the host gives every
+              agent. Turn entries on or off in a session’s panel.
+            </p>
+          ) : (
+            <p class="muted small cust-intro">
+              Files the host found for {p.view.workspace ? pathOf(p.view.workspace) : 'this session'} and your home
+              folder. A switch applies to the scope picked beside it; the most specific decision wins.
+            </p>
+          )}
+          {!p.hostOnly && restartPending(p.view) && (
+            <RestartAgentBar host={p.host} session={p.session} agentLabel={p.agentLabel} />
+          )}
           {groups.map((g) => (
             <section class="cust-group" data-testid="cust-group" data-kind={g.kind} key={g.kind}>
               <h3>
@@ -271,25 +283,27 @@ function ItemRow({
       data-enabled={String(item.enabled)}
     >
       <div class="cust-row">
-        <button
-          type="button"
-          role="switch"
-          class="switch"
-          aria-checked={item.enabled}
-          aria-label={switchLabel}
-          title={`Turn ${item.enabled ? 'off' : 'on'} for ${SCOPES.find((s) => s.scope === scope)?.label.toLowerCase()}`}
-          disabled={busy}
-          data-testid="cust-switch"
-          onClick={() => send(!item.enabled)}
-        >
-          <span class="knob" />
-        </button>
+        {!panel.hostOnly && (
+          <button
+            type="button"
+            role="switch"
+            class="switch"
+            aria-checked={item.enabled}
+            aria-label={switchLabel}
+            title={`Turn ${item.enabled ? 'off' : 'on'} for ${SCOPES.find((s) => s.scope === scope)?.label.toLowerCase()}`}
+            disabled={busy}
+            data-testid="cust-switch"
+            onClick={() => send(!item.enabled)}
+          >
+            <span class="knob" />
+          </button>
+        )}
         <span class="cust-name" title={pathOf(item.uri, workspace)}>
           {label}
         </span>
         {meta && <span class="muted small">{meta}</span>}
         <span class="spacer" />
-        {item.kind === 'mcpServer' && (
+        {item.kind === 'mcpServer' && !panel.hostOnly && (
           <button
             type="button"
             class="link small"
@@ -364,22 +378,24 @@ function ItemRow({
             Edit
           </button>
         )}
-        <select
-          class="cust-scope small"
-          value={scope}
-          aria-label={`Where the switch for ${label} applies`}
-          data-testid="cust-scope"
-          onChange={(e) => setScope((e.target as HTMLSelectElement).value as ToggleScope)}
-        >
-          {SCOPES.map((s) => (
-            <option value={s.scope} disabled={s.scope === 'workspace' && !panel.view?.workspace}>
-              {s.label}
-            </option>
-          ))}
-        </select>
+        {!panel.hostOnly && (
+          <select
+            class="cust-scope small"
+            value={scope}
+            aria-label={`Where the switch for ${label} applies`}
+            data-testid="cust-scope"
+            onChange={(e) => setScope((e.target as HTMLSelectElement).value as ToggleScope)}
+          >
+            {SCOPES.map((s) => (
+              <option value={s.scope} disabled={s.scope === 'workspace' && !panel.view?.workspace}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        )}
       </div>
       {item.description && <p class="cust-desc small muted">{item.description}</p>}
-      {(hasDecision || wins) && (
+      {!panel.hostOnly && (hasDecision || wins) && (
         <p class="cust-decisions small muted" data-testid="cust-decisions">
           {decisionsText(item)}
           {wins && ` · ${scopeOwner[wins]} decision wins over this one`}

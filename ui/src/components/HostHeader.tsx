@@ -22,7 +22,14 @@ function useNow(ticking: boolean): number {
   return now;
 }
 
-export function HostHeader({ host }: { host: HostView }) {
+export function HostHeader({
+  host,
+  onCustomizations,
+}: {
+  host: HostView;
+  /** Open the host's user-level customizations. */
+  onCustomizations?: (host: string, label: string) => void;
+}) {
   const c = host.connection;
   const ticking = (c.state === 'reconnecting' || c.state === 'unreachable') && c.nextAttemptAt != null;
   const text = connectionText(c, useNow(ticking));
@@ -92,6 +99,9 @@ export function HostHeader({ host }: { host: HostView }) {
       </div>
       {menu && (
         <div class="host-menu" role="menu" data-testid="host-menu-items">
+          {host.connected &&
+            onCustomizations &&
+            item('customizations', 'Customizations…', () => onCustomizations(host.id, host.label))}
           {item('reconnect', 'Reconnect', reconnect)}
           {host.remote && item('rename', 'Rename…', () => setRenaming(host.label))}
           {host.remote && item('remove', 'Remove…', () => setRemoving(true))}

@@ -14,6 +14,8 @@ export function Sidebar(props: {
   onAddHost: () => void;
   onInbox: () => void;
   onToggleArchived: () => void;
+  /** Open a host's user-level customizations. */
+  onHostCustomizations: (host: string, label: string) => void;
 }) {
   const groups = groupSessions(props.app, props.showArchived);
   return (
@@ -35,7 +37,7 @@ export function Sidebar(props: {
       <div class="groups">
         {groups.map((g) => (
           <section class="host-group" key={g.host.id} data-testid="host-group" data-host={g.host.id}>
-            <HostHeader host={g.host} />
+            <HostHeader host={g.host} onCustomizations={props.onHostCustomizations} />
             {g.rows.length === 0 && (
               <p class="muted small">{props.showArchived ? 'No archived sessions' : 'No sessions yet'}</p>
             )}

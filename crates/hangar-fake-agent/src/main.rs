@@ -6,7 +6,8 @@
 //! main loop answering `initialize`, `session/new|load|resume`,
 //! `session/set_*` and running one list of steps per `session/prompt`.
 //! `mcp_server.rs`: `--mcp-server`, a tiny stdio MCP server instead (for an
-//! MCP server's Test).
+//! MCP server's Test); `mcp_http.rs`: `--mcp-http-server`, the same over
+//! streamable HTTP.
 //!
 //! Script (JSON object; every key optional):
 //! - `failStart`: text written to stderr, then exit 3 before `initialize` is answered.
@@ -46,6 +47,7 @@
 //! (unless the script sets `ignoreCancel`). Requests that arrive while a
 //! prompt runs (e.g. a second `session/prompt`) are handled after it.
 
+mod mcp_http;
 mod mcp_server;
 
 use std::io::{BufRead, Write};
@@ -82,6 +84,10 @@ enum Flow {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--mcp-http-server") {
+        mcp_http::run(&args);
+        return;
+    }
     if args.iter().any(|a| a.starts_with("--mcp-server")) {
         mcp_server::run(&args);
         return;

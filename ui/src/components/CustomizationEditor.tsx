@@ -37,6 +37,7 @@ import { HookForm } from './HookForm';
 import { Markdown } from './Markdown';
 import { McpServerForm } from './McpServerForm';
 import { PluginForm, type PluginPart } from './PluginForm';
+import { SkillFiles } from './SkillFiles';
 
 export interface EditTarget {
   uri: string;
@@ -538,6 +539,15 @@ export function CustomizationEditor({
                 </div>
               )}
             </div>
+            {target.kind === 'skill' && !isNew && (
+              <SkillFiles
+                host={host}
+                folder={parentOf(target.uri)}
+                onOpenFile={(e) =>
+                  onOpen({ uri: e.uri, kind: 'file', readBy: target.readBy, title: `${e.name} (skill file)` })
+                }
+              />
+            )}
           </>
         )}
       </section>

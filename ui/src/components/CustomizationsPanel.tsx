@@ -12,12 +12,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, errorText } from '../ipc';
 import {
+  creatable,
   defaultFolder,
-  type EditableKind,
   editable,
   editableAsText,
   entryForm,
   FORMS,
+  type NewKind,
   newFileUri,
   newNameProblem,
   template,
@@ -126,7 +127,7 @@ export function CustomizationsPanel(p: PanelProps) {
                 const folder = p.onEdit && p.view?.workspace && newFolder(g, p.provider);
                 return (
                   folder &&
-                  editable(g.kind) && (
+                  creatable(g.kind) && (
                     <NewFile
                       kind={g.kind}
                       dir={`${p.view?.workspace?.replace(/\/+$/, '')}/${folder}`}
@@ -465,7 +466,7 @@ function NewFile({
   taken,
   where,
 }: {
-  kind: Exclude<EditableKind, 'file'>;
+  kind: NewKind;
   /** The folder the file goes in (it may not exist yet). */
   dir: string;
   readBy: string[];
@@ -487,7 +488,13 @@ function NewFile({
   const create = (e: Event) => {
     e.preventDefault();
     if (!name || problem) return;
-    panel.onEdit?.({ uri: newFileUri(kind, dir, name), kind, readBy, template: template(kind, name) });
+    panel.onEdit?.({
+      uri: newFileUri(kind, dir, name),
+      kind,
+      readBy,
+      template: template(kind, name),
+      ...(kind === 'plugin' ? { at: '', parts: [] } : {}),
+    });
     setName(null);
   };
   return (
@@ -517,7 +524,9 @@ function NewFile({
 /** The project folder a new entry of `g`'s kind goes in when the group has no
  * writable folder of it yet (`null`: it has one, or the kind has no form). */
 function newFolder(g: Group, provider: string): string | null {
-  if (!editable(g.kind)) return null;
+  if (!creatable(g.kind)) return null;
+  // Plugins: each is its own folder; New is offered beside the others.
+  if (g.kind === 'plugin') return defaultFolder(provider, 'plugin');
   const hasFolder = g.sources.some(
     (s) => s.container?.item.kind === 'directory' && s.container.writable && s.container.contents === g.kind,
   );

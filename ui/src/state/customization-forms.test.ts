@@ -18,6 +18,15 @@ const field = (kind: keyof typeof FORMS, key: string) => {
 };
 
 describe('customization forms', () => {
+  it('makes a new plugin as a folder with its manifest', () => {
+    expect(newFileUri('plugin', 'file:///w/.agents/plugins/', 'my-tools')).toBe(
+      'file:///w/.agents/plugins/my-tools/.plugin/plugin.json',
+    );
+    expect(newNameProblem('plugin', 'My Tools', [])).toMatch(/lowercase/);
+    expect(defaultFolder('gemini', 'plugin')).toBe('.agents/plugins');
+    expect(JSON.parse(template('plugin', 'my-tools')).name).toBe('my-tools');
+  });
+
   it('checks required fields and the names the agents accept', () => {
     expect(fieldProblem(field('agent', 'description'), '')).toBe('required');
     expect(fieldProblem(field('agent', 'name'), 'Code_Reviewer')).toMatch(/lowercase/);

@@ -6,6 +6,8 @@
 import type { CustomizationKind } from '../gen/CustomizationKind';
 
 export type EditableKind = 'agent' | 'skill' | 'prompt' | 'rule' | 'file' | EntryKind;
+/** Kinds kept in a markdown file with front matter. */
+export type MdKind = 'agent' | 'skill' | 'prompt' | 'rule';
 /** Kinds edited as one entry of a JSON file (`state/json-entry.ts`). */
 export type EntryKind = 'mcpServer' | 'hook' | 'plugin';
 
@@ -119,8 +121,16 @@ export const FORMS: Record<EditableKind, { label: string; fields: Field[] }> = {
 };
 
 /** Whether `kind` has a form here. */
-export function editable(kind: CustomizationKind | null | undefined): kind is Exclude<EditableKind, 'file'> {
+export function editable(kind: CustomizationKind | null | undefined): kind is MdKind {
   return kind === 'agent' || kind === 'skill' || kind === 'prompt' || kind === 'rule';
+}
+
+/** Kinds a New button makes from a template (a plugin: its folder and manifest). */
+export type NewKind = 'agent' | 'skill' | 'prompt' | 'rule' | 'plugin';
+
+/** Whether a New button makes entries of `kind`. */
+export function creatable(kind: CustomizationKind | null | undefined): kind is NewKind {
+  return editable(kind) || kind === 'plugin';
 }
 
 /** Whether entries of `kind` live in a settings file edited as text here. */
@@ -155,6 +165,8 @@ const FOLDERS: Record<string, Partial<Record<EditableKind, string>>> = {
   opencode: { agent: '.opencode/agents', skill: '.opencode/skills', prompt: '.opencode/commands' },
   codex: { skill: '.agents/skills' },
 };
+// Plugins in the open Plugins layout, which the host reads for every agent.
+for (const folders of Object.values(FOLDERS)) folders.plugin = '.agents/plugins';
 const OTHERS: Partial<Record<EditableKind, string>> = { ...FOLDERS.claude, skill: '.agents/skills' };
 
 /** The project folder (relative) a new entry of `kind` goes in for `provider`'s agent. */
@@ -188,7 +200,7 @@ export function fieldWarnings(f: Field, readBy: string[], value: unknown): strin
 /** What is wrong with a new file's name, or null. */
 export function newNameProblem(kind: EditableKind, name: string, taken: string[]): string | null {
   if (taken.includes(name)) return `there is already a ${FORMS[kind].label.toLowerCase()} named ${name}`;
-  if (kind === 'agent' || kind === 'skill') return nameCheck(name);
+  if (kind === 'agent' || kind === 'skill' || kind === 'plugin') return nameCheck(name);
   return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) ? null : 'letters, digits, dots, hyphens and underscores';
 }
 
@@ -196,6 +208,7 @@ export function newNameProblem(kind: EditableKind, name: string, taken: string[]
 export function newFileUri(kind: EditableKind, dir: string, name: string): string {
   const base = dir.replace(/\/+$/, '');
   if (kind === 'skill') return `${base}/${name}/SKILL.md`;
+  if (kind === 'plugin') return `${base}/${name}/.plugin/plugin.json`;
   // Copilot's folders name the kind in the file name.
   const suffix = /\.github\/(agents|prompts|instructions)$/.exec(base)?.[1];
   const ext =

@@ -98,8 +98,14 @@ export function groupCustomizations(view: CustomizationsView | null): Group[] {
         else sources.push({ container: null, label: pathOf(c.item.uri, ws), uri: c.item.uri, items: [c.item] });
       }
     }
-    // A folder that does not exist yet holds nothing: it is listed only when it has items or a problem.
-    const shown = sources.filter((s) => s.items.length > 0 || (s.container?.load && s.container.load !== 'loaded'));
+    // A folder that does not exist yet holds nothing: it is listed only when it has items or a
+    // problem. A plugin is a folder that exists: listed even with no components yet.
+    const shown = sources.filter(
+      (s) =>
+        s.items.length > 0 ||
+        s.container?.item.kind === 'plugin' ||
+        (s.container?.load && s.container.load !== 'loaded'),
+    );
     const count = shown.reduce((n, s) => n + s.items.length, 0);
     return { kind, label, empty, sources: shown, count };
   });

@@ -212,4 +212,17 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   await page.click('[aria-label="Close the editor"]');
   await page.waitForSelector('[data-testid=cust-item][data-kind=skill][data-name=deploy]');
   check(true, 'the panel lists the new skill', '');
+  // The skill's other files are listed in its editor; one opens as text.
+  mkdirSync(join(w, '.claude', 'skills', 'deploy', 'scripts'), { recursive: true });
+  writeFileSync(join(w, '.claude', 'skills', 'deploy', 'notes.md'), 'Deploy on Fridays? Never.\n');
+  await page.click('[data-testid=cust-item][data-kind=skill][data-name=deploy] [data-testid=cust-edit]');
+  await page.waitForSelector('[data-testid=skill-files] [data-testid=skill-file]');
+  const files = await page.textContent('[data-testid=skill-files]');
+  check(files.includes('notes.md') && files.includes('scripts/'), "the skill's other files are listed", files);
+  await page.click('[data-testid=skill-file]');
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid=cust-editor-text] .cm-content')?.textContent?.includes('Never.'),
+  );
+  check(true, 'a skill file opens in the editor', '');
+  await page.click('[aria-label="Close the editor"]');
 });

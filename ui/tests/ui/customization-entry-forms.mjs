@@ -13,7 +13,8 @@
 //   file keeps its other settings; a new event moves it; Remove takes it
 //   out after asking.
 // - Plugin: the manifest's form refuses a bad version and saves a good
-//   one; the panel shows the new version.
+//   one; the panel shows the new version; New plugin writes a folder and
+//   manifest from the template, and the host lists it.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -242,4 +243,21 @@ await run('customization-entry-forms', home, [`claude=${fakeBin} --script ${scri
   await page.click('[aria-label="Close the editor"]');
   await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes('v1.3.0'), pluginRow);
   check(true, 'the panel shows the new version', '');
+
+  // A new plugin from the template: its folder and manifest.
+  await page.click('[data-testid=cust-group][data-kind=plugin] [data-testid=cust-new]');
+  await page.fill('[data-testid=cust-new-form] input', 'my-tools');
+  await page.press('[data-testid=cust-new-form] input', 'Enter');
+  await page.waitForSelector('[data-testid=plugin-form]');
+  await page.click('[data-testid=cust-editor-save]');
+  await page.waitForSelector('[data-testid=cust-editor-note]');
+  const made = json(join(w, '.agents', 'plugins', 'my-tools', '.plugin', 'plugin.json'));
+  check(
+    made.name === 'my-tools' && made.version === '0.1.0',
+    'New plugin writes its folder and manifest',
+    JSON.stringify(made),
+  );
+  await page.click('[aria-label="Close the editor"]');
+  await page.waitForSelector('[data-testid=cust-container][data-kind=plugin][data-name=my-tools]');
+  check(true, 'the host lists the new plugin', '');
 });

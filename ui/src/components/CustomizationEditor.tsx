@@ -32,6 +32,7 @@ import type { RecordedTool } from '../state/hook-verdict';
 import { jsonProblem, pathOfPointer, setAt } from '../state/json-entry';
 import { CodeEditor } from './CodeEditor';
 import { ConfirmDialog } from './ConfirmDialog';
+import { type Conflict, ConflictView } from './ConflictView';
 import type { EntryFormProps } from './entry-form';
 import { HookForm } from './HookForm';
 import { Markdown } from './Markdown';
@@ -59,7 +60,6 @@ export interface EditTarget {
 }
 
 type Value = string | string[] | boolean | null;
-type Conflict = { disk: string | null; etag: string | null };
 
 export function CustomizationEditor({
   host,
@@ -105,6 +105,8 @@ export function CustomizationEditor({
   const [error, setError] = useState('');
   const [note, setNote] = useState('');
   const [conflict, setConflict] = useState<Conflict | null>(null);
+  /** Merging by hand: the disk's text, shown beside the person's. */
+  const [merging, setMerging] = useState<string | null>(null);
   const [askClose, setAskClose] = useState(false);
 
   const take = (text: string, etag: string | null) => {
@@ -286,6 +288,7 @@ export function CustomizationEditor({
       });
       if (r.outcome === 'saved') {
         take(now, r.etag);
+        setMerging(null);
         setSavedAt(at);
         setIsNew(false);
         setConflict(null);
@@ -479,6 +482,15 @@ export function CustomizationEditor({
               setConflict(null);
               setNote('Took the version on disk.');
             }}
+            onMerge={() => {
+              const mine = text();
+              setLoaded({ text: conflict.disk ?? '', etag: conflict.etag });
+              setRaw(mine);
+              setMerging(conflict.disk ?? '');
+              setConflict(null);
+              setDirty(true);
+              setNote('Merge by hand: edit yours on the left; Save writes it over the version on disk.');
+            }}
           />
         ) : !loaded ? (
           <p class="muted small">Loading…</p>
@@ -508,6 +520,29 @@ export function CustomizationEditor({
             cwd={workspace ? pathOf(workspace) : ''}
             parts={target.parts ?? []}
           />
+        ) : raw != null && merging != null ? (
+          <div class="cust-merge">
+            <div>
+              <h3 class="small">Yours (saved over the disk's)</h3>
+              <CodeEditor
+                value={raw}
+                label="Yours, being merged"
+                testid="cust-editor-text"
+                language={languageOfFile(target.uri)}
+                onChange={edited(setRaw)}
+              />
+            </div>
+            <div>
+              <h3 class="small">On disk now</h3>
+              <CodeEditor
+                value={merging}
+                label="On disk now"
+                testid="cust-merge-disk"
+                language={languageOfFile(target.uri)}
+                readOnly
+              />
+            </div>
+          </div>
         ) : raw != null ? (
           <CodeEditor
             value={raw}
@@ -690,47 +725,6 @@ function FieldRow({
           {w}
         </p>
       ))}
-    </div>
-  );
-}
-
-function ConflictView({
-  mine,
-  conflict,
-  busy,
-  onKeepMine,
-  onTakeDisk,
-}: {
-  mine: string;
-  conflict: Conflict;
-  busy: boolean;
-  onKeepMine: () => void;
-  onTakeDisk: () => void;
-}) {
-  return (
-    <div class="cust-conflict" data-testid="cust-conflict">
-      <p class="small">
-        The file changed on disk while you edited it. Nothing was saved. Keep your version (it replaces the one on
-        disk), or take the disk's (your edits are dropped).
-      </p>
-      <div class="cust-conflict-sides">
-        <div>
-          <h3 class="small">Yours</h3>
-          <pre data-testid="cust-conflict-mine">{mine}</pre>
-        </div>
-        <div>
-          <h3 class="small">On disk now</h3>
-          <pre data-testid="cust-conflict-disk">{conflict.disk ?? '(the file was deleted)'}</pre>
-        </div>
-      </div>
-      <div class="cust-conflict-actions">
-        <button type="button" class="primary" disabled={busy} data-testid="cust-keep-mine" onClick={onKeepMine}>
-          Keep mine
-        </button>
-        <button type="button" disabled={busy} data-testid="cust-take-disk" onClick={onTakeDisk}>
-          Take the disk's
-        </button>
-      </div>
     </div>
   );
 }

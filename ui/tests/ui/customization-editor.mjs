@@ -160,6 +160,28 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
     'Keep mine writes the edit, and keeps the keys the form does not show',
     kept,
   );
+  // Again, merged by hand: yours in the editor, the disk's beside it.
+  await page.fill(description, 'Reviews diffs, mine');
+  writeFileSync(reviewer, '---\nname: reviewer\ndescription: Theirs\ncolor: red\n---\nYou review diffs.\n');
+  await page.keyboard.press('Control+s');
+  await page.waitForSelector('[data-testid=cust-merge]');
+  await page.click('[data-testid=cust-merge]');
+  await page.waitForSelector('[data-testid=cust-merge-disk] .cm-content');
+  const theirs = await page.textContent('[data-testid=cust-merge-disk] .cm-content');
+  check(theirs.includes('color: red'), "the disk's version is beside yours", theirs);
+  if (shots) await page.screenshot({ path: join(shots, 'customization-editor-merge.png') });
+  await page.fill(
+    '[data-testid=cust-editor-text] .cm-content',
+    '---\nname: reviewer\ndescription: Reviews diffs, mine\ncolor: red\n---\nYou review diffs.\n',
+  );
+  await page.click('[data-testid=cust-editor-save]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=cust-merge-disk]'));
+  const merged = read(reviewer);
+  check(
+    merged.includes('description: Reviews diffs, mine') && merged.includes('color: red'),
+    'the hand-merged text is saved over the disk’s',
+    merged,
+  );
 
   // Unsaved changes: closing asks first.
   await page.fill(description, 'Not saved');

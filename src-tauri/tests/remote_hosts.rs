@@ -772,3 +772,39 @@ async fn a_customization_file_on_a_remote_host_is_edited_there_and_a_stale_save_
     let again = call(&core, "customizations.save", helper).await.unwrap();
     assert_eq!(again["outcome"], "exists");
 }
+
+#[tokio::test]
+async fn a_remote_hosts_hook_is_tried_there_its_agent_restarted_and_its_home_listed() {
+    let machine = Machine::new();
+    std::fs::create_dir_all(machine.home.join("proj")).unwrap();
+    // A user-level MCP server under the remote machine's home.
+    let home_servers = json!({"mcpServers": {"homeserver": {"command": "home-mcp"}}});
+    std::fs::write(machine.home.join(".claude.json"), home_servers.to_string()).unwrap();
+    let host = machine.serve(&[]);
+    let cfg = tempfile::tempdir().unwrap();
+    let id = save(cfg.path(), "box", &host.url, &host.token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&id, "connected").await;
+    let folder = format!("{}/proj", machine.home_uri());
+    let created = call(&core, "session.create", json!({"host": id, "agent": "fake", "folder": folder})).await.unwrap();
+    let session = created["session"].as_str().unwrap().to_owned();
+
+    // The hook runs on the remote machine, in the session's folder, with the event on stdin.
+    let hook = json!({"host": id, "session": session, "timeoutSecs": 10,
+        "command": "grep -q rm && { pwd; echo 'no rm here' >&2; exit 2; }", "input": "{\"tool_input\":{\"command\":\"rm -rf x\"}}"});
+    let ran = call(&core, "customizations.testHook", hook).await.unwrap();
+    assert_eq!(ran["exitCode"], 2, "{ran}");
+    assert_eq!(ran["stdout"].as_str().map(str::trim), Some(machine.home.join("proj").to_str().unwrap()));
+    assert_eq!(ran["stderr"].as_str().map(str::trim), Some("no rm here"));
+
+    // The host's own customizations under home, with no session.
+    let listed = call(&core, "host.customizations", json!({"host": id})).await.unwrap();
+    let fake = listed["agents"].as_array().unwrap().iter().find(|a| a["agent"] == "fake").expect("the fake agent");
+    let names: Vec<&str> =
+        fake["view"]["containers"].as_array().unwrap().iter().filter_map(|c| c["item"]["name"].as_str()).collect();
+    assert!(names.contains(&"homeserver"), "{listed}");
+
+    // Restart agent: answered by the remote host, the session goes on.
+    let restarted = call(&core, "session.restartAgent", json!({"host": id, "session": session})).await.unwrap();
+    assert!(restarted["stopped"].is_boolean(), "{restarted}");
+}

@@ -129,8 +129,27 @@ export function CustomizationEditor({
     setDirty(false);
   };
   useEffect(() => {
-    if (target.template != null) {
-      take(target.template, null);
+    const fresh = target.template;
+    if (fresh != null && entry && target.at === null) {
+      // A first MCP server or hook in a settings file that may exist
+      // already (with other settings): its text if so, else the template.
+      call('customizations.version', { host, session, uri: target.uri }).then(
+        (etag) =>
+          etag == null
+            ? (take(fresh, null), setDirty(true))
+            : call('customizations.read', { host, session, uri: target.uri }).then(
+                (f) => {
+                  take(f.text, f.etag);
+                  setIsNew(false);
+                },
+                (e) => setError(errorText(e)),
+              ),
+        (e) => setError(errorText(e)),
+      );
+      return;
+    }
+    if (fresh != null) {
+      take(fresh, null);
       setDirty(true);
       return;
     }

@@ -14,6 +14,7 @@ import { call, errorText } from '../ipc';
 import {
   creatable,
   defaultFolder,
+  defaultSettingsFile,
   editable,
   editableAsText,
   entryForm,
@@ -139,6 +140,7 @@ export function CustomizationsPanel(p: PanelProps) {
                   )
                 );
               })()}
+              {(g.kind === 'mcpServer' || g.kind === 'hook') && <FirstEntry kind={g.kind} group={g} panel={p} />}
               {g.sources.map((s) => (
                 <SourceBlock key={s.uri} source={s} workspace={p.view?.workspace ?? null} panel={p} />
               ))}
@@ -436,6 +438,38 @@ function ItemRow({
 /** Whether a change waits for the agent's next start. */
 function restartPending(view: CustomizationsView): boolean {
   return view.containers.some((c) => c.item.restartPending || c.children.some((ch) => ch.restartPending));
+}
+
+/** "New MCP server in .mcp.json" (or hook in the agent's settings file)
+ * when the project has no such file with entries yet; the editor takes the
+ * file as it is if it exists with other settings. */
+function FirstEntry({ kind, group, panel }: { kind: 'mcpServer' | 'hook'; group: Group; panel: PanelProps }) {
+  const ws = panel.view?.workspace?.replace(/\/+$/, '');
+  const settings = defaultSettingsFile(panel.provider, kind);
+  if (!panel.onEdit || !ws || !settings) return null;
+  const uri = `${ws}/${settings.file}`;
+  if (group.sources.some((s) => s.items.some((it) => it.uri === uri))) return null;
+  const what = kind === 'hook' ? 'hook' : 'MCP server';
+  return (
+    <button
+      type="button"
+      class="link small cust-new"
+      data-testid="cust-new-first"
+      data-kind={kind}
+      onClick={() =>
+        panel.onEdit?.({
+          uri,
+          kind,
+          readBy: [panel.provider],
+          at: null,
+          template: settings.text,
+          title: `New ${what} in ${settings.file}`,
+        })
+      }
+    >
+      New {what} in {settings.file}
+    </button>
+  );
 }
 
 /** The JSON files of a source's MCP servers or hooks (each gets a New button). */

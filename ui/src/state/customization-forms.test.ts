@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   defaultFolder,
+  defaultSettingsFile,
   editableAsText,
   FORMS,
   fieldProblem,
@@ -18,6 +19,14 @@ const field = (kind: keyof typeof FORMS, key: string) => {
 };
 
 describe('customization forms', () => {
+  it('knows where a first MCP server or hook goes for each agent', () => {
+    expect(defaultSettingsFile('claude', 'mcpServer')?.file).toBe('.mcp.json');
+    expect(defaultSettingsFile('gemini', 'hook')?.file).toBe('.gemini/settings.json');
+    expect(JSON.parse(defaultSettingsFile('copilot', 'hook')?.text ?? '')).toEqual({ version: 1, hooks: {} });
+    expect(defaultSettingsFile('codex', 'mcpServer')).toBeNull();
+    expect(defaultSettingsFile('unknown', 'mcpServer')?.file).toBe('.mcp.json');
+  });
+
   it('makes a new plugin as a folder with its manifest', () => {
     expect(newFileUri('plugin', 'file:///w/.agents/plugins/', 'my-tools')).toBe(
       'file:///w/.agents/plugins/my-tools/.plugin/plugin.json',

@@ -174,6 +174,38 @@ export function defaultFolder(provider: string, kind: EditableKind): string | nu
   return (FOLDERS[provider] ?? OTHERS)[kind] ?? null;
 }
 
+/** Where each agent keeps its project's MCP servers and hooks, and the
+ * text a new such file starts from (Codex's are TOML: none here). */
+const JSON_OF = (root: string) => `{\n  "${root}": {}\n}\n`;
+/** Gemini's and Qwen's one `settings.json` holds both. */
+const settingsJson = (file: string) => ({
+  mcpServer: { file, text: JSON_OF('mcpServers') },
+  hook: { file, text: JSON_OF('hooks') },
+});
+const SETTINGS: Record<string, Partial<Record<'mcpServer' | 'hook', { file: string; text: string }>>> = {
+  claude: {
+    mcpServer: { file: '.mcp.json', text: JSON_OF('mcpServers') },
+    hook: { file: '.claude/settings.json', text: JSON_OF('hooks') },
+  },
+  gemini: settingsJson('.gemini/settings.json'),
+  qwen: settingsJson('.qwen/settings.json'),
+  copilot: {
+    mcpServer: { file: '.mcp.json', text: JSON_OF('mcpServers') },
+    hook: { file: '.github/hooks/hooks.json', text: '{\n  "version": 1,\n  "hooks": {}\n}\n' },
+  },
+  opencode: { mcpServer: { file: 'opencode.json', text: JSON_OF('mcp') } },
+  codex: {},
+};
+
+/** The project settings file a first MCP server or hook goes in for
+ * `provider`'s agent, and its starting text (null: none has a form). */
+export function defaultSettingsFile(
+  provider: string,
+  kind: 'mcpServer' | 'hook',
+): { file: string; text: string } | null {
+  return (SETTINGS[provider] ?? SETTINGS.claude)[kind] ?? null;
+}
+
 /** The highlighting for a file, by its extension. */
 export function languageOfFile(uri: string): 'markdown' | 'json' | 'toml' | 'plain' {
   if (/\.(md|mdc)$/i.test(uri)) return 'markdown';

@@ -81,6 +81,25 @@ await run('customization-editor', home, [`claude=${fakeBin} --script ${script}`]
   await page.waitForSelector('[data-kind=mcpServer][data-name=extra]');
   check(true, 'the panel lists the server added in the file', '');
 
+  // A first hook: the agent's settings file exists with other settings and
+  // no hooks; the editor takes it as it is and adds the hook.
+  writeFileSync(join(w, '.claude', 'settings.json'), '{\n  "model": "sonnet"\n}\n');
+  await page.click('[data-testid=cust-new-first][data-kind=hook]');
+  await page.waitForSelector('[data-testid=hook-form]');
+  await page.fill('[data-testid=hook-matcher]', 'Bash');
+  await page.fill('[data-testid=hook-command]', './check.sh');
+  await page.click('[data-testid=cust-editor-save]');
+  await page.waitForSelector('[data-testid=cust-editor-note]');
+  const settingsNow = JSON.parse(read(join(w, '.claude', 'settings.json')));
+  check(
+    settingsNow.model === 'sonnet' && settingsNow.hooks.PreToolUse[0].hooks[0].command === './check.sh',
+    'a first hook goes into the existing settings file, beside its settings',
+    JSON.stringify(settingsNow),
+  );
+  await page.click('[aria-label="Close the editor"]');
+  await page.waitForSelector('[data-testid=cust-item][data-kind=hook]');
+  check(true, 'the panel lists the first hook', '');
+
   // New agent: a name, then the template in the editor.
   await page.click('[data-testid=cust-group][data-kind=agent] [data-testid=cust-new]');
   await page.fill('[data-testid=cust-new-form] input', 'helper');

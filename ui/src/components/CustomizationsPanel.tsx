@@ -67,7 +67,7 @@ export interface PanelProps {
 export function CustomizationsPanel(p: PanelProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const groups = groupCustomizations(p.view);
+  const groups = groupCustomizations(p.view, p.hostOnly);
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'Escape' && !e.defaultPrevented) {
       e.preventDefault();

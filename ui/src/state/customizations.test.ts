@@ -44,6 +44,12 @@ describe('customizations panel', () => {
     ]);
     const agents = groups[1];
     expect(agents.sources.map((s) => s.label)).toEqual(['.claude/agents']);
+    // A host's own view keeps the empty writable folder, to make a first entry in.
+    const hostView = cz.groupCustomizations(
+      view([dir('agent', '.claude/agents', [reviewer]), dir('agent', '.github/agents')]),
+      true,
+    );
+    expect(hostView[1].sources.map((s) => s.label)).toEqual(['.claude/agents', '.github/agents']);
     const home = container(
       item('directory', '~/.claude/agents', { uri: 'file:///home/u/.claude/agents' }),
       [reviewer],

@@ -75,7 +75,7 @@ export function pathOf(uri: string, workspace?: string | null): string {
 }
 
 /** The panel's groups: every kind, in order, even those with nothing (their `empty` text shows). */
-export function groupCustomizations(view: CustomizationsView | null): Group[] {
+export function groupCustomizations(view: CustomizationsView | null, keepEmptyFolders = false): Group[] {
   const containers = view?.containers ?? [];
   const ws = view?.workspace;
   return GROUPS.map(({ kind, label, empty }) => {
@@ -104,6 +104,8 @@ export function groupCustomizations(view: CustomizationsView | null): Group[] {
       (s) =>
         s.items.length > 0 ||
         s.container?.item.kind === 'plugin' ||
+        // A host's own view lists each writable folder, to make the first entry in it.
+        (keepEmptyFolders && s.container?.item.kind === 'directory' && s.container.writable) ||
         (s.container?.load && s.container.load !== 'loaded'),
     );
     const count = shown.reduce((n, s) => n + s.items.length, 0);

@@ -3,9 +3,10 @@
 // lists what the agent reads under home (a Claude agent in
 // ~/.claude/agents), with no switches (a decision belongs to a session);
 // Edit changes its description on disk and the list follows the host's
-// watcher; New agent writes a second one under home.
+// watcher; New agent writes a second one under home; a folder that does
+// not exist yet is listed, and New skill there makes it with the file.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeBin, run, tempHome } from './harness.mjs';
 
@@ -63,4 +64,21 @@ await run('host-customizations', home, [`claude=${fakeBin}`], async (page, check
   await page.click('[aria-label="Close the editor"]');
   await page.waitForSelector(item('homebody'));
   check(true, 'and listed', '');
+
+  // A first skill under home, in a folder that does not exist yet.
+  await page.click(
+    '[data-testid=host-customizations] [data-testid=cust-group][data-kind=skill] [data-testid=cust-new] >> nth=0',
+  );
+  await page.fill('[data-testid=cust-new-form] input', 'standup');
+  await page.press('[data-testid=cust-new-form] input', 'Enter');
+  await page.waitForSelector('[data-testid=cust-editor-save]');
+  const promptPath = await page.textContent('[data-testid=cust-editor-path]');
+  await page.click('[data-testid=cust-editor-save]');
+  await page.waitForSelector('[data-testid=cust-editor-note]');
+  const madePath = promptPath.replace(/^~/, home);
+  check(
+    madePath.endsWith('.claude/skills/standup/SKILL.md') && existsSync(madePath),
+    'a first skill under home is made with its folder',
+    madePath,
+  );
 });

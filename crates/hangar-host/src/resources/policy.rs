@@ -181,9 +181,11 @@ impl Policy {
 
     /// Canonical working directories of all sessions, now — those that may
     /// still be one: a folder swapped for a symlink to `/` after
-    /// `createSession` does not open the disk.
+    /// `createSession` does not open the disk. A folder not made yet (a
+    /// customization folder under home such as `~/.claude/skills`) counts
+    /// where it would be made: under its nearest existing ancestor, resolved.
     pub fn working_dirs(&self) -> Vec<PathBuf> {
-        let dirs = (self.working_dirs)().into_iter().filter_map(|p| std::fs::canonicalize(p).ok());
+        let dirs = (self.working_dirs)().into_iter().filter_map(|p| canonicalize_lenient(&p).ok().map(|c| c.path));
         dirs.filter(|c| self.may_be_working_dir(c)).collect()
     }
 

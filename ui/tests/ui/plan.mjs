@@ -24,9 +24,10 @@ writeFileSync(
     turns: [
       [
         plan('pending', 'pending'),
-        { sleep: 1500 },
+        // Long enough for a loaded machine to show each state before the next.
+        { sleep: 4000 },
         plan('completed', 'in_progress'),
-        { sleep: 1500 },
+        { sleep: 4000 },
         plan('completed', 'completed'),
         { chunk: 'Both steps are done.' },
         { end: 'end_turn' },
@@ -45,6 +46,8 @@ await run('plan', home, [`planner=${fakeBin} --script ${script}`], async (page, 
   await page.fill('[data-testid=composer-input]', 'Fix the parser');
   await page.click('[data-testid=send]');
   await page.waitForSelector('[data-testid=plan]');
+  // The checklist's entries, not only its frame (under load they come a frame later).
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan] li').length === 2);
   const first = await page.$('[data-testid=plan]');
   check((await states(page)) === 'todo,todo', 'the plan starts as a checklist', await states(page));
   await page.waitForFunction(() => document.querySelector('[data-testid=plan] li')?.dataset.state === 'done');

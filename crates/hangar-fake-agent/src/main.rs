@@ -41,7 +41,9 @@
 //! `session/set_config_option ID=VALUE`.
 //! `$CWD` and `$SID` in strings become the session's cwd and id; `$ANSWER`
 //! the last answer's `content` as compact JSON (keys sorted), or its
-//! `action` when it has no content.
+//! `action` when it has no content; `$RESULT` the last answer's `result`
+//! (or `error`) as compact JSON; `$TERMINAL` the last `terminalId` answered
+//! (`terminal/create`).
 //! A `session/cancel` aborts the running steps, runs the script's
 //! `onCancel` steps (e.g. a late chunk) and answers the prompt `cancelled`
 //! (unless the script sets `ignoreCancel`). Requests that arrive while a
@@ -74,6 +76,10 @@ struct Agent {
     prompt_id: Option<Value>,
     model: Option<String>,
     answer: String,
+    /// The last `terminalId` the client answered with (`$TERMINAL`).
+    terminal: String,
+    /// The last answer's `result` (or `error`) as compact JSON (`$RESULT`).
+    result: String,
 }
 
 enum Flow {
@@ -132,6 +138,8 @@ fn main() {
         prompt_id: None,
         model: None,
         answer: String::new(),
+        terminal: String::new(),
+        result: String::new(),
     };
     agent.run();
 }
@@ -234,7 +242,14 @@ fn subst(v: &Value, vars: &[(&str, &str)]) -> Value {
 
 impl Agent {
     fn send(&mut self, msg: Value) {
-        let msg = subst(&msg, &[("$CWD", &self.cwd), ("$SID", &self.sid), ("$ANSWER", &self.answer)]);
+        let vars = [
+            ("$CWD", self.cwd.as_str()),
+            ("$SID", &self.sid),
+            ("$ANSWER", &self.answer),
+            ("$TERMINAL", &self.terminal),
+            ("$RESULT", &self.result),
+        ];
+        let msg = subst(&msg, &vars);
         let _ = writeln!(self.out, "{msg}");
         let _ = self.out.flush();
     }
@@ -581,6 +596,10 @@ impl Agent {
             }
         };
         eprintln!("fake-agent: answer {answer}");
+        if let Some(terminal) = answer.pointer("/result/terminalId").and_then(Value::as_str) {
+            self.terminal = terminal.to_owned();
+        }
+        self.result = answer.get("result").or_else(|| answer.get("error")).map(Value::to_string).unwrap_or_default();
         if let Some(action) = answer.pointer("/result/action").and_then(Value::as_str) {
             self.answer = match answer.pointer("/result/content") {
                 Some(content) => content.to_string(),

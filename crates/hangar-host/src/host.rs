@@ -555,6 +555,10 @@ impl AgentHost for Host {
         })
     }
 
+    fn open_terminal(&self, session: &str, uri: &str, state: ahp_types::state::TerminalState) -> bool {
+        self.engine_then_effects(|e| e.open_terminal(uri, session, state))
+    }
+
     fn read_root(&self, read: &mut dyn FnMut(&RootState)) {
         read(lock(&self.engine).root());
     }

@@ -26,6 +26,8 @@
 //!   accept and reject, the audit log of decisions on edits.
 //! - [`customizations`] — rules, agents, skills, prompts, hooks, MCP servers
 //!   and plugins found in files: discovered, watched, toggled, applied.
+//! - [`terminals`] — commands run in terminals on the host (an agent's
+//!   `terminal/create`): process groups, output, exit.
 //! - [`rpc_error`] — JSON-RPC errors.
 //! - [`locks`]    — taking a `std::sync` lock past a panicked holder (the one
 //!   helper every module uses).
@@ -50,5 +52,6 @@ pub mod resources;
 pub mod rpc_error;
 pub mod server;
 pub mod store;
+pub mod terminals;
 
 pub use rpc_error::RpcError;

@@ -505,3 +505,30 @@ pub fn processes_with(needle: &str) -> Vec<u32> {
     }
     out
 }
+
+/// The terminal a tool call shows (its first `terminal` content), if any.
+pub fn terminal_link(tc: &ToolCallState) -> Option<ahp_types::state::ToolResultTerminalContent> {
+    let content = match tc {
+        ToolCallState::Running(r) => r.content.clone(),
+        ToolCallState::Completed(c) => c.content.clone(),
+        _ => None,
+    };
+    content.into_iter().flatten().find_map(|c| match c {
+        ahp_types::state::ToolResultContent::Terminal(t) => Some(t),
+        _ => None,
+    })
+}
+
+/// The raw output a terminal's state holds.
+pub fn terminal_text(state: &ahp_types::state::TerminalState) -> String {
+    use ahp_types::state::TerminalContentPart;
+    state
+        .content
+        .iter()
+        .map(|p| match p {
+            TerminalContentPart::Unclassified(u) => u.value.as_str(),
+            TerminalContentPart::Command(c) => c.output.as_str(),
+            TerminalContentPart::Unknown(_) => "",
+        })
+        .collect()
+}

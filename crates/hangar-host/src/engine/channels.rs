@@ -110,6 +110,11 @@ pub enum ChannelRef {
         /// The owning session.
         session: String,
     },
+    /// A terminal, with its session.
+    Terminal {
+        /// The owning session.
+        session: String,
+    },
 }
 
 impl Engine {
@@ -123,6 +128,8 @@ impl Engine {
             Some(ChannelRef::Session)
         } else if self.watches.contains_key(uri) {
             Some(ChannelRef::ResourceWatch)
+        } else if let Some(terminal) = self.terminals.get(uri) {
+            Some(ChannelRef::Terminal { session: terminal.session.clone() })
         } else {
             self.changesets.get(uri).map(|c| ChannelRef::Changeset { session: c.session.clone() })
         }
@@ -148,6 +155,8 @@ impl Engine {
             SnapshotState::ResourceWatch(Box::new(watch.clone()))
         } else if let Some(changeset) = self.changesets.get(uri) {
             SnapshotState::Changeset(Box::new(changeset.state.clone()))
+        } else if let Some(terminal) = self.terminals.get(uri) {
+            SnapshotState::Terminal(Box::new(terminal.state.clone()))
         } else {
             return None;
         };

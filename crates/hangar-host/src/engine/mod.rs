@@ -5,6 +5,8 @@
 //! - `mod.rs`       — [`Engine`]: channel lookup, [`Engine::emit`] (reduce,
 //!   sequence, persist, publish) — the one path every state change takes.
 //! - `channels.rs`  — per-channel entries and snapshots.
+//! - `terminals.rs` — terminal channels (commands agents run), listed on
+//!   the root while they run.
 //! - `changesets.rs` — changeset channels and `SessionSummary.changes`, fed by
 //!   the change tracker (`crate::changes`).
 //! - `summaries.rs` — keeping `session.chats[]` and `SessionSummary` derived
@@ -38,6 +40,7 @@ mod queue;
 mod sessions;
 mod subscriptions;
 mod summaries;
+mod terminals;
 #[cfg(test)]
 mod tests;
 
@@ -45,13 +48,14 @@ pub use channels::ChannelRef;
 pub use client_actions::Rejection;
 pub use effects::SideEffect;
 pub use sessions::{CreateSession, ForkSeed, SessionPage};
+pub use terminals::{terminal_uri, MAX_TERMINAL_CONTENT};
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use ahp::reducers::{
     apply_action_to_changeset, apply_action_to_chat, apply_action_to_resource_watch, apply_action_to_root,
-    apply_action_to_session,
+    apply_action_to_session, apply_action_to_terminal,
 };
 use ahp::ReduceOutcome;
 use ahp_types::state::{ChangesSummary, ResourceWatchState, RootState};
@@ -62,6 +66,7 @@ use crate::protocol::type_of_action_json;
 use crate::store::{StoreOp, StoreWriter};
 use changesets::ChangesetEntry;
 use channels::{ChatEntry, SessionEntry};
+use terminals::TerminalEntry;
 
 /// A channel's actions between two checkpoints.
 const CHECKPOINT_EVERY: u32 = 256;
@@ -83,6 +88,7 @@ pub struct Engine {
     chats: HashMap<String, ChatEntry>,
     watches: HashMap<String, ResourceWatchState>,
     changesets: HashMap<String, ChangesetEntry>,
+    terminals: HashMap<String, TerminalEntry>,
     /// `SessionSummary.changes` by session (from the change tracker).
     session_changes: HashMap<String, ChangesSummary>,
     writer: StoreWriter<Publication>,
@@ -101,6 +107,7 @@ impl Engine {
             chats: HashMap::new(),
             watches: HashMap::new(),
             changesets: HashMap::new(),
+            terminals: HashMap::new(),
             session_changes: HashMap::new(),
             writer,
             effects: Vec::new(),
@@ -151,6 +158,9 @@ impl Engine {
     /// queue it for the store, publish it after commit, and keep derived
     /// state (summaries, queue) in step.
     pub fn emit(&mut self, channel: &str, action: StateAction, origin: Option<ActionOrigin>) -> Result<u64, EmitError> {
+        if self.terminal_full(channel, &action) {
+            return Err(EmitError::NotApplied("the terminal shows no more output".to_owned()));
+        }
         let outcome = self.reduce(channel, &action)?;
         if outcome != ReduceOutcome::Applied {
             return Err(EmitError::NotApplied(match outcome {
@@ -207,6 +217,9 @@ impl Engine {
         }
         if let Some(entry) = self.changesets.get_mut(channel) {
             return Ok(apply_action_to_changeset(&mut entry.state, action));
+        }
+        if let Some(entry) = self.terminals.get_mut(channel) {
+            return Ok(apply_action_to_terminal(&mut entry.state, action));
         }
         if let Some(state) = self.watches.get_mut(channel) {
             // The reducer keeps a watch's descriptor unchanged (`NoOp`); its
@@ -292,6 +305,8 @@ impl Engine {
                 self.start_queued_of_session(channel);
             }
             self.sync_session_summary(channel);
+        } else if self.terminals.contains_key(channel) {
+            self.after_terminal_action(action);
         } else if let (Some(entry), StateAction::ChangesetFilesReviewChanged(a)) =
             (self.changesets.get(channel), action)
         {
@@ -344,6 +359,7 @@ fn is_streaming(action: &StateAction) -> bool {
             | StateAction::ChatDraftChanged(_)
             | StateAction::ChatInputAnswerChanged(_)
             | StateAction::ResourceWatchChanged(_)
+            | StateAction::TerminalData(_)
     )
 }
 

@@ -190,6 +190,7 @@ impl Engine {
             self.chats.remove(chat);
         }
         self.remove_changesets(uri);
+        self.remove_terminals(uri);
         self.writer.write(vec![StoreOp::SessionRemoved {
             uri: uri.into(),
             chats: chats.iter().map(|c| c.as_str().into()).collect(),

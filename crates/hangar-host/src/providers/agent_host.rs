@@ -38,6 +38,13 @@ pub trait AgentHost: Send + Sync {
     /// session, `build` returned `None`, or the reducer refused it).
     fn emit_on_session(&self, session: &str, build: &mut dyn FnMut(&SessionState) -> Option<StateAction>) -> bool;
 
+    /// Open terminal channel `uri` of `session` with `state` (a command the
+    /// agent runs; its output and exit follow through [`AgentHost::emit`]).
+    /// `false` when it could not be opened (no such session). None by default.
+    fn open_terminal(&self, _session: &str, _uri: &str, _state: ahp_types::state::TerminalState) -> bool {
+        false
+    }
+
     /// Run `read` on the root state.
     fn read_root(&self, read: &mut dyn FnMut(&RootState));
 

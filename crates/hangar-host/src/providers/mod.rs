@@ -26,6 +26,8 @@
 //! - `commands.rs`  — the agent's own `/` commands (`available_commands_update`).
 //! - `fork_context.rs` — a forked chat's earlier turns, as text for its first prompt.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
+//! - `terminals.rs` — `terminal/*`: the agent's commands as AHP terminal
+//!   channels, and what a tool call shows of them.
 //! - `approvals.rs` — approvals bound to the diff that was shown.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
 //! - `chunk_lines.rs` — the reader's fast path for streamed text chunks:
@@ -67,6 +69,7 @@ mod prompt;
 mod rpc;
 mod session;
 mod startup;
+mod terminals;
 #[cfg(test)]
 mod test_support;
 mod tools;

@@ -162,14 +162,33 @@ impl Connection {
 
     /// Answer one of the agent's requests.
     pub fn respond(&self, id: &Value, result: Result<Value, (i64, String)>) {
-        let msg = match result {
-            Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
-            Err((code, message)) => {
-                json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
-            }
-        };
-        let _ = self.out.send(msg.to_string());
+        let _ = self.out.send(answer_line(id, result));
     }
+
+    /// A handle that answers the agent's requests from another task (an
+    /// answer that waits, e.g. `terminal/wait_for_exit`).
+    pub fn responder(&self) -> Responder {
+        Responder(self.out.clone())
+    }
+}
+
+/// Answers the agent's requests; see [`Connection::responder`].
+#[derive(Clone)]
+pub struct Responder(mpsc::UnboundedSender<String>);
+
+impl Responder {
+    /// Answer one of the agent's requests (dropped once the agent is gone).
+    pub fn respond(&self, id: &Value, result: Result<Value, (i64, String)>) {
+        let _ = self.0.send(answer_line(id, result));
+    }
+}
+
+fn answer_line(id: &Value, result: Result<Value, (i64, String)>) -> String {
+    let msg = match result {
+        Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+        Err((code, message)) => json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } }),
+    };
+    msg.to_string()
 }
 
 fn route(msg: Value, answers: &Pending, inbound: &mpsc::UnboundedSender<Inbound>) {

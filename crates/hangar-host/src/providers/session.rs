@@ -40,6 +40,7 @@ use super::models::{AgentModels, ModelSource};
 use super::prompt::{prompt_blocks, with_custom_agent, PromptSupport};
 use super::rpc::{Inbound, RpcFailure};
 use super::startup::{ask, default_answer, Live, Starter};
+use super::terminals::{AgentTerminals, Owner};
 use super::turn::{prompt_usage, Ending, Turn};
 use super::{fs, tools, AgentHost, Timeouts};
 use crate::agents::AgentSpec;
@@ -99,6 +100,8 @@ pub struct SessionTask {
     models: AgentModels,
     /// The agent's modes and other settings, with its current values.
     options: AgentOptions,
+    /// Commands the agent runs in terminals (`terminal/*`).
+    terminals: AgentTerminals,
     prompt_support: PromptSupport,
     /// A turn that started while the previous prompt was still running
     /// (cancelled, not yet answered): sent once that prompt has returned or
@@ -149,6 +152,7 @@ impl SessionTask {
             .unwrap_or_else(|| PathBuf::from("/"));
         let scope = fs::Scope::new(&setup.working_directories, &host.never_served());
         let acp_session = setup.acp_session.clone();
+        let terminals = AgentTerminals::new(host.clone());
         Self {
             host,
             setup,
@@ -168,6 +172,7 @@ impl SessionTask {
             reset_notice: false,
             models: AgentModels::default(),
             options: AgentOptions::default(),
+            terminals,
             prompt_support: PromptSupport::default(),
             held: None,
         }
@@ -211,6 +216,7 @@ impl SessionTask {
         if self.prompt.is_some()
             && self.permissions.is_empty()
             && self.elicitations.is_empty()
+            && !self.terminals.any_running()
             && self.turn.as_ref().is_some_and(|t| !t.ended)
         {
             at = at.min(self.last_activity + self.timeouts.idle);
@@ -336,6 +342,7 @@ impl SessionTask {
         self.cancel_deadline = None;
         self.steering = false;
         let mut turn = Turn::new(chat.clone(), turn_id.clone(), self.cwd.clone());
+        turn.terminals = self.terminals.links();
         if self.live.is_none() {
             // A cancel ends the turn in the host's state at once; while the
             // agent starts, that also gives the start up (the agent may be
@@ -543,10 +550,14 @@ impl SessionTask {
                             self.agent_set(vec![changed]);
                         }
                     }
-                    _ => {
-                        if let Some(turn) = self.turn.as_mut().filter(|t| !t.ended) {
-                            turn.on_update(&*self.host, update);
+                    kind => {
+                        let Some(turn) = self.turn.as_mut().filter(|t| !t.ended) else { return };
+                        if matches!(kind, Some("tool_call" | "tool_call_update")) {
+                            let owner =
+                                Owner { session: &self.setup.session, chat: &turn.chat, turn_id: Some(&turn.turn_id) };
+                            self.terminals.on_tool_meta(&owner, update);
                         }
+                        turn.on_update(&*self.host, update);
                     }
                 }
             }
@@ -568,6 +579,25 @@ impl SessionTask {
                         Some(refusal) => Err(refusal),
                         None => default_answer(&self.scope, "fs/write_text_file", &params),
                     },
+                    "terminal/create" => {
+                        let turn = self.turn.as_ref().filter(|t| !t.ended);
+                        let owner = Owner {
+                            session: &self.setup.session,
+                            chat: turn.map_or(self.setup.session.as_str(), |t| t.chat.as_str()),
+                            turn_id: turn.map(|t| t.turn_id.as_str()),
+                        };
+                        self.terminals.create(&self.scope, &self.cwd, &owner, params)
+                    }
+                    "terminal/output" => self.terminals.output(&params),
+                    "terminal/wait_for_exit" => {
+                        let Some(live) = &self.live else { return };
+                        match self.terminals.wait_for_exit(&params, id.clone(), live.conn.responder()) {
+                            Ok(()) => return,
+                            Err(e) => Err(e),
+                        }
+                    }
+                    "terminal/kill" => self.terminals.kill(&params),
+                    "terminal/release" => self.terminals.release(&params),
                     other => default_answer(&self.scope, other, &params),
                 };
                 if let Some(live) = &self.live {
@@ -708,6 +738,7 @@ impl SessionTask {
     }
 
     async fn stop_agent(&mut self) {
+        self.terminals.release_all();
         if let Some(live) = self.live.take() {
             live.stop(&self.registry, &self.setup.session).await;
         }

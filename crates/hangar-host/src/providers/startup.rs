@@ -158,8 +158,11 @@ impl Starter<'_> {
             "protocolVersion": 1,
             "clientCapabilities": {
                 "fs": { "readTextFile": true, "writeTextFile": true },
-                "terminal": false,
+                "terminal": true,
                 "elicitation": { "form": {}, "url": {} },
+                // Zed's extension: agents that run commands themselves
+                // stream them as `_meta.terminal_*` (`terminals.rs`).
+                "_meta": { "terminal_output": true },
             },
             "clientInfo": { "name": "hangar", "title": "Hangar", "version": env!("CARGO_PKG_VERSION") },
         });

@@ -77,7 +77,13 @@ pub fn block_text(block: &ContentBlock) -> Option<String> {
 }
 
 /// Tool call content as AHP tool result content.
-pub fn result_content(content: &[ToolCallContent], cwd: &std::path::Path) -> Vec<ToolResultContent> {
+/// A terminal is its channel, command line and (once ended) outcome from
+/// `terminals`.
+pub fn result_content(
+    content: &[ToolCallContent],
+    cwd: &std::path::Path,
+    terminals: &super::terminals::TerminalLinks,
+) -> Vec<ToolResultContent> {
     content
         .iter()
         .filter_map(|c| match c {
@@ -92,9 +98,12 @@ pub fn result_content(content: &[ToolCallContent], cwd: &std::path::Path) -> Vec
                     diff: edit.diff,
                 }))
             }
-            ToolCallContent::Terminal(t) => {
-                Some(ToolResultContent::Text(ToolResultTextContent { text: format!("(terminal {})", t.terminal_id) }))
-            }
+            ToolCallContent::Terminal(t) => Some(match crate::locks::lock(terminals).get(&*t.terminal_id.0) {
+                Some(link) => ToolResultContent::Terminal(link.clone()),
+                None => ToolResultContent::Text(ToolResultTextContent {
+                    text: format!("(terminal {}, not known to this session)", t.terminal_id),
+                }),
+            }),
             _ => None,
         })
         .collect()

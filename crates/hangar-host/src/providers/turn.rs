@@ -151,6 +151,8 @@ pub struct Turn {
     usage: Option<UsageInfo>,
     /// File results shown in permission requests, and those approved.
     pub approvals: super::approvals::Approvals,
+    /// The session's terminals as tool calls show them.
+    pub terminals: super::terminals::TerminalLinks,
 }
 
 impl Turn {
@@ -170,6 +172,7 @@ impl Turn {
             plan_tool: None,
             usage: None,
             approvals: Default::default(),
+            terminals: Default::default(),
         }
     }
 
@@ -492,7 +495,7 @@ impl Turn {
     /// What a client sees of a tool call: its content, then the places it
     /// touches (ACP `locations`).
     fn visible_content(&self, tool: &Tool) -> Vec<ToolResultContent> {
-        let mut content = tools::result_content(&tool.content, &self.cwd);
+        let mut content = tools::result_content(&tool.content, &self.cwd, &self.terminals);
         content.extend(tools::location_content(&tool.locations, &self.cwd));
         content
     }

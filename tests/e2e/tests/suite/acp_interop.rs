@@ -7,15 +7,16 @@
 //! (kind `toolConfirmation`, status input-needed) until it is answered or
 //! cancelled. The commands an agent reports (`available_commands_update`)
 //! are offered as `/` completions, and its modes as the session config's
-//! `mode` property.
+//! `mode` property. Claude's and Codex's shell commands stream into terminal
+//! channels.
 //!
 //! Needs `npm ci` in `tests/interop/agents` and node on PATH. Skipped with a
 //! message when `node_modules` is missing, unless `HANGAR_REQUIRE_INTEROP`
 //! is set (then it fails).
 
 use ahp_types::commands::{CompletionItemKind, CompletionsParams, CompletionsResult};
-use ahp_types::state::PendingMessageKind;
-use hangar_e2e::acp::{gone, markdown, processes_with, AgentCmd, Rig};
+use ahp_types::state::{PendingMessageKind, SnapshotState, ToolCallState};
+use hangar_e2e::acp::{gone, markdown, processes_with, terminal_link, terminal_text, tool_calls, AgentCmd, Rig};
 use hangar_e2e::changesets::{changeset_when, names};
 use hangar_e2e::interop::{agent_command, available, interop_dir, Mock};
 use hangar_e2e::Launch;
@@ -76,6 +77,31 @@ async fn approve(agent: &str, mock: &Mock) {
     let second = v["turnId"].as_str().unwrap().to_owned();
     assert_eq!(rig.wait_end(&second).await, "chat/turnComplete", "{agent} queued turn");
     assert!(!markdown(&rig.turn(&second).await).is_empty());
+    assert!(rig.host.sigterm().success());
+}
+
+/// A shell command the agent runs itself (Claude's `Bash`, Codex's
+/// `exec_command`) streams through Zed's `_meta.terminal_*`, which the host
+/// offers: its tool call shows a terminal channel holding the output, and
+/// keeps the exit and the output once it has ended.
+async fn terminal(agent: &str, mock: &Mock) {
+    let (mut rig, _home) = rig(agent, mock).await;
+    let tool = if agent == "codex" { "exec_command" } else { "Bash" };
+    let turn = rig.send(&format!("[[call {tool} echo${{IFS}}terminal-ok]]")).await;
+    assert_eq!(rig.finish_approving(&turn).await.0, "chat/turnComplete", "{agent} terminal");
+    let t = rig.turn(&turn).await;
+    let link = tool_calls(&t)
+        .iter()
+        .filter(|tc| matches!(tc, ToolCallState::Completed(_)))
+        .find_map(terminal_link)
+        .unwrap_or_else(|| panic!("{agent}: no tool call shows a terminal: {:?}", tool_calls(&t)));
+    let result = link.result.clone().unwrap_or_else(|| panic!("{agent}: the outcome is not kept: {link:?}"));
+    assert_eq!(result.exit_code, Some(0), "{agent}: {link:?}");
+    assert!(result.preview.unwrap_or_default().contains("terminal-ok"), "{agent}: {link:?}");
+    let (snapshot, _) = rig.client.subscribe(link.resource.clone()).await.unwrap();
+    let Some(SnapshotState::Terminal(state)) = snapshot.snapshot.map(|s| s.state) else { panic!("not a terminal") };
+    let text = terminal_text(&state);
+    assert!(text.contains("terminal-ok"), "{agent}: the channel shows the output: {text:?}");
     assert!(rig.host.sigterm().success());
 }
 
@@ -167,6 +193,9 @@ async fn all(agent: &str) {
         _ => "status",
     };
     commands(agent, &mock, wanted).await;
+    if agent != "qwen" {
+        terminal(agent, &mock).await;
+    }
     approve(agent, &mock).await;
     reject(agent, &mock).await;
     cancel(agent, &mock).await;

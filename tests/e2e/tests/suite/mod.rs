@@ -8,6 +8,7 @@ mod acp_interop;
 mod acp_prompts;
 mod acp_queue;
 mod acp_restart;
+mod acp_terminals;
 mod acp_turns;
 mod changesets;
 mod customizations;

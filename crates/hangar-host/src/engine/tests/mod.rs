@@ -1,5 +1,5 @@
 //! Table tests of the engine's rules, one file per module under test
-//! (`client_actions`, `input_requests`, `summaries`, `queue`; `fuzz`
+//! (`client_actions`, `input_requests`, `summaries`, `queue`, `terminals`; `fuzz`
 //! mutates real client actions): each is a list
 //! of rows (name, starting state, action, expected outcome) and one loop that
 //! names the failing row. This file is their fixture: an engine over a real
@@ -12,6 +12,7 @@ mod fuzz;
 mod input_requests;
 mod queue;
 mod summaries;
+mod terminals;
 
 use std::path::Path;
 use std::sync::mpsc;

@@ -302,6 +302,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChangesInvoke(a) => Reply::ChangesInvoke(crate::changes_view::invoke(core, a).await?),
         Command::ChangesReview(a) => Reply::ChangesReview(crate::changes_view::review(core, a).await?),
         Command::ChangesTurnCounts(a) => Reply::ChangesTurnCounts(crate::changes_view::turn_counts(core, a).await?),
+        Command::TerminalRead(a) => Reply::TerminalRead(crate::terminal_view::read(core, a).await?),
         Command::HostCustomizationsOf(a) => {
             let agents = core
                 .host_agents(&HostId::new(a.host.clone()))

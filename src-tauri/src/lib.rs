@@ -42,6 +42,7 @@
 //! - [`changes_view`]  — the Changes view over AHP changesets: changed
 //!   files, a file's diff and hunks, Keep / Undo, "viewed".
 //! - [`review_diff`]   — that diff: hunks with context, gaps, new-side lines.
+//! - [`terminal_view`] — `terminal.read`: a tool call's terminal output.
 //! - [`folders`]       — folder-picker listings from `resourceList`.
 //! - [`commands`]      — runs the commands: `call(core, Command, stream)`.
 //! - [`tauri_app`]     — the Tauri shell: `core_call` / `core_stream`
@@ -82,3 +83,4 @@ pub mod session_rows;
 pub mod session_start;
 pub mod startup;
 pub mod tauri_app;
+pub mod terminal_view;

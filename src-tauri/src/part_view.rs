@@ -12,7 +12,7 @@ use crate::file_diff::file_edit_view;
 use crate::markdown;
 use crate::protocol::part::{
     ConfirmOptionView, ContentRefPart, DiffView, ErrorPart, ErrorView, HtmlPart, InputRequestPart, InputResponse,
-    NotificationPart, PartView, ToolCallPart, ToolCallStatus, ToolCallView,
+    NotificationPart, PartView, TerminalLinkView, ToolCallPart, ToolCallStatus, ToolCallView,
 };
 
 /// A response part as the UI shows it.
@@ -25,8 +25,9 @@ pub fn part_view(part: &ResponsePart) -> PartView {
             PartView::Reasoning(HtmlPart { id: p.id.clone(), blocks: markdown::render_blocks(&p.content) })
         }
         ResponsePart::ToolCall(tc) => PartView::ToolCall(ToolCallPart {
-            tool_call: tool_call_view(&tc.tool_call),
+            tool_call: Box::new(tool_call_view(&tc.tool_call)),
             diffs: tool_call_diffs(&tc.tool_call),
+            terminals: tool_call_terminals(&tc.tool_call),
         }),
         ResponsePart::InputRequest(p) => PartView::InputRequest(InputRequestPart {
             request: (&p.request).into(),
@@ -191,16 +192,8 @@ fn tool_call_diffs(state: &ToolCallState) -> Vec<DiffView> {
             return diffs;
         }
     }
-    let content = match state {
-        ToolCallState::Running(s) => &s.content,
-        ToolCallState::AuthRequired(s) => &s.content,
-        ToolCallState::PendingResultConfirmation(s) => &s.content,
-        ToolCallState::Completed(s) => &s.content,
-        _ => return Vec::new(),
-    };
-    content
+    result_content(state)
         .iter()
-        .flatten()
         .filter_map(|c| match c {
             ToolResultContent::FileEdit(e) => {
                 Some(file_edit_view(e.before.as_ref(), e.after.as_ref(), e.diff.as_ref()))
@@ -208,6 +201,37 @@ fn tool_call_diffs(state: &ToolCallState) -> Vec<DiffView> {
             _ => None,
         })
         .collect()
+}
+
+/// The terminals a tool call shows: the channel to watch, and once the
+/// command has ended its exit and the end of its output.
+fn tool_call_terminals(state: &ToolCallState) -> Vec<TerminalLinkView> {
+    result_content(state)
+        .iter()
+        .filter_map(|c| match c {
+            ToolResultContent::Terminal(t) => Some(TerminalLinkView {
+                uri: t.resource.clone(),
+                title: t.title.clone(),
+                ended: t.result.is_some(),
+                exit_code: t.result.as_ref().and_then(|r| r.exit_code),
+                preview: t.result.as_ref().and_then(|r| r.preview.clone()),
+                truncated: t.result.as_ref().and_then(|r| r.truncated).unwrap_or(false),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The content of a tool call's result so far (none before it runs).
+fn result_content(state: &ToolCallState) -> &[ToolResultContent] {
+    let content = match state {
+        ToolCallState::Running(s) => &s.content,
+        ToolCallState::AuthRequired(s) => &s.content,
+        ToolCallState::PendingResultConfirmation(s) => &s.content,
+        ToolCallState::Completed(s) => &s.content,
+        _ => return &[],
+    };
+    content.as_deref().unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -250,6 +274,23 @@ mod tests {
         assert_eq!((v.result.as_str(), v.success), ("one\ntwo", Some(false)));
         assert_eq!(done(json!([]), json!("boom")).result, "boom");
         assert_eq!(done(json!([]), json!({"code": 1})).result, "{\"code\":1}");
+    }
+
+    #[test]
+    fn a_tool_call_shows_its_terminal_and_once_ended_its_outcome() {
+        let view = |result: Value| {
+            let p = part(json!({"kind": "toolCall", "toolCall": {"status": "running", "toolCallId": "tc",
+                "toolName": "execute", "displayName": "Run", "invocationMessage": "make", "confirmed": "not-needed",
+                "content": [{"type": "terminal", "resource": "ahp-session:/s/terminals/t", "title": "make", "result": result}]}}));
+            let PartView::ToolCall(v) = part_view(&p) else { panic!("a tool call") };
+            v.terminals
+        };
+        let running = view(Value::Null);
+        assert_eq!(running.len(), 1);
+        assert_eq!((running[0].uri.as_str(), running[0].ended), ("ahp-session:/s/terminals/t", false));
+        let ended = view(json!({"exitCode": 2, "preview": "boom\n", "truncated": true}));
+        assert_eq!((ended[0].ended, ended[0].exit_code, ended[0].truncated), (true, Some(2), true));
+        assert_eq!(ended[0].preview.as_deref(), Some("boom\n"));
     }
 
     #[test]

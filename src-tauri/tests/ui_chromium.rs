@@ -9,6 +9,7 @@
 //! agent against the host's own discovery;
 //! `settings.mjs` for the agent's modes and settings in the composer;
 //! `plan.mjs` for the agent's plan as a checklist;
+//! `terminal.mjs` for a command's output in its tool call's terminal;
 //! `changes.mjs` for reviewing an agent's edits hunk by hunk;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes): the built
@@ -67,6 +68,11 @@ fn the_composer_offers_the_agent_modes_and_switches_the_running_agent() {
 #[test]
 fn the_agent_plan_is_a_checklist_updated_in_place() {
     run_ui_script("plan.mjs");
+}
+
+#[test]
+fn a_commands_output_shows_live_in_a_read_only_terminal_with_its_exit() {
+    run_ui_script("terminal.mjs");
 }
 
 #[test]

@@ -31,6 +31,7 @@ use super::customization::{
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
+use super::terminal::{TerminalArgs, TerminalRead};
 use crate::error::CoreError;
 
 /// The events of a command that opens no stream (`never` in TypeScript).
@@ -191,6 +192,8 @@ commands! {
     "changes.review" => ChangesReview(ChangesReviewArgs) -> Dispatched;
     /// Which of these turns changed files ("3 files changed" under a turn).
     "changes.turnCounts" => ChangesTurnCounts(TurnCountsArgs) -> Vec<TurnCounts>;
+    /// A tool call's terminal: its output after a byte, and whether it ended.
+    "terminal.read" => TerminalRead(TerminalArgs) -> TerminalRead;
 }
 
 impl Reply {
@@ -768,6 +771,7 @@ mod tests {
             ),
             ("changes.review", json!({"host": h, "session": s, "files": ["file:///w/a.rs"], "reviewed": true})),
             ("changes.turnCounts", json!({"host": h, "session": s, "turns": ["t1", "t2"]})),
+            ("terminal.read", json!({"host": h, "uri": "ahp-session:/s/terminals/t", "from": 0})),
         ]
     }
 

@@ -26,6 +26,7 @@
 //!   children, decisions per scope) and the scope a toggle is for;
 //! - [`part`]    — a turn's response parts as views (markdown HTML, tool
 //!   calls with diffs, input requests, errors);
+//! - [`terminal`] — a tool call's terminal, read while its command runs;
 //! - [`input`]   — input-request questions and answers, both as views and as
 //!   the arguments the UI sends back (converted to and from `ahp-types`);
 //! - `bindings`  — (tests) writes the TypeScript into `ui/src/gen/`.
@@ -45,6 +46,7 @@ pub mod customization;
 pub mod host;
 pub mod input;
 pub mod part;
+pub mod terminal;
 
 pub use app::AppOp;
 pub use chat::ChatOp;

@@ -44,10 +44,31 @@ pub struct HtmlPart {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallPart {
-    /// The tool call.
-    pub tool_call: ToolCallView,
+    /// The tool call (boxed: the largest part by far).
+    pub tool_call: Box<ToolCallView>,
     /// File edits, as diffs.
     pub diffs: Vec<DiffView>,
+    /// Commands it ran in terminals.
+    pub terminals: Vec<TerminalLinkView>,
+}
+
+/// A terminal a tool call ran its command in (`terminal.read` follows it).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalLinkView {
+    /// The terminal channel's URI.
+    pub uri: String,
+    /// The command line.
+    pub title: String,
+    /// Whether the command has ended.
+    pub ended: bool,
+    /// Its exit code, once ended (none when a signal ended it).
+    pub exit_code: Option<i64>,
+    /// The end of its output, kept in the tool call once ended (shown when
+    /// the channel is gone, e.g. after the host restarted).
+    pub preview: Option<String>,
+    /// Whether that preview lost older output.
+    pub truncated: bool,
 }
 
 /// Where a tool call is in its lifecycle.

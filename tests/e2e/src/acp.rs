@@ -520,15 +520,4 @@ pub fn terminal_link(tc: &ToolCallState) -> Option<ahp_types::state::ToolResultT
 }
 
 /// The raw output a terminal's state holds.
-pub fn terminal_text(state: &ahp_types::state::TerminalState) -> String {
-    use ahp_types::state::TerminalContentPart;
-    state
-        .content
-        .iter()
-        .map(|p| match p {
-            TerminalContentPart::Unclassified(u) => u.value.as_str(),
-            TerminalContentPart::Command(c) => c.output.as_str(),
-            TerminalContentPart::Unknown(_) => "",
-        })
-        .collect()
-}
+pub use hangar_host::terminals::terminal_text;

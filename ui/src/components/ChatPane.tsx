@@ -148,6 +148,7 @@ export function ChatPane({
           setError(errorText(e)),
         ),
       retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(errorText(e))),
+      readTerminal: (uri, from) => call('terminal.read', { host, uri, from }),
       openChanges: (turnId) => openChanges(turnId),
       fork: (turnId) => {
         setForking(turnId);

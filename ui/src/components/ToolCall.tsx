@@ -1,4 +1,5 @@
-// A tool call: status, the full input, file-edit diffs, the result, and
+// A tool call: status, the full input, file-edit diffs, the commands it ran
+// in terminals (TerminalOutput), the result, and
 // the inline confirmation card with the options the host sent. The agent's
 // plan (a tool call named `plan`) is a checklist that updates in place.
 
@@ -7,6 +8,7 @@ import type { ToolCallPart } from '../gen/ToolCallPart';
 import { type ToolCallView, toolInputText } from '../state/chat-store';
 import { confirmationOptions, type OptionView, shortcutKeys } from '../state/composer';
 import { planItems, planProgress } from '../state/plan';
+import { type ReadTerminal, TerminalOutput } from './TerminalOutput';
 
 const PLAN_MARK = { done: '✓', doing: '◐', todo: '○' } as const;
 const PLAN_STATE = { done: 'done', doing: 'in progress', todo: 'to do' } as const;
@@ -59,9 +61,12 @@ export function Diff({ d }: { d: DiffView }) {
 export function ToolCall({
   part,
   onConfirm,
+  readTerminal,
 }: {
   part: ToolCallPart;
   onConfirm?: (tc: ToolCallView, o: OptionView) => void;
+  /** Reads a terminal the tool call shows (its output follows live). */
+  readTerminal?: ReadTerminal;
 }) {
   const tc = part.toolCall;
   const status = tc.status;
@@ -98,6 +103,9 @@ export function ToolCall({
       )}
       {part.diffs.map((d) => (
         <Diff d={d} />
+      ))}
+      {part.terminals.map((t) => (
+        <TerminalOutput key={t.uri} link={t} read={readTerminal} />
       ))}
       {pending && onConfirm && (
         <div class="confirm-card" data-testid="confirmation">

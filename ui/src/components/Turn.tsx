@@ -8,6 +8,7 @@ import type { Answers, AnswerView, InputRequestPart } from '../state/input-form'
 import { InputRequestForm } from './InputRequestForm';
 import { PaperclipIcon } from './icons';
 import { Markdown } from './Markdown';
+import type { ReadTerminal } from './TerminalOutput';
 import { ToolCall } from './ToolCall';
 
 export interface TurnActions {
@@ -15,6 +16,8 @@ export interface TurnActions {
   inputDraft: (requestId: string, questionId: string, answer: AnswerView | null) => void;
   inputComplete: (requestId: string, response: NonNullable<InputRequestPart['response']>, answers?: Answers) => void;
   retry: (turnId: string) => void;
+  /** A tool call's terminal output after byte `from`. */
+  readTerminal: ReadTerminal;
   /** Open the Changes panel on this turn's changes. */
   openChanges: (turnId: string) => void;
   /** Fork the chat at this (completed) turn into a new session. */
@@ -46,7 +49,13 @@ function Part({
         </details>
       );
     case 'toolCall':
-      return <ToolCall part={part} onConfirm={(tc, o) => actions.confirm(turnId, tc, o)} />;
+      return (
+        <ToolCall
+          part={part}
+          onConfirm={(tc, o) => actions.confirm(turnId, tc, o)}
+          readTerminal={actions.readTerminal}
+        />
+      );
     case 'inputRequest':
       return (
         <InputRequestForm part={part} live={live} onDraft={actions.inputDraft} onComplete={actions.inputComplete} />

@@ -15,6 +15,7 @@ use ahp_types::state::{SessionConfigState, SessionLifecycle, SessionState};
 use crate::outgoing::{fresh_id, Composed};
 pub use crate::protocol::chat::Lifecycle;
 use crate::protocol::chat::{ChatOp, PendingView, SettingOption, SettingView, StartView};
+use crate::protocol::sign_in::SignInView;
 
 impl Lifecycle {
     /// The lifecycle of a mirrored session; `None` (not subscribed) and
@@ -87,6 +88,7 @@ impl SessionStart {
             lifecycle: Lifecycle::of(session),
             provider: session.map(|s| s.provider.clone()),
             error: session.and_then(|s| s.creation_error.as_ref()).map(|e| e.message.clone()),
+            sign_in: session.and_then(|s| s.creation_error.as_ref()).and_then(SignInView::from_error),
             held: self.held.iter().map(|m| PendingView { id: m.id.clone(), text: m.message.text.clone() }).collect(),
             unsent,
             settings: session.and_then(|s| s.config.as_ref()).map(settings).unwrap_or_default(),

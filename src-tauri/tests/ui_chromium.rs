@@ -10,6 +10,8 @@
 //! `settings.mjs` for the agent's modes and settings in the composer;
 //! `plan.mjs` for the agent's plan as a checklist;
 //! `terminal.mjs` for a command's output in its tool call's terminal;
+//! `sign-in.mjs` for signing an agent in (a terminal login, a key kept in a
+//! private Secret Service);
 //! `changes.mjs` for reviewing an agent's edits hunk by hunk;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes): the built
@@ -73,6 +75,11 @@ fn the_agent_plan_is_a_checklist_updated_in_place() {
 #[test]
 fn a_commands_output_shows_live_in_a_read_only_terminal_with_its_exit() {
     run_ui_script("terminal.mjs");
+}
+
+#[test]
+fn an_agent_that_needs_signing_in_is_signed_in_from_the_chat_by_terminal_login_or_key() {
+    run_ui_script("sign-in.mjs");
 }
 
 #[test]

@@ -7,7 +7,8 @@
 //! `session/set_*` and running one list of steps per `session/prompt`.
 //! `mcp_server.rs`: `--mcp-server`, a tiny stdio MCP server instead (for an
 //! MCP server's Test); `mcp_http.rs`: `--mcp-http-server`, the same over
-//! streamable HTTP.
+//! streamable HTTP; `auth.rs`: a script's `auth` (sessions refused until
+//! signed in), `authenticate`, and `--login`.
 //!
 //! Script (JSON object; every key optional):
 //! - `failStart`: text written to stderr, then exit 3 before `initialize` is answered.
@@ -16,6 +17,8 @@
 //! - `newSession`: merged into the `session/new` result; `sessionId`.
 //! - `beforeNewResponse`: steps run before answering `session/new`.
 //! - `turns`: a list of step lists; prompt N runs `turns[min(N, len-1)]`.
+//! - `auth`: `{ key: {var, value}, agentMethod }`: sessions are refused
+//!   with `auth_required` until signed in (see `auth.rs`).
 //!
 //! Steps (one key each): `update` (a `session/update` payload), `chunk` /
 //! `thought` (text chunk shorthands), `echo` (a chunk with the prompt's
@@ -49,6 +52,7 @@
 //! (unless the script sets `ignoreCancel`). Requests that arrive while a
 //! prompt runs (e.g. a second `session/prompt`) are handled after it.
 
+mod auth;
 mod mcp_http;
 mod mcp_server;
 
@@ -60,6 +64,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Map, Value};
 
 struct Agent {
+    /// What signs it in, when the script asks for a sign-in.
+    auth: Option<auth::Auth>,
     script: Value,
     rx: Receiver<Value>,
     out: std::io::BufWriter<std::io::Stdout>,
@@ -98,6 +104,9 @@ fn main() {
         mcp_server::run(&args);
         return;
     }
+    if args.iter().any(|a| a.starts_with("--login")) {
+        std::process::exit(auth::login(&args));
+    }
     let script = match load(&args) {
         Ok(s) => s,
         Err(e) => {
@@ -121,7 +130,10 @@ fn main() {
         .and_then(Value::as_str)
         .map(str::to_owned)
         .unwrap_or_else(|| format!("fake-{}", std::process::id()));
+    let script_path = (args.get(1).map(String::as_str) == Some("--script")).then(|| args.get(2)).flatten();
+    let auth = auth::Auth::from_script(&script, script_path.map(String::as_str));
     let mut agent = Agent {
+        auth,
         script,
         rx,
         out: std::io::BufWriter::new(std::io::stdout()),
@@ -290,6 +302,23 @@ impl Agent {
                         caps.extend(extra.clone());
                     }
                     self.respond(&id, result);
+                }
+                "session/new" | "session/load" | "session/resume"
+                    if self.auth.as_ref().is_some_and(|a| !a.signed_in()) =>
+                {
+                    self.send(json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32000, "message": "Authentication required" } }));
+                }
+                "authenticate" => {
+                    let method = params.get("methodId").and_then(Value::as_str).unwrap_or_default();
+                    match self.auth.as_ref().map(|a| a.authenticate(method)) {
+                        Some(Ok(())) => self.respond(&id, json!({})),
+                        Some(Err(e)) => {
+                            self.send(json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32602, "message": e } }))
+                        }
+                        None => self.send(
+                            json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32601, "message": "no auth" } }),
+                        ),
+                    }
                 }
                 "session/new" => {
                     self.cwd = params.get("cwd").and_then(Value::as_str).unwrap_or_default().to_owned();

@@ -104,6 +104,8 @@ pub struct Host {
     known_clients: Mutex<HashMap<String, ProtocolGeneration>>,
     grace_timers: Mutex<HashMap<String, tokio::task::AbortHandle>>,
     agents: Arc<dyn AgentLayer>,
+    /// The API keys saved for agents (in the OS keyring; names on disk).
+    pub agent_keys: crate::agent_keys::AgentKeys,
     /// This host, for handing the agent layer an owned [`AgentHost`].
     me: Weak<Host>,
     next_conn: AtomicU64,
@@ -187,6 +189,7 @@ impl Host {
             known_clients: Mutex::new(HashMap::new()),
             grace_timers: Mutex::new(HashMap::new()),
             agents: agent_layer(&config.agents, &config.data_dir),
+            agent_keys: crate::agent_keys::AgentKeys::open(&config.data_dir),
             me: me.clone(),
             next_conn: AtomicU64::new(1),
             writer_thread: Mutex::new(Some(thread)),
@@ -337,6 +340,21 @@ impl Host {
         let out = self.customizations.agent_stopped(session);
         self.publish(out);
         stopped
+    }
+
+    /// Agent `provider` and its sign-in method `id`, as the agent last
+    /// offered it.
+    pub fn sign_in_method(
+        &self,
+        provider: &str,
+        id: &str,
+    ) -> Option<(crate::agents::AgentSpec, crate::providers::SignInMethod)> {
+        self.agents.sign_in_method(provider, id)
+    }
+
+    /// This host as the agent layer sees it.
+    pub fn as_agent_host(&self) -> Option<Arc<dyn AgentHost>> {
+        self.me.upgrade().map(|h| h as Arc<dyn AgentHost>)
     }
 
     /// Emit customization actions on their session channels.
@@ -557,6 +575,10 @@ impl AgentHost for Host {
 
     fn open_terminal(&self, session: &str, uri: &str, state: ahp_types::state::TerminalState) -> bool {
         self.engine_then_effects(|e| e.open_terminal(uri, session, state))
+    }
+
+    fn agent_env(&self, agent: &str) -> Vec<(String, String)> {
+        self.agent_keys.env(agent)
     }
 
     fn read_root(&self, read: &mut dyn FnMut(&RootState)) {

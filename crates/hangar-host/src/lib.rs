@@ -12,6 +12,8 @@
 //! - [`store`]    — SQLite: action log, checkpoints, turns, session index.
 //! - [`protocol`] — tables the official crates lack (dispatchable actions,
 //!   version filtering).
+//! - [`agent_keys`] — agents' API keys in the OS keyring, set in their
+//!   environment at start.
 //! - [`agents`]   — registered agents as `RootState.agents` shows them.
 //! - [`discovery`] — well-known ACP agents found on `PATH` / in npm prefixes
 //!   (used by `hangar serve` and the desktop app).
@@ -36,6 +38,7 @@
 //! → reducer → envelope with the next `serverSeq` → store writer (commit) →
 //! [`hub::Hub::publish`] → each subscriber's outbound queue.
 
+pub mod agent_keys;
 pub mod agents;
 pub mod changes;
 pub mod config;

@@ -77,6 +77,9 @@ pub struct StartView {
     pub provider: Option<String>,
     /// Why the agent did not start.
     pub error: Option<String>,
+    /// It did not start because it wants the person to sign in: the ways
+    /// it offers.
+    pub sign_in: Option<super::sign_in::SignInView>,
     /// Messages held until the agent is ready (not sent, if it failed).
     pub held: Vec<PendingView>,
     /// Messages typed while the host was unreachable: kept on disk and sent

@@ -31,6 +31,7 @@ use super::customization::{
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
+use super::sign_in::{AgentSignInArgs, SignedIn};
 use super::terminal::{TerminalArgs, TerminalRead};
 use crate::error::CoreError;
 
@@ -194,6 +195,10 @@ commands! {
     "changes.turnCounts" => ChangesTurnCounts(TurnCountsArgs) -> Vec<TurnCounts>;
     /// A tool call's terminal: its output after a byte, and whether it ended.
     "terminal.read" => TerminalRead(TerminalArgs) -> TerminalRead;
+    /// Sign a session's agent in with one of the ways its refused start
+    /// listed: a key kept in the host's keyring, a login run in a terminal
+    /// on the host, or the agent's own sign-in.
+    "agent.signIn" => AgentSignIn(AgentSignInArgs) -> SignedIn;
 }
 
 impl Reply {
@@ -772,6 +777,7 @@ mod tests {
             ("changes.review", json!({"host": h, "session": s, "files": ["file:///w/a.rs"], "reviewed": true})),
             ("changes.turnCounts", json!({"host": h, "session": s, "turns": ["t1", "t2"]})),
             ("terminal.read", json!({"host": h, "uri": "ahp-session:/s/terminals/t", "from": 0})),
+            ("agent.signIn", json!({"host": h, "session": s, "method": "codex-api-key", "key": "sk-1"})),
         ]
     }
 

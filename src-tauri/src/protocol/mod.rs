@@ -27,6 +27,7 @@
 //! - [`part`]    — a turn's response parts as views (markdown HTML, tool
 //!   calls with diffs, input requests, errors);
 //! - [`terminal`] — a tool call's terminal, read while its command runs;
+//! - [`sign_in`] — the ways to sign an agent in, and `agent.signIn`;
 //! - [`input`]   — input-request questions and answers, both as views and as
 //!   the arguments the UI sends back (converted to and from `ahp-types`);
 //! - `bindings`  — (tests) writes the TypeScript into `ui/src/gen/`.
@@ -46,6 +47,7 @@ pub mod customization;
 pub mod host;
 pub mod input;
 pub mod part;
+pub mod sign_in;
 pub mod terminal;
 
 pub use app::AppOp;

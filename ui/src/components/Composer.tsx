@@ -132,7 +132,9 @@ export function Composer({
   };
   const order = queued.map((q) => q.id);
   const placeholder = failed
-    ? `${agentName} did not start; this chat takes no messages`
+    ? view.start?.signIn
+      ? `Sign in to ${agentName} above to start this chat`
+      : `${agentName} did not start; this chat takes no messages`
     : starting
       ? `Starting ${agentName}… a message sent now goes out once it is ready`
       : running

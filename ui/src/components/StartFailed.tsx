@@ -1,21 +1,25 @@
 // A session whose agent did not start: the host's reason (creationError),
 // the messages that were held and not sent, and the ways out — start a new
 // session with the same agent and folder (this one is disposed), or just
-// dispose this one.
+// dispose this one. An agent that wants the person to sign in first shows
+// the ways it offers (`SignIn`); once one works the session starts again.
 import { useState } from 'preact/hooks';
 import { call, errorText } from '../ipc';
 import type { AgentInfo, SessionRow } from '../state/app-store';
 import type { StartView } from '../state/chat-store';
+import { SignIn } from './SignIn';
 
 export function StartFailed({
   row,
   agent,
+  hostLabel,
   start,
   onClosed,
   onOpen,
 }: {
   row: SessionRow;
   agent?: AgentInfo;
+  hostLabel?: string;
   start: StartView;
   onClosed: () => void;
   onOpen?: (host: string, uri: string) => void;
@@ -39,6 +43,39 @@ export function StartFailed({
       setBusy(false);
     }
   };
+  const held = start.held.length > 0 && (
+    <p class="small">
+      Not sent:{' '}
+      {start.held.map((m) => (
+        <q key={m.id}>{m.text}</q>
+      ))}
+    </p>
+  );
+  const where = !hostLabel || hostLabel === 'This computer' ? 'this computer' : hostLabel;
+  if (start.signIn) {
+    return (
+      <div class="start-failed sign-in" role="alert" data-testid="start-failed">
+        <p>
+          <strong>Sign in to {name}.</strong> It will not start a session until you do; choose one way.
+        </p>
+        {start.error && <p class="small muted">{start.error}</p>}
+        <SignIn
+          host={host}
+          session={row.uri}
+          hostName={where}
+          signIn={start.signIn}
+          onSignedIn={() => void act(true)}
+        />
+        {held}
+        {error && <p class="error small">{error}</p>}
+        <div class="start-actions">
+          <button type="button" class="danger" data-testid="dispose-failed" disabled={busy} onClick={() => act(false)}>
+            Dispose
+          </button>
+        </div>
+      </div>
+    );
+  }
   return (
     <div class="start-failed" role="alert" data-testid="start-failed">
       <p>
@@ -49,14 +86,7 @@ export function StartFailed({
           {start.error}
         </pre>
       )}
-      {start.held.length > 0 && (
-        <p class="small">
-          Not sent:{' '}
-          {start.held.map((m) => (
-            <q key={m.id}>{m.text}</q>
-          ))}
-        </p>
-      )}
+      {held}
       {error && <p class="error small">{error}</p>}
       <div class="start-actions">
         <button type="button" class="primary" data-testid="start-again" disabled={busy} onClick={() => act(true)}>

@@ -17,9 +17,19 @@ const MAX_SHOWN_TEXT = 256 * 1024;
 
 export type ReadTerminal = (uri: string, from: number) => Promise<TerminalRead>;
 
-export function TerminalOutput({ link, read }: { link: TerminalLinkView; read?: ReadTerminal }) {
+export function TerminalOutput({
+  link,
+  read,
+  onStatus,
+}: {
+  link: TerminalLinkView;
+  read?: ReadTerminal;
+  /** Told each status the terminal shows (e.g. a login's exit). */
+  onStatus?: (status: TerminalStatus) => void;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<TerminalStatus>(initialStatus(link));
+  useEffect(() => onStatus?.(status), [status, onStatus]);
   // A finished command shows what its tool call kept; the person may ask
   // for the whole output when that was cut.
   const [follow, setFollow] = useState(!link.ended || (link.preview === null && read !== undefined));

@@ -2,6 +2,7 @@
 import type { Lifecycle } from "./Lifecycle";
 import type { PendingView } from "./PendingView";
 import type { SettingView } from "./SettingView";
+import type { SignInView } from "./SignInView";
 
 /**
  * The session's start as an open chat shows it; messages sent while it is
@@ -20,6 +21,11 @@ provider: string | null,
  * Why the agent did not start.
  */
 error: string | null, 
+/**
+ * It did not start because it wants the person to sign in: the ways
+ * it offers.
+ */
+signIn: SignInView | null, 
 /**
  * Messages held until the agent is ready (not sent, if it failed).
  */

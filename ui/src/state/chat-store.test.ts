@@ -159,6 +159,8 @@ describe('chat store', () => {
   it('says Starting / Failed to start in the header while the agent is not ready', () => {
     expect(chatStatus('idle', start('creating'))).toEqual({ key: 'working', label: 'Starting' });
     expect(chatStatus('idle', start('failed'))).toEqual({ key: 'error', label: 'Failed to start' });
+    const signIn = { provider: 'codex', methods: [] };
+    expect(chatStatus('idle', start('failed', { signIn }))).toEqual({ key: 'needs-input', label: 'Sign-in needed' });
     expect(chatStatus('needs-input', start('ready'))).toEqual({
       key: 'needs-input',
       label: 'Needs input',

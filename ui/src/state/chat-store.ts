@@ -115,6 +115,7 @@ export const isRunning = (s: ChatView) => !!s.active;
  */
 export function chatStatus(rowStatus: SessionStatus, start: StartView | null): { key: string; label: string } {
   if (start?.lifecycle === 'creating') return { key: 'working', label: 'Starting' };
+  if (start?.lifecycle === 'failed' && start.signIn) return { key: 'needs-input', label: 'Sign-in needed' };
   if (start?.lifecycle === 'failed') return { key: 'error', label: 'Failed to start' };
   return { key: rowStatus, label: statusLabel[rowStatus] };
 }

@@ -36,6 +36,7 @@ export const startView = (lifecycle: StartView['lifecycle'], extra: Partial<Star
   lifecycle,
   provider: 'fake',
   error: null,
+  signIn: null,
   held: [],
   unsent: [],
   settings: [],

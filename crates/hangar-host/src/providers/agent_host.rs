@@ -45,6 +45,12 @@ pub trait AgentHost: Send + Sync {
         false
     }
 
+    /// Variables set in agent `agent`'s environment when it starts (the API
+    /// keys the person saved for it). None by default.
+    fn agent_env(&self, _agent: &str) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// Run `read` on the root state.
     fn read_root(&self, read: &mut dyn FnMut(&RootState));
 

@@ -25,6 +25,11 @@
 //!   config properties, switched before a prompt or at once when idle.
 //! - `commands.rs`  — the agent's own `/` commands (`available_commands_update`).
 //! - `fork_context.rs` — a forked chat's earlier turns, as text for its first prompt.
+//! - `sign_in.rs`   — the sign-in methods an agent offers (`authMethods`) in
+//!   the forms Hangar carries out: an API key, a login in a terminal, ACP
+//!   `authenticate`; a start refused with `auth_required` names them.
+//! - `sign_in_run.rs` — carrying out a login: the terminal channel, or a
+//!   fresh agent process sent `authenticate`.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `terminals.rs` — `terminal/*`: the agent's commands as AHP terminal
 //!   channels, and what a tool call shows of them.
@@ -68,6 +73,8 @@ mod models;
 mod prompt;
 mod rpc;
 mod session;
+pub mod sign_in;
+mod sign_in_run;
 mod startup;
 mod terminals;
 #[cfg(test)]
@@ -81,6 +88,8 @@ mod turn;
 pub use agent_host::AgentHost;
 pub use config_options::AgentOption;
 pub use models::{resolve_session_config, session_config_completions};
+pub use sign_in::{SignInKind, SignInMethod};
+pub use sign_in_run::{authenticate, run_login, SignInRunError};
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -97,6 +106,7 @@ use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
 use groups::Registry;
 use session::{Command, SessionTask, Setup};
+use sign_in::AuthMethods;
 use startup::META_KEY;
 
 /// Carries out side effects. Implementations must not block: long work is
@@ -111,6 +121,11 @@ pub trait AgentLayer: Send + Sync {
     /// resuming the agent's session); whether one was running.
     fn restart(&self, _session: &str) -> bool {
         false
+    }
+    /// Agent `provider` and its sign-in method `id`, as the agent last
+    /// offered it (a client names a method; the host supplies what runs).
+    fn sign_in_method(&self, _provider: &str, _id: &str) -> Option<(AgentSpec, SignInMethod)> {
+        None
     }
 }
 
@@ -168,19 +183,26 @@ pub struct AcpLayer {
     tasks: Mutex<HashMap<String, mpsc::UnboundedSender<Command>>>,
     registry: Registry,
     timeouts: Timeouts,
+    auth: AuthMethods,
 }
 
 impl AcpLayer {
     /// A layer for these agents; agent process groups are recorded under
     /// `data_dir` (leftovers of an earlier host are ended now).
     pub fn new(agents: Vec<AgentSpec>, data_dir: &Path) -> Self {
-        Self { agents, tasks: Mutex::default(), registry: Registry::open(data_dir), timeouts: Timeouts::from_env() }
+        Self {
+            agents,
+            tasks: Mutex::default(),
+            registry: Registry::open(data_dir),
+            timeouts: Timeouts::from_env(),
+            auth: AuthMethods::default(),
+        }
     }
 
     fn spawn(&self, host: &Arc<dyn AgentHost>, setup: Setup) -> mpsc::UnboundedSender<Command> {
         let (tx, rx) = mpsc::unbounded_channel();
         let session = setup.session.clone();
-        let task = SessionTask::new(host.clone(), setup, self.registry.clone(), self.timeouts);
+        let task = SessionTask::new(host.clone(), setup, self.registry.clone(), self.timeouts, self.auth.clone());
         tokio::spawn(task.run(rx));
         if let Ok(mut tasks) = self.tasks.lock() {
             tasks.insert(session, tx.clone());
@@ -254,6 +276,11 @@ impl AgentLayer for AcpLayer {
         if let Some(tx) = self.task_for(host, &session) {
             let _ = tx.send(Command::Effect(Box::new(effect)));
         }
+    }
+
+    fn sign_in_method(&self, provider: &str, id: &str) -> Option<(AgentSpec, SignInMethod)> {
+        let agent = self.agents.iter().find(|a| a.id == provider)?.clone();
+        Some((agent, self.auth.get(provider, id)?))
     }
 
     fn restart(&self, session: &str) -> bool {

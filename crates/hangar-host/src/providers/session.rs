@@ -39,7 +39,8 @@ use super::groups::Registry;
 use super::models::{AgentModels, ModelSource};
 use super::prompt::{prompt_blocks, with_custom_agent, PromptSupport};
 use super::rpc::{Inbound, RpcFailure};
-use super::startup::{ask, default_answer, Live, Starter};
+use super::sign_in::{self, AuthMethods};
+use super::startup::{ask, default_answer, Live, StartFailure, Starter};
 use super::terminals::{AgentTerminals, Owner};
 use super::turn::{prompt_usage, Ending, Turn};
 use super::{fs, tools, AgentHost, Timeouts};
@@ -87,6 +88,8 @@ pub struct SessionTask {
     scope: fs::Scope,
     registry: Registry,
     timeouts: Timeouts,
+    /// The sign-in methods each agent offers (shared by the layer).
+    auth: AuthMethods,
     live: Option<Live>,
     acp_session: Option<String>,
     turn: Option<Turn>,
@@ -143,7 +146,13 @@ async fn next_answer(rx: &mut Option<oneshot::Receiver<Result<Value, RpcFailure>
 
 impl SessionTask {
     /// A task for `setup`.
-    pub fn new(host: Arc<dyn AgentHost>, setup: Setup, registry: Registry, timeouts: Timeouts) -> Self {
+    pub fn new(
+        host: Arc<dyn AgentHost>,
+        setup: Setup,
+        registry: Registry,
+        timeouts: Timeouts,
+        auth: AuthMethods,
+    ) -> Self {
         let cwd = setup
             .working_directories
             .first()
@@ -160,6 +169,7 @@ impl SessionTask {
             scope,
             registry,
             timeouts,
+            auth,
             live: None,
             acp_session,
             turn: None,
@@ -232,14 +242,9 @@ impl SessionTask {
         match effect {
             SideEffect::SessionCreated { .. } => match self.connect().await {
                 Ok(()) => self.emit_session(StateAction::SessionReady(SessionReadyAction {})),
-                Err(reason) => {
+                Err(failure) => {
                     self.emit_session(StateAction::SessionCreationFailed(SessionCreationFailedAction {
-                        error: ErrorInfo {
-                            error_type: "agentStartFailed".to_owned(),
-                            message: reason,
-                            stack: None,
-                            meta: None,
-                        },
+                        error: self.start_error(failure),
                     }));
                     self.stop_agent().await;
                 }
@@ -358,9 +363,11 @@ impl SessionTask {
                     tracing::info!(session = %self.setup.session, "turn {turn_id} cancelled while its agent started; start given up");
                     return;
                 }
-                Some(Err(reason)) => {
+                Some(Err(failure)) => {
                     self.stop_agent().await;
-                    turn.finish(&*self.host, Ending::Error { kind: "agentStartFailed", message: reason }, None);
+                    let kind =
+                        if failure.sign_in.is_some() { sign_in::AUTH_REQUIRED_ERROR } else { "agentStartFailed" };
+                    turn.finish(&*self.host, Ending::Error { kind, message: failure.message }, None);
                     return;
                 }
                 Some(Ok(())) => {}
@@ -744,8 +751,21 @@ impl SessionTask {
         }
     }
 
-    /// Start the agent (see `startup.rs`).
-    async fn connect(&mut self) -> Result<(), String> {
+    /// A start failure as AHP's `ErrorInfo`: `authRequired`, with the ways
+    /// to sign in in its `_meta`, when the agent wants the person to sign in.
+    fn start_error(&self, failure: StartFailure) -> ErrorInfo {
+        let (error_type, meta) = match &failure.sign_in {
+            Some(methods) => (sign_in::AUTH_REQUIRED_ERROR, Some(sign_in::error_meta(&self.setup.agent.id, methods))),
+            None => ("agentStartFailed", None),
+        };
+        ErrorInfo { error_type: error_type.to_owned(), message: failure.message, stack: None, meta }
+    }
+
+    /// Start the agent (see `startup.rs`) with its saved keys.
+    async fn connect(&mut self) -> Result<(), StartFailure> {
+        // The keyring may be slow to answer: not on this task's thread.
+        let (host, agent) = (self.host.clone(), self.setup.agent.id.clone());
+        let env = tokio::task::spawn_blocking(move || host.agent_env(&agent)).await.unwrap_or_default();
         let starter = Starter {
             host: &*self.host,
             session: &self.setup.session,
@@ -754,6 +774,8 @@ impl SessionTask {
             scope: &self.scope,
             registry: &self.registry,
             limit: self.timeouts.start,
+            env: &env,
+            auth: &self.auth,
         };
         let started = starter.start(self.acp_session.as_deref(), &mut self.models, &mut self.options).await?;
         self.live = Some(started.live);

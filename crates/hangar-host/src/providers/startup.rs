@@ -28,6 +28,7 @@ use super::groups::Registry;
 use super::models::AgentModels;
 use super::prompt::PromptSupport;
 use super::rpc::{Connection, Inbound, RpcFailure};
+use super::sign_in::{self, AuthMethods, SignInMethod};
 use super::transport::{self, AgentProcess};
 use super::{fs, AgentHost};
 use crate::agents::AgentSpec;
@@ -111,6 +112,26 @@ pub struct Starter<'a> {
     pub registry: &'a Registry,
     /// Time limit of each start-up request.
     pub limit: Duration,
+    /// Set in the agent's environment (its saved API keys).
+    pub env: &'a [(String, String)],
+    /// Where the sign-in methods the agent offers are kept.
+    pub auth: &'a AuthMethods,
+}
+
+/// Why an agent did not start.
+#[derive(Debug)]
+pub struct StartFailure {
+    /// In words, with the agent's exit status and stderr tail when it exited.
+    pub message: String,
+    /// The agent refused to open a session until the person signs in:
+    /// the ways it offers.
+    pub sign_in: Option<Vec<SignInMethod>>,
+}
+
+impl From<String> for StartFailure {
+    fn from(message: String) -> Self {
+        Self { message, sign_in: None }
+    }
 }
 
 impl Starter<'_> {
@@ -123,8 +144,8 @@ impl Starter<'_> {
         earlier: Option<&str>,
         models: &mut AgentModels,
         options: &mut AgentOptions,
-    ) -> Result<Started, String> {
-        let transport = transport::open(&self.agent.command, self.cwd).await.map_err(|e| e.to_string())?;
+    ) -> Result<Started, StartFailure> {
+        let transport = transport::open(&self.agent.command, self.cwd, self.env).await.map_err(|e| e.to_string())?;
         let (conn, inbound, process) = Connection::start(transport);
         if let Some(pgid) = process.as_ref().and_then(|p| p.pgid) {
             self.registry.insert(self.session, pgid);
@@ -132,7 +153,11 @@ impl Starter<'_> {
         let mut live = Live { conn, inbound, stashed: VecDeque::new(), process };
         match self.handshake(&mut live, earlier, models, options).await {
             Ok((session_id, prompt_support, forgot)) => Ok(Started { live, session_id, prompt_support, forgot }),
-            Err(reason) => {
+            Err(failure) if failure.sign_in.is_some() => {
+                live.stop(self.registry, self.session).await;
+                Err(failure)
+            }
+            Err(StartFailure { message: reason, .. }) => {
                 let exited = live.process.as_mut().map(|p| p.try_exit().is_some());
                 let detail = if exited == Some(true) || reason.contains("exited") {
                     live.exit_reason().await
@@ -140,7 +165,7 @@ impl Starter<'_> {
                     live.process.as_ref().map(super::transport::AgentProcess::stderr_tail).unwrap_or_default()
                 };
                 live.stop(self.registry, self.session).await;
-                Err(if detail.is_empty() { reason } else { format!("{reason}. {detail}") })
+                Err(StartFailure::from(if detail.is_empty() { reason } else { format!("{reason}. {detail}") }))
             }
         }
     }
@@ -153,20 +178,10 @@ impl Starter<'_> {
         earlier: Option<&str>,
         models: &mut AgentModels,
         options: &mut AgentOptions,
-    ) -> Result<(String, PromptSupport, bool), String> {
-        let init = json!({
-            "protocolVersion": 1,
-            "clientCapabilities": {
-                "fs": { "readTextFile": true, "writeTextFile": true },
-                "terminal": true,
-                "elicitation": { "form": {}, "url": {} },
-                // Zed's extension: agents that run commands themselves
-                // stream them as `_meta.terminal_*` (`terminals.rs`).
-                "_meta": { "terminal_output": true },
-            },
-            "clientInfo": { "name": "hangar", "title": "Hangar", "version": env!("CARGO_PKG_VERSION") },
-        });
-        let info = ask(&live.conn, "initialize", init, self.limit).await?;
+    ) -> Result<(String, PromptSupport, bool), StartFailure> {
+        let info = ask(&live.conn, "initialize", initialize_params(), self.limit).await?;
+        let methods = sign_in::methods_from_initialize(&info, &self.agent.command);
+        self.auth.offered(&self.agent.id, methods.clone());
         let caps = info.get("agentCapabilities").cloned().unwrap_or(Value::Null);
         let prompt_support = PromptSupport::from_agent_capabilities(&caps);
         let cwd = self.cwd.display().to_string();
@@ -192,19 +207,33 @@ impl Starter<'_> {
                         self.offered(&result, models, options);
                         return Ok((old.to_owned(), prompt_support, false));
                     }
-                    Err(e) => tracing::info!(session = %self.session, "cannot restore the ACP session: {e}"),
+                    Err(e) => tracing::info!(session = %self.session, "cannot restore the ACP session: {}", e.message),
                 }
             }
         }
         let params = json!({ "cwd": cwd, "mcpServers": mcp_servers });
         let (result, held) = ask_starting(live, self.scope, "session/new", params, self.limit).await;
         live.stashed.extend(held);
-        let result = result?;
-        let sid =
-            result.get("sessionId").and_then(Value::as_str).ok_or("session/new returned no sessionId")?.to_owned();
+        let result = result.map_err(|e| self.refused(e, methods))?;
+        let sid = result
+            .get("sessionId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| StartFailure::from("session/new returned no sessionId".to_owned()))?
+            .to_owned();
         self.offered(&result, models, options);
         self.remember_session(&sid);
         Ok((sid, prompt_support, earlier.is_some()))
+    }
+
+    /// A failed `session/new` as a start failure: one that asks the person
+    /// to sign in when the agent said `auth_required` and offers a way.
+    fn refused(&self, e: AskError, methods: Vec<SignInMethod>) -> StartFailure {
+        if e.code != Some(sign_in::ACP_AUTH_REQUIRED) || methods.is_empty() {
+            return StartFailure::from(e.message);
+        }
+        let said = e.agent_message.filter(|m| !m.trim().is_empty()).unwrap_or_else(|| "authentication required".into());
+        let message = format!("{} needs you to sign in ({said}).", self.agent.display_name);
+        StartFailure { message, sign_in: Some(methods) }
     }
 
     /// Read the models and settings a session result offers, and publish
@@ -242,12 +271,55 @@ impl Starter<'_> {
     }
 }
 
+/// What Hangar tells an agent about itself in `initialize`.
+pub fn initialize_params() -> Value {
+    json!({
+        "protocolVersion": 1,
+        "clientCapabilities": {
+            "fs": { "readTextFile": true, "writeTextFile": true },
+            "terminal": true,
+            "elicitation": { "form": {}, "url": {} },
+            // Zed's extension: agents that run commands themselves
+            // stream them as `_meta.terminal_*` (`terminals.rs`).
+            "_meta": { "terminal_output": true },
+            // ACP terminal sign-in: the agent's own login runs in a
+            // terminal on the host (`sign_in.rs`).
+            "auth": { "terminal": true },
+        },
+        "clientInfo": { "name": "hangar", "title": "Hangar", "version": env!("CARGO_PKG_VERSION") },
+    })
+}
+
 /// `method` with a time limit; the error says what went wrong in words.
 pub async fn ask(conn: &Connection, method: &str, params: Value, limit: Duration) -> Result<Value, String> {
+    ask_coded(conn, method, params, limit).await.map_err(|e| e.message)
+}
+
+/// Why a request to the agent failed: in words, and the agent's error code
+/// when it answered with an error.
+#[derive(Debug)]
+pub struct AskError {
+    /// The agent's JSON-RPC error code, if it answered with one.
+    pub code: Option<i64>,
+    /// The agent's own message, if it answered with one.
+    pub agent_message: Option<String>,
+    /// What went wrong, in words.
+    pub message: String,
+}
+
+/// [`ask`], keeping the agent's error code.
+pub async fn ask_coded(conn: &Connection, method: &str, params: Value, limit: Duration) -> Result<Value, AskError> {
+    let failed = |message: String| AskError { code: None, agent_message: None, message };
     match tokio::time::timeout(limit, conn.request(method, params)).await {
-        Err(_) => Err(format!("{method} timed out after {} s", limit.as_secs())),
-        Ok(Err(_)) | Ok(Ok(Err(RpcFailure::Closed))) => Err(format!("the agent exited during {method}")),
-        Ok(Ok(Err(e))) => Err(format!("{method} failed: {e}")),
+        Err(_) => Err(failed(format!("{method} timed out after {} s", limit.as_secs()))),
+        Ok(Err(_)) | Ok(Ok(Err(RpcFailure::Closed))) => Err(failed(format!("the agent exited during {method}"))),
+        Ok(Ok(Err(e))) => {
+            let (code, agent_message) = match &e {
+                RpcFailure::Error { code, message, .. } => (Some(*code), Some(message.clone())),
+                RpcFailure::Closed => (None, None),
+            };
+            Err(AskError { code, agent_message, message: format!("{method} failed: {e}") })
+        }
         Ok(Ok(Ok(v))) => Ok(v),
     }
 }
@@ -256,14 +328,14 @@ pub async fn ask(conn: &Connection, method: &str, params: Value, limit: Duration
 /// [`default_answer`] (an agent may ask during `session/new`, e.g. an
 /// elicitation scoped to that request, and must not wait for a turn), its
 /// notifications are returned in order for the caller to keep or drop.
-async fn ask_starting(
+pub(super) async fn ask_starting(
     live: &mut Live,
     scope: &fs::Scope,
     method: &str,
     params: Value,
     limit: Duration,
-) -> (Result<Value, String>, Vec<Inbound>) {
-    let answer = ask(&live.conn, method, params, limit);
+) -> (Result<Value, AskError>, Vec<Inbound>) {
+    let answer = ask_coded(&live.conn, method, params, limit);
     tokio::pin!(answer);
     let mut held = Vec::new();
     let mut open = true;
@@ -307,6 +379,7 @@ mod tests {
     use super::super::fs::Scope;
     use super::super::groups::Registry;
     use super::super::models::AgentModels;
+    use super::super::sign_in::AuthMethods;
     use super::super::test_support::{RecordingHost, SESSION};
     use super::Starter;
     use crate::agents::AgentSpec;
@@ -360,6 +433,8 @@ mod tests {
             scope: &scope,
             registry: &registry,
             limit: Duration::from_secs(60),
+            env: &[],
+            auth: &AuthMethods::default(),
         };
         let started = starter.start(earlier, &mut AgentModels::default(), &mut AgentOptions::default()).await.unwrap();
         started.live.stop(&registry, SESSION).await;

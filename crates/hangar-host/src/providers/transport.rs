@@ -113,8 +113,9 @@ pub fn signal_group(pgid: u32, signal: &str) {
         .status();
 }
 
-/// Start (or connect to) the agent given by `command`.
-pub async fn open(command: &[String], cwd: &Path) -> Result<Transport, TransportError> {
+/// Start (or connect to) the agent given by `command`, with `env` set on
+/// top of the host's environment (its saved API keys).
+pub async fn open(command: &[String], cwd: &Path, env: &[(String, String)]) -> Result<Transport, TransportError> {
     let program = command.first().ok_or(TransportError::NoCommand)?;
     if let Some(addr) = program.strip_prefix("tcp://") {
         let addr = addr.trim_end_matches('/').to_owned();
@@ -126,6 +127,7 @@ pub async fn open(command: &[String], cwd: &Path) -> Result<Transport, Transport
     }
     let mut cmd = Command::new(program);
     cmd.args(&command[1..])
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

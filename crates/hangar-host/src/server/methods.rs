@@ -92,6 +92,15 @@ pub fn handle_request(
         "x-hangar/restartAgent" => {
             Ok(Reply::Result(super::restart_agent_method::restart_agent(host, &decode(&params)?)?))
         }
+        "x-hangar/agentSignIn" => {
+            let client = conn.client_id.clone().unwrap_or_default();
+            super::agent_sign_in_method::sign_in(host, conn.id, client, id.clone(), decode(&params)?);
+            Ok(Reply::Sent)
+        }
+        "x-hangar/agentSignOut" => {
+            super::agent_sign_in_method::sign_out(host, conn.id, id.clone(), decode(&params)?);
+            Ok(Reply::Sent)
+        }
         "x-hangar/testHook" => {
             super::hook_test_method::test_hook(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)

@@ -20,11 +20,15 @@
 //!   client when the policy is `ask`.
 //! - `hook_test_method.rs` — `x-hangar/testHook`: a hook's command run on
 //!   this host with a recorded tool event (a test bench).
+//! - `agent_sign_in_method.rs` — `x-hangar/agentSignIn` / `agentSignOut`:
+//!   a key kept in the keyring, a login run in a terminal channel, or ACP
+//!   `authenticate`, for a method the agent offered.
 //! - `restart_agent_method.rs` — `x-hangar/restartAgent`: a session's agent
 //!   stopped, to start afresh (a pending customization change taken).
 //! - `mcp_test_method.rs` — `x-hangar/testMcpServer`: a discovered MCP
 //!   server started on this host, its tools listed (a Test button).
 
+mod agent_sign_in_method;
 mod changeset_methods;
 mod connection;
 pub mod device_tokens;

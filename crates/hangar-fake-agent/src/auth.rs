@@ -1,0 +1,76 @@
+//! Signing in, for the sign-in tests: a script with `"auth": { "key":
+//! { "var", "value" }, "agentMethod" }` refuses `session/new`, `/load` and
+//! `/resume` with ACP `auth_required` (`-32000`) until it is signed in:
+//! its environment has `var` set to `value` (a key the host kept), or a
+//! marker file beside the script exists, written by `authenticate` with
+//! `agentMethod` or by a terminal login (`--login`: the agent's command
+//! run again with that argument; `--login-fail` fails instead).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// What signs this agent in.
+pub struct Auth {
+    key: Option<(String, String)>,
+    agent_method: Option<String>,
+    marker: PathBuf,
+}
+
+/// The marker file of the script at `script`.
+fn marker(script: &Path) -> PathBuf {
+    let mut name = script.as_os_str().to_owned();
+    name.push(".signed-in");
+    PathBuf::from(name)
+}
+
+impl Auth {
+    /// The script's `auth`, if it has one (`script_path`: where it was read).
+    pub fn from_script(script: &Value, script_path: Option<&str>) -> Option<Self> {
+        let auth = script.get("auth")?;
+        let key = auth
+            .get("key")
+            .and_then(|k| Some((k.get("var")?.as_str()?.to_owned(), k.get("value")?.as_str()?.to_owned())));
+        let agent_method = auth.get("agentMethod").and_then(Value::as_str).map(str::to_owned);
+        Some(Self { key, agent_method, marker: marker(Path::new(script_path?)) })
+    }
+
+    /// Whether the agent is signed in now.
+    pub fn signed_in(&self) -> bool {
+        let by_key = self.key.as_ref().is_some_and(|(var, value)| std::env::var(var).ok().as_deref() == Some(value));
+        by_key || self.marker.exists()
+    }
+
+    /// ACP `authenticate {methodId}`.
+    pub fn authenticate(&self, method: &str) -> Result<(), String> {
+        if self.agent_method.as_deref() != Some(method) {
+            return Err(format!("unknown auth method {method}"));
+        }
+        std::fs::write(&self.marker, "signed in by authenticate").map_err(|e| e.to_string())
+    }
+}
+
+/// `--login` / `--login-fail` with `--script FILE`: a terminal login.
+/// Returns the exit code.
+pub fn login(args: &[String]) -> i32 {
+    let Some(script) = args.iter().position(|a| a == "--script").and_then(|i| args.get(i + 1)) else {
+        eprintln!("login: no --script");
+        return 2;
+    };
+    println!("To sign in, open https://example.test/device and enter the code FAKE-1234.");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    if args.iter().any(|a| a == "--login-fail") {
+        eprintln!("The code expired. Nothing was saved.");
+        return 1;
+    }
+    match std::fs::write(marker(Path::new(script)), "signed in by --login") {
+        Ok(()) => {
+            println!("Signed in as fake-user.");
+            0
+        }
+        Err(e) => {
+            eprintln!("login: {e}");
+            1
+        }
+    }
+}

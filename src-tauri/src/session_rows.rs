@@ -34,6 +34,13 @@ pub fn status_word(status: u32, lifecycle: Lifecycle) -> SessionStatus {
     }
 }
 
+/// Whether the session's start was refused until the person signs its
+/// agent in (`creationError.errorType: "authRequired"`).
+fn wants_sign_in(session: Option<&SessionState>) -> bool {
+    Lifecycle::of(session) == Lifecycle::Failed
+        && session.and_then(|s| s.creation_error.as_ref()).is_some_and(|e| e.error_type == "authRequired")
+}
+
 /// Whether the status says the session needs the user.
 pub fn needs_input(status: u32) -> bool {
     StatusBits::from_bits(status).contains(StatusBits::InputNeeded)
@@ -48,7 +55,11 @@ pub fn row(host: &HostHandle, s: &SessionSummary, session: Option<&SessionState>
         uri: s.resource.clone(),
         title: s.title.clone(),
         provider: s.provider.clone(),
-        status: status_word(s.status, Lifecycle::of(session)),
+        status: if wants_sign_in(session) {
+            SessionStatus::SignIn
+        } else {
+            status_word(s.status, Lifecycle::of(session))
+        },
         // Hosts announce an ended activity as "" (a partial update cannot clear a field).
         activity: s.activity.clone().filter(|a| !a.is_empty()),
         unread: !bits.contains(StatusBits::IsRead),
@@ -90,10 +101,13 @@ pub fn host_view(host: &HostHandle, connection: HostConnection, remote: Option<R
 /// What `rows` (one host's, just after it came back) leave to the person:
 /// archived sessions are left out.
 pub fn back_report(rows: &[SessionRow], at: String) -> BackReport {
-    let (need_you, resumed): (Vec<&SessionRow>, Vec<&SessionRow>) = rows
-        .iter()
-        .filter(|r| !r.archived)
-        .partition(|r| matches!(r.status, SessionStatus::NeedsInput | SessionStatus::Error | SessionStatus::Failed));
+    let (need_you, resumed): (Vec<&SessionRow>, Vec<&SessionRow>) =
+        rows.iter().filter(|r| !r.archived).partition(|r| {
+            matches!(
+                r.status,
+                SessionStatus::NeedsInput | SessionStatus::Error | SessionStatus::Failed | SessionStatus::SignIn
+            )
+        });
     let reported = |rows: Vec<&SessionRow>| {
         rows.into_iter()
             .map(|r| ReportedSession { uri: r.uri.clone(), title: r.title.clone(), status: r.status })
@@ -159,5 +173,19 @@ mod tests {
             SessionStatus::Idle,
             "sessions the core does not hold follow the bits"
         );
+    }
+
+    #[test]
+    fn a_start_refused_until_the_agent_is_signed_in_says_so() {
+        let failed = |error_type: &str| -> SessionState {
+            serde_json::from_value(serde_json::json!({"provider": "codex", "title": "", "status": 1,
+                "resource": "ahp-session:/s", "createdAt": "x", "modifiedAt": "x", "lifecycle": "failed",
+                "chats": [], "activeClients": [],
+                "creationError": {"errorType": error_type, "message": "Codex needs you to sign in"}}))
+            .unwrap()
+        };
+        assert!(wants_sign_in(Some(&failed("authRequired"))));
+        assert!(!wants_sign_in(Some(&failed("agentStartFailed"))));
+        assert!(!wants_sign_in(None));
     }
 }

@@ -75,14 +75,7 @@ function App() {
             onClose={() => setHostCust(null)}
           />
         ) : row ? (
-          <ChatPane
-            key={selected ?? ''}
-            row={row}
-            agent={agent}
-            hostLabel={rowHost?.label}
-            onClosed={() => setSelected(null)}
-            onOpen={open}
-          />
+          <ChatPane key={selected ?? ''} row={row} agent={agent} onClosed={() => setSelected(null)} onOpen={open} />
         ) : (
           <div class="empty">
             <h1>Hangar</h1>

@@ -98,6 +98,8 @@ pub enum SessionStatus {
     Starting,
     /// The session's agent did not start.
     Failed,
+    /// The session's agent did not start until the person signs it in.
+    SignIn,
 }
 
 /// One sidebar row.

@@ -43,14 +43,11 @@ let panelWasOpen = false;
 export function ChatPane({
   row,
   agent,
-  hostLabel,
   onClosed,
   onOpen,
 }: {
   row: SessionRow;
   agent?: AgentInfo;
-  /** The session's host's name, as the sidebar shows it. */
-  hostLabel?: string;
   onClosed: () => void;
   onOpen?: (host: string, uri: string) => void;
 }) {
@@ -396,14 +393,7 @@ export function ChatPane({
             {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}
           </div>
           {view.start?.lifecycle === 'failed' && (
-            <StartFailed
-              row={row}
-              agent={agent}
-              hostLabel={hostLabel}
-              start={view.start}
-              onClosed={onClosed}
-              onOpen={onOpen}
-            />
+            <StartFailed row={row} agent={agent} start={view.start} onClosed={onClosed} onOpen={onOpen} />
           )}
           {chat && <Composer host={host} session={row.uri} chat={chat} view={view} agent={agent} />}
         </div>

@@ -12,14 +12,12 @@ import { SignIn } from './SignIn';
 export function StartFailed({
   row,
   agent,
-  hostLabel,
   start,
   onClosed,
   onOpen,
 }: {
   row: SessionRow;
   agent?: AgentInfo;
-  hostLabel?: string;
   start: StartView;
   onClosed: () => void;
   onOpen?: (host: string, uri: string) => void;
@@ -51,7 +49,7 @@ export function StartFailed({
       ))}
     </p>
   );
-  const where = !hostLabel || hostLabel === 'This computer' ? 'this computer' : hostLabel;
+  const where = row.hostLabel === 'This computer' ? 'this computer' : row.hostLabel;
   if (start.signIn) {
     return (
       <div class="start-failed sign-in" role="alert" data-testid="start-failed">

@@ -3,4 +3,4 @@
 /**
  * A session's status word in the sidebar.
  */
-export type SessionStatus = "idle" | "working" | "needs-input" | "error" | "starting" | "failed";
+export type SessionStatus = "idle" | "working" | "needs-input" | "error" | "starting" | "failed" | "sign-in";

@@ -73,6 +73,7 @@ export const statusLabel: Record<SessionStatus, string> = {
   error: 'Error',
   starting: 'Starting',
   failed: 'Failed',
+  'sign-in': 'Sign-in needed',
 };
 
 /** The last path segment of a file URI, for display. */

@@ -104,6 +104,15 @@ await run(
       'a start refused for want of sign-in shows the ways, with what each runs',
       JSON.stringify(panel),
     );
+    const row = await page.$eval('[data-testid=session-row]', (e) => ({
+      status: e.dataset.status,
+      text: e.textContent,
+    }));
+    check(
+      row.status === 'sign-in' && row.text.includes('Sign-in needed'),
+      'the sidebar says the session waits for a sign-in, not that it failed',
+      JSON.stringify(row),
+    );
     if (shots) await page.screenshot({ path: join(shots, 'chat-sign-in.png') });
 
     await page.click('[data-testid=sign-in-terminal]:nth-child(1) [data-testid=sign-in-run]');

@@ -1,7 +1,9 @@
 //! Signing in, for the sign-in tests: a script with `"auth": { "key":
-//! { "var", "value" }, "agentMethod" }` refuses `session/new`, `/load` and
-//! `/resume` with ACP `auth_required` (`-32000`) until it is signed in:
-//! its environment has `var` set to `value` (a key the host kept), or a
+//! { "var", "value", "method"? }, "agentMethod" }` refuses `session/new`,
+//! `/load` and `/resume` with ACP `auth_required` (`-32000`) until it is
+//! signed in: its environment has `var` set to `value` (a key the host
+//! kept) — and, with `method`, it was sent `authenticate` with that method
+//! first, as Codex wants —, or a
 //! marker file beside the script exists, written by `authenticate` with
 //! `agentMethod` or by a terminal login (`--login`: the agent's command
 //! run again with that argument; `--login-fail` fails instead).
@@ -13,6 +15,9 @@ use serde_json::Value;
 /// What signs this agent in.
 pub struct Auth {
     key: Option<(String, String)>,
+    /// The key counts only once `authenticate` named this method.
+    key_method: Option<String>,
+    key_told: bool,
     agent_method: Option<String>,
     marker: PathBuf,
 }
@@ -31,18 +36,23 @@ impl Auth {
         let key = auth
             .get("key")
             .and_then(|k| Some((k.get("var")?.as_str()?.to_owned(), k.get("value")?.as_str()?.to_owned())));
+        let key_method = auth.pointer("/key/method").and_then(Value::as_str).map(str::to_owned);
         let agent_method = auth.get("agentMethod").and_then(Value::as_str).map(str::to_owned);
-        Some(Self { key, agent_method, marker: marker(Path::new(script_path?)) })
+        Some(Self { key, key_method, key_told: false, agent_method, marker: marker(Path::new(script_path?)) })
     }
 
     /// Whether the agent is signed in now.
     pub fn signed_in(&self) -> bool {
         let by_key = self.key.as_ref().is_some_and(|(var, value)| std::env::var(var).ok().as_deref() == Some(value));
-        by_key || self.marker.exists()
+        (by_key && (self.key_method.is_none() || self.key_told)) || self.marker.exists()
     }
 
     /// ACP `authenticate {methodId}`.
-    pub fn authenticate(&self, method: &str) -> Result<(), String> {
+    pub fn authenticate(&mut self, method: &str) -> Result<(), String> {
+        if self.key_method.as_deref() == Some(method) {
+            self.key_told = true;
+            return Ok(());
+        }
         if self.agent_method.as_deref() != Some(method) {
             return Err(format!("unknown auth method {method}"));
         }

@@ -17,7 +17,7 @@
 //! - `newSession`: merged into the `session/new` result; `sessionId`.
 //! - `beforeNewResponse`: steps run before answering `session/new`.
 //! - `turns`: a list of step lists; prompt N runs `turns[min(N, len-1)]`.
-//! - `auth`: `{ key: {var, value}, agentMethod }`: sessions are refused
+//! - `auth`: `{ key: {var, value, method?}, agentMethod }`: sessions are refused
 //!   with `auth_required` until signed in (see `auth.rs`).
 //!
 //! Steps (one key each): `update` (a `session/update` payload), `chunk` /
@@ -310,7 +310,7 @@ impl Agent {
                 }
                 "authenticate" => {
                     let method = params.get("methodId").and_then(Value::as_str).unwrap_or_default();
-                    match self.auth.as_ref().map(|a| a.authenticate(method)) {
+                    match self.auth.as_mut().map(|a| a.authenticate(method)) {
                         Some(Ok(())) => self.respond(&id, json!({})),
                         Some(Err(e)) => {
                             self.send(json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32602, "message": e } }))

@@ -521,3 +521,24 @@ pub fn terminal_link(tc: &ToolCallState) -> Option<ahp_types::state::ToolResultT
 
 /// The raw output a terminal's state holds.
 pub use hangar_host::terminals::terminal_text;
+
+/// The first file under `dir` (at any depth) whose bytes hold `needle`: a
+/// secret written where it must not be.
+pub fn file_holding(dir: &Path, needle: &str) -> Option<PathBuf> {
+    files_under(dir)
+        .into_iter()
+        .find(|entry| std::fs::read(entry).is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes())))
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

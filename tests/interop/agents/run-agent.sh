@@ -3,6 +3,9 @@
 # model API pointed at the mock model server (../mock-model-server/server.mjs).
 #
 #   MOCK_PORT=43210 AGENT_HOME=/tmp/fresh-home ./run-agent.sh codex|claude|qwen|gemini
+#   codex-signin: Codex on its built-in OpenAI provider (base URL: the mock), which
+#   needs signing in: it refuses sessions until it is given a key (CODEX_API_KEY from
+#   the caller, the one variable kept) and told `authenticate`.
 #   ./run-agent.sh --print AGENT      # write the config files, print env + command, do not exec
 #
 # Env in:
@@ -41,7 +44,9 @@ if [[ ! -d "$NM" ]]; then
   exit 3
 fi
 
-# Do not leak the caller's real credentials / endpoints into the agent.
+# Do not leak the caller's real credentials / endpoints into the agent (codex-signin
+# keeps the key its host signs it in with).
+SIGNIN_KEY="${CODEX_API_KEY:-}"
 for v in $(compgen -e); do
   case "$v" in
     ANTHROPIC_* | OPENAI_* | GEMINI_* | GOOGLE_* | CODEX_* | CLAUDE_* | QWEN_* | AZURE_OPENAI_* | VERTEX* | XDG_*) unset "$v" ;;
@@ -56,16 +61,22 @@ ENV_KEYS=(HOME NO_UPDATE_NOTIFIER NO_COLOR)
 setenv() { export "$1=$2"; ENV_KEYS+=("$1"); }
 
 case "$AGENT" in
-  codex)
+  codex | codex-signin)
     setenv CODEX_HOME "$AGENT_HOME/.codex"
     # Codex refuses to put its sandbox helper under TMPDIR, so CODEX_HOME must not be inside
     # TMPDIR. AGENT_HOME itself usually lives in /tmp, hence a private TMPDIR next to .codex.
     setenv TMPDIR "$AGENT_HOME/tmp"
     setenv MOCK_API_KEY "mock-key"
     mkdir -p "$CODEX_HOME" "$TMPDIR"
+    if [[ "$AGENT" == codex-signin ]]; then
+      PROVIDER="openai_base_url = \"$BASE/v1\""
+      [[ -n "$SIGNIN_KEY" ]] && setenv CODEX_API_KEY "$SIGNIN_KEY"
+    else
+      PROVIDER='model_provider = "mock"'
+    fi
     cat >"$CODEX_HOME/config.toml" <<EOF
 model = "gpt-5.4"
-model_provider = "mock"
+$PROVIDER
 check_for_update_on_startup = false
 
 [model_providers.mock]
@@ -134,7 +145,7 @@ EOF
     FILES=("$AGENT_HOME/.gemini/settings.json")
     ;;
   *)
-    echo "run-agent.sh: unknown agent '$AGENT' (codex|claude|qwen|gemini)" >&2
+    echo "run-agent.sh: unknown agent '$AGENT' (codex|codex-signin|claude|qwen|gemini)" >&2
     exit 2
     ;;
 esac

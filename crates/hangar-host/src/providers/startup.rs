@@ -28,7 +28,7 @@ use super::groups::Registry;
 use super::models::AgentModels;
 use super::prompt::PromptSupport;
 use super::rpc::{Connection, Inbound, RpcFailure};
-use super::sign_in::{self, AuthMethods, SignInMethod};
+use super::sign_in::{self, AuthMethods, SignInKind, SignInMethod};
 use super::transport::{self, AgentProcess};
 use super::{fs, AgentHost};
 use crate::agents::AgentSpec;
@@ -212,8 +212,26 @@ impl Starter<'_> {
             }
         }
         let params = json!({ "cwd": cwd, "mcpServers": mcp_servers });
-        let (result, held) = ask_starting(live, self.scope, "session/new", params, self.limit).await;
+        let (mut result, held) = ask_starting(live, self.scope, "session/new", params.clone(), self.limit).await;
         live.stashed.extend(held);
+        if let Some(method) = self.key_to_present(&result, &methods) {
+            // The key is in the agent's environment but the agent takes it
+            // only once told to (Codex: `authenticate` with its env_var
+            // method, ACP's way for those); then the session is asked again.
+            let (told, held) =
+                ask_starting(live, self.scope, "authenticate", json!({ "methodId": method }), self.limit).await;
+            live.stashed.extend(held);
+            match told {
+                Ok(_) => {
+                    let (again, held) = ask_starting(live, self.scope, "session/new", params, self.limit).await;
+                    live.stashed.extend(held);
+                    result = again;
+                }
+                Err(e) => {
+                    tracing::info!(session = %self.session, "the agent did not take its saved key: {}", e.message)
+                }
+            }
+        }
         let result = result.map_err(|e| self.refused(e, methods))?;
         let sid = result
             .get("sessionId")
@@ -223,6 +241,16 @@ impl Starter<'_> {
         self.offered(&result, models, options);
         self.remember_session(&sid);
         Ok((sid, prompt_support, earlier.is_some()))
+    }
+
+    /// The key method to `authenticate` with when `session/new` was refused
+    /// with `auth_required` although a key the agent asks for is in its
+    /// environment (saved by the person).
+    fn key_to_present(&self, answer: &Result<Value, AskError>, methods: &[SignInMethod]) -> Option<String> {
+        let refused = matches!(answer, Err(e) if e.code == Some(sign_in::ACP_AUTH_REQUIRED));
+        let has = |var: &str| self.env.iter().any(|(k, _)| k == var);
+        let method = methods.iter().find(|m| matches!(&m.kind, SignInKind::ApiKey { var } if has(var)));
+        method.filter(|_| refused).map(|m| m.id.clone())
     }
 
     /// A failed `session/new` as a start failure: one that asks the person

@@ -16,10 +16,12 @@
 
 use ahp_types::commands::{CompletionItemKind, CompletionsParams, CompletionsResult};
 use ahp_types::state::{PendingMessageKind, SnapshotState, ToolCallState};
-use hangar_e2e::acp::{gone, markdown, processes_with, terminal_link, terminal_text, tool_calls, AgentCmd, Rig};
+use hangar_e2e::acp::{
+    file_holding, gone, markdown, processes_with, terminal_link, terminal_text, tool_calls, AgentCmd, Rig,
+};
 use hangar_e2e::changesets::{changeset_when, names};
 use hangar_e2e::interop::{agent_command, available, interop_dir, Mock};
-use hangar_e2e::Launch;
+use hangar_e2e::{Launch, SecretService};
 
 const PROMPT: &str = "In hello.txt, replace the word world with ACP.";
 const REPLY: &str = "Done: replaced 'world' with 'ACP' in hello.txt.";
@@ -223,4 +225,57 @@ async fn claude_real_agent() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn qwen_real_agent() {
     all("qwen").await;
+}
+
+/// Real codex-acp on its built-in OpenAI provider (`run-agent.sh
+/// codex-signin`, base URL: the mock) refuses sessions until it is signed
+/// in: the start fails listing its ways (its key variables as key fields),
+/// the key saved through `x-hangar/agentSignIn` goes to a real Secret
+/// Service, and the next session starts — the host sets `CODEX_API_KEY` and
+/// sends Codex's `authenticate` — and runs a turn against the mock.
+#[tokio::test]
+async fn codex_is_signed_in_with_a_key_kept_in_the_keyring() {
+    if !available() {
+        return;
+    }
+    let Some(keyring) = SecretService::start() else { return };
+    let mock = Mock::start();
+    let home = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let (port, home_s) = (mock.port.to_string(), home.path().display().to_string());
+    let mut env = keyring.env();
+    env.extend([("MOCK_PORT".to_owned(), port), ("AGENT_HOME".to_owned(), home_s)]);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut rig =
+        Rig::start_as("codex", tmp, AgentCmd::Command(agent_command("codex-signin")), Launch::Process(&env)).await;
+    assert_eq!(rig.created, "session/creationFailed");
+    let error = rig.session_state().await.creation_error.unwrap();
+    assert_eq!(error.error_type, "authRequired", "{}", error.message);
+    assert!(error.message.starts_with("Codex needs you to sign in"), "{}", error.message);
+    let methods = error.meta.unwrap()["hangar.signIn"]["methods"].clone();
+    let key_method = methods
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["var"] == "CODEX_API_KEY")
+        .unwrap_or_else(|| panic!("no CODEX_API_KEY field in {methods}"));
+    assert_eq!(key_method["kind"], "apiKey");
+
+    const KEY: &str = "sk-interop-51c0de";
+    let params = serde_json::json!({ "channel": rig.session, "method": key_method["id"], "key": KEY });
+    let saved: serde_json::Value = rig.client.request("x-hangar/agentSignIn", params).await.unwrap();
+    assert_eq!(saved["saved"], "CODEX_API_KEY");
+    assert_eq!(rig.new_session().await, "session/ready", "{:?}", rig.session_state().await.creation_error);
+
+    let turn = rig.send(PROMPT).await;
+    let ready = rig.wait_confirmation().await;
+    rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), true, None).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    assert_eq!(file(&rig), "hello ACP\n");
+    assert!(markdown(&rig.turn(&turn).await).contains(REPLY));
+    // Hangar wrote the key nowhere (Codex keeps its own copy in its
+    // CODEX_HOME once told to use it: that is Codex's store, not ours).
+    assert_eq!(file_holding(&data, KEY), None);
+    assert!(rig.host.sigterm().success());
 }

@@ -10,7 +10,7 @@
 use ahp::ClientError;
 use ahp_types::state::{SnapshotState, TerminalLifecycleState};
 use ahp_types::StateAction;
-use hangar_e2e::acp::{processes_with, terminal_text, AgentCmd, Rig};
+use hangar_e2e::acp::{file_holding, processes_with, terminal_text, AgentCmd, Rig};
 use hangar_e2e::SecretService;
 use hangar_e2e::{wait_for_action, Launch};
 use serde_json::{json, Value};
@@ -21,7 +21,8 @@ const KEY: &str = "sk-fake-7f3a9c2e11";
 fn needs_sign_in(methods: Value) -> Value {
     json!({
         "initialize": { "protocolVersion": 1, "agentCapabilities": {}, "authMethods": methods },
-        "auth": { "key": { "var": "FAKE_API_KEY", "value": KEY }, "agentMethod": "fake-oauth" },
+        // Like Codex, the key counts once the agent is told to use it.
+        "auth": { "key": { "var": "FAKE_API_KEY", "value": KEY, "method": "fake-key" }, "agentMethod": "fake-oauth" },
         "turns": [[{ "chunk": "signed in and working" }, { "end": "end_turn" }]]
     })
 }
@@ -44,26 +45,6 @@ async fn sign_in(rig: &Rig, params: Value) -> Result<Value, (i32, String)> {
         Err(ClientError::Rpc(e)) => Err((e.code, e.message)),
         Err(e) => panic!("{e:?}"),
     }
-}
-
-/// Every file under `dir`, read as bytes: whether any holds `needle`.
-fn any_file_holds(dir: &std::path::Path, needle: &str) -> Option<std::path::PathBuf> {
-    walk(dir)
-        .into_iter()
-        .find(|entry| std::fs::read(entry).is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes())))
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }
 
 #[tokio::test]
@@ -127,7 +108,7 @@ async fn a_key_is_kept_in_the_keyring_not_a_file_and_the_agent_starts_with_it_af
     assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
 
     // The key is in no file of the host's: only the variable's name is.
-    assert_eq!(any_file_holds(&data, KEY), None);
+    assert_eq!(file_holding(&data, KEY), None);
     let names = std::fs::read_to_string(data.join("agent-keys.json")).unwrap();
     assert!(names.contains("FAKE_API_KEY"), "{names}");
 

@@ -40,6 +40,7 @@ pub fn part_view(part: &ResponsePart) -> PartView {
         ResponsePart::Error(p) => PartView::Error(ErrorPart {
             error: ErrorView { error_type: p.error.error_type.clone(), message: p.error.message.clone() },
             resumable: p.resumable,
+            sign_in: crate::protocol::sign_in::SignInView::from_error(&p.error),
         }),
         ResponsePart::SystemNotification(p) => {
             PartView::SystemNotification(NotificationPart { content: string_or_markdown(&p.content) })

@@ -211,6 +211,9 @@ pub struct ErrorPart {
     pub error: ErrorView,
     /// Whether `chat.retry` may resume the turn.
     pub resumable: Option<bool>,
+    /// The agent would not start until the person signs it in: the ways it
+    /// offers (then the message can be sent again).
+    pub sign_in: Option<super::sign_in::SignInView>,
 }
 
 /// A note, as plain text.

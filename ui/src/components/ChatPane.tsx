@@ -130,6 +130,8 @@ export function ChatPane({
       call('session.markRead', { host, session: row.uri, read: true }).catch(() => {});
   }, [row.unread, row.uri, row.modifiedAt]);
 
+  /** The turns shown, for the actions (which outlive a render). */
+  const turnsRef = useRef<TurnView[]>([]);
   const actions: TurnActions = useMemo(
     () => ({
       confirm: (turnId, tc, o) =>
@@ -148,6 +150,15 @@ export function ChatPane({
           setError(errorText(e)),
         ),
       retry: (turnId) => call('chat.retry', { host, chat, turnId }).catch((e) => setError(errorText(e))),
+      signIn: {
+        host,
+        session: row.uri,
+        hostName: row.hostLabel === 'This computer' ? 'this computer' : row.hostLabel,
+      },
+      resend: (turnId) => {
+        const message = turnsRef.current.find((t) => t.id === turnId)?.message;
+        if (message) call('chat.send', { host, chat, text: message.text }).catch((e) => setError(errorText(e)));
+      },
       readTerminal: (uri, from) => call('terminal.read', { host, uri, from }),
       openChanges: (turnId) => openChanges(turnId),
       fork: (turnId) => {
@@ -160,7 +171,7 @@ export function ChatPane({
           .finally(() => setForking(null));
       },
     }),
-    [host, chat, onOpen],
+    [host, chat, onOpen, row.uri, row.hostLabel],
   );
 
   // Keyboard: answer the first pending confirmation (digits, y, n), unless
@@ -186,6 +197,7 @@ export function ChatPane({
   // A custom agent's name for the transcript (turns re-render when the customizations change).
   const agentLabel = useCallback((uri: string) => agentName(view.customizations, uri), [view.customizations]);
   const turns = allTurns(view);
+  turnsRef.current = turns;
   // The session's tool calls, for an editor open on a hook or an agent's tools.
   const recorded = useMemo(() => (editing ? recordedTools(turns) : []), [editing, turns]);
   const { hidden, shown } = visibleTurns(turns, limit);

@@ -8,6 +8,7 @@ import type { Answers, AnswerView, InputRequestPart } from '../state/input-form'
 import { InputRequestForm } from './InputRequestForm';
 import { PaperclipIcon } from './icons';
 import { Markdown } from './Markdown';
+import { SignIn } from './SignIn';
 import type { ReadTerminal } from './TerminalOutput';
 import { ToolCall } from './ToolCall';
 
@@ -22,6 +23,10 @@ export interface TurnActions {
   openChanges: (turnId: string) => void;
   /** Fork the chat at this (completed) turn into a new session. */
   fork: (turnId: string) => void;
+  /** Where a sign-in the latest turn asks for happens. */
+  signIn: { host: string; session: string; hostName: string };
+  /** Send this turn's message again (its agent was just signed in). */
+  resend: (turnId: string) => void;
 }
 
 function Part({
@@ -29,12 +34,15 @@ function Part({
   turnId,
   live,
   retry,
+  latest,
   actions,
 }: {
   part: PartView | undefined;
   turnId: string;
   live: boolean;
   retry: boolean;
+  /** The part is in the chat's latest turn. */
+  latest: boolean;
   actions: TurnActions;
 }) {
   if (!part) return null;
@@ -64,12 +72,18 @@ function Part({
       return (
         <div class="turn-error" role="alert" data-testid="turn-error">
           <span>
-            <strong>{part.error.errorType || 'Error'}</strong>: {part.error.message}
+            <strong>{part.signIn ? 'Sign-in needed' : part.error.errorType || 'Error'}</strong>: {part.error.message}
           </span>
           {retry && (
             <button type="button" data-testid="retry" onClick={() => actions.retry(turnId)}>
               Retry
             </button>
+          )}
+          {part.signIn && latest && (
+            <div class="turn-sign-in">
+              <p class="small">Sign in, and your message is sent again.</p>
+              <SignIn {...actions.signIn} signIn={part.signIn} onSignedIn={() => actions.resend(turnId)} />
+            </div>
           )}
         </div>
       );
@@ -139,6 +153,7 @@ export const Turn = memo(function Turn({
             turnId={turn.id}
             live={!!turn.active}
             retry={i === retryAt}
+            latest={latest}
             actions={actions}
           />
         ))}

@@ -142,6 +142,7 @@ describe('chat store', () => {
       kind: 'error',
       error: { errorType: 'e', message: 'x' },
       resumable,
+      signIn: null,
     });
     const t = turn('t', {
       parts: [md('a', 'a'), err(true), md('b', 'b'), err(true)],

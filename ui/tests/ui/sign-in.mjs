@@ -8,7 +8,7 @@
 // screenshots; HANGAR_REQUIRE_KEYRING=1 fails instead of skipping the key
 // part when dbus-run-session or gnome-keyring-daemon is missing.
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fakeBin, run, tempHome } from './harness.mjs';
@@ -138,11 +138,40 @@ await run(
     await page.waitForSelector('[data-testid=sign-in]', { state: 'detached' });
     await sendAndRead('login is signed in and working');
     check(true, 'after the login the session starts again by itself and answers', 'login');
+    // The row settles once the turn's end reaches the sidebar.
+    await page
+      .waitForFunction(() => document.querySelector('[data-testid=session-row]')?.dataset.status === 'idle', null, {
+        timeout: 10000,
+      })
+      .catch(() => {});
     const rows = await page.$$eval('[data-testid=session-row]', (els) => els.map((e) => e.textContent));
     check(
       rows.length === 1 && rows[0].includes('login') && rows[0].includes('Idle'),
       'one session replaces the refused one',
       JSON.stringify(rows),
+    );
+
+    // Signed out meanwhile (the agent's login file gone) and the agent
+    // restarted: the next message's turn fails with the ways to sign in,
+    // and once signed in there the message is sent again by itself.
+    rmSync(join(home, 'login.json.signed-in'));
+    const session = await page.$eval('[data-testid=session-row]', (e) => e.dataset.uri);
+    await page.evaluate((s) => window.rpc('session.restartAgent', { host: 'local', session: s }), session);
+    await page.fill('[data-testid=composer-input]', 'hello again');
+    await page.click('[data-testid=send]');
+    await page.waitForSelector('[data-testid=turn-error] [data-testid=sign-in]');
+    if (shots) await page.screenshot({ path: join(shots, 'chat-sign-in-turn.png') });
+    await page.click('[data-testid=turn-error] [data-testid=sign-in-terminal]:nth-child(2) [data-testid=sign-in-run]');
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-testid=turn]').length === 3 &&
+        !document.querySelector('[data-testid=turn].active'),
+    );
+    const last = await page.$eval('[data-testid=turn]:last-of-type', (e) => e.textContent);
+    check(
+      last.includes('hello again') && last.includes('login is signed in and working'),
+      'a turn refused for want of sign-in offers it, and the message goes again after',
+      last,
     );
 
     if (!bus) return;

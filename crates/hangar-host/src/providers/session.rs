@@ -365,9 +365,14 @@ impl SessionTask {
                 }
                 Some(Err(failure)) => {
                     self.stop_agent().await;
-                    let kind =
-                        if failure.sign_in.is_some() { sign_in::AUTH_REQUIRED_ERROR } else { "agentStartFailed" };
-                    turn.finish(&*self.host, Ending::Error { kind, message: failure.message }, None);
+                    let ending = match &failure.sign_in {
+                        Some(methods) => Ending::NeedsSignIn {
+                            meta: sign_in::error_meta(&self.setup.agent.id, methods),
+                            message: failure.message,
+                        },
+                        None => Ending::Error { kind: "agentStartFailed", message: failure.message },
+                    };
+                    turn.finish(&*self.host, ending, None);
                     return;
                 }
                 Some(Ok(())) => {}

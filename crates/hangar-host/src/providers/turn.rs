@@ -116,6 +116,14 @@ pub enum Ending {
         /// Message.
         message: String,
     },
+    /// `chat/error` `authRequired`: the agent would not start until the
+    /// person signs it in; `meta` lists the ways (`sign_in::error_meta`).
+    NeedsSignIn {
+        /// Message.
+        message: String,
+        /// The error's `_meta`.
+        meta: serde_json::Map<String, Value>,
+    },
 }
 
 impl Ending {
@@ -678,6 +686,20 @@ impl Turn {
                 duration,
                 part: ErrorResponsePart {
                     error: ErrorInfo { error_type: kind.to_owned(), message, stack: None, meta: None },
+                    resumable: None,
+                },
+                meta: None,
+            }),
+            Ending::NeedsSignIn { message, meta } => StateAction::ChatError(ChatErrorAction {
+                turn_id,
+                duration,
+                part: ErrorResponsePart {
+                    error: ErrorInfo {
+                        error_type: super::sign_in::AUTH_REQUIRED_ERROR.to_owned(),
+                        message,
+                        stack: None,
+                        meta: Some(meta),
+                    },
                     resumable: None,
                 },
                 meta: None,

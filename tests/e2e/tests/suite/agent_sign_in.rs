@@ -5,7 +5,8 @@
 //! in a real Secret Service (never in a file) and reaches the agent's
 //! environment, also after a host restart; a terminal login runs on the
 //! host as a terminal channel; an `authenticate` method is sent to a fresh
-//! agent process. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
+//! agent process; a turn that restarts an agent signed out meanwhile fails
+//! listing the ways too. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
 use ahp::ClientError;
 use ahp_types::state::{SnapshotState, TerminalLifecycleState};
@@ -192,4 +193,42 @@ async fn an_agent_method_is_sent_authenticate_by_a_fresh_agent_process_that_then
         "the sign-in's agent process ended"
     );
     assert_eq!(rig.new_session().await, "session/ready", "{:?}", rig.session_state().await.creation_error);
+}
+
+#[tokio::test]
+async fn an_agent_signed_out_meanwhile_fails_the_turn_with_the_ways_to_sign_in_again() {
+    let mut rig = Rig::start(AgentCmd::Script(needs_sign_in(all_methods())), Launch::InProcess).await;
+    assert_eq!(sign_in(&rig, json!({ "method": "fake-oauth" })).await.unwrap(), json!({ "signedIn": true }));
+    assert_eq!(rig.new_session().await, "session/ready");
+    let first = rig.send("hello").await;
+    assert_eq!(rig.wait_end(&first).await, "chat/turnComplete");
+
+    // Signed out (the agent's own login is gone) and the agent restarted:
+    // the next turn starts it again and is refused.
+    let scripts = rig.workspace.parent().unwrap().to_owned();
+    for marker in std::fs::read_dir(&scripts).unwrap().flatten() {
+        if marker.file_name().to_string_lossy().ends_with(".signed-in") {
+            std::fs::remove_file(marker.path()).unwrap();
+        }
+    }
+    let _: Value = rig.client.request("x-hangar/restartAgent", json!({ "channel": rig.session })).await.unwrap();
+    let second = rig.send("hello again").await;
+    assert_eq!(rig.wait_end(&second).await, "chat/error");
+    let turn = rig.turn(&second).await;
+    let error = turn
+        .response_parts
+        .iter()
+        .find_map(|p| match p {
+            ahp_types::state::ResponsePart::Error(e) => Some(e.error.clone()),
+            _ => None,
+        })
+        .expect("an error part");
+    assert_eq!(error.error_type, "authRequired");
+    let offered = &error.meta.expect("the ways to sign in")["hangar.signIn"];
+    assert_eq!(offered["methods"][0]["id"], "fake-oauth", "{offered}");
+
+    // Signed in again from there, the message goes through.
+    assert_eq!(sign_in(&rig, json!({ "method": "fake-oauth" })).await.unwrap(), json!({ "signedIn": true }));
+    let third = rig.send("hello again").await;
+    assert_eq!(rig.wait_end(&third).await, "chat/turnComplete");
 }

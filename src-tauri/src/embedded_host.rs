@@ -34,8 +34,10 @@ pub fn default_data_dir() -> Result<PathBuf, CoreError> {
 /// Agents from `ID=COMMAND` strings: command-line `--agent` flags, then the
 /// `HANGAR_AGENTS` environment variable (entries separated by `;`), the
 /// same `ID=COMMAND` form `hangar serve --agent` takes; then the well-known
-/// ACP agents found on `PATH` by `hangar_host::discovery`, as `hangar serve`
-/// finds them (unless `--no-discover` or `HANGAR_NO_DISCOVER=1`).
+/// ACP agents installed by `hangar agents install` (in `hangar serve`'s
+/// default data dir) or found on `PATH` by `hangar_host::discovery`, as
+/// `hangar serve` finds them (unless `--no-discover` or
+/// `HANGAR_NO_DISCOVER=1`).
 pub fn agent_specs(args: &[String]) -> Result<Vec<AgentSpec>, CoreError> {
     let mut out = Vec::new();
     for spec in crate::startup::flag_values(args, "--agent") {
@@ -49,7 +51,10 @@ pub fn agent_specs(args: &[String]) -> Result<Vec<AgentSpec>, CoreError> {
     let discover = !args.iter().any(|a| a == "--no-discover") && std::env::var_os("HANGAR_NO_DISCOVER").is_none();
     if discover {
         let taken: Vec<String> = out.iter().map(|a| a.id.clone()).collect();
-        out.extend(hangar_host::discovery::discover(std::env::var_os("PATH").as_deref(), &[], &taken));
+        // Where `hangar agents install` puts agents (its default data dir).
+        let installed: Vec<PathBuf> =
+            dirs::data_dir().map(|d| hangar_host::agent_install::prefix(&d.join("hangar"))).into_iter().collect();
+        out.extend(hangar_host::discovery::discover(std::env::var_os("PATH").as_deref(), &installed, &taken));
     }
     Ok(out)
 }

@@ -1,13 +1,17 @@
 //! `hangar agents list`: the well-known ACP agents and whether this machine
-//! has them — where (on `PATH` or in an npm prefix), at which version of
-//! their npm package — or, when missing, the package to install. The same
-//! search `hangar serve` registers agents with
-//! (`hangar_host::discovery`).
+//! has them — where (in Hangar's own prefix, on `PATH` or in an npm
+//! prefix), at which version of their npm package — or, when missing, how to
+//! install them. The same search `hangar serve` registers agents with
+//! (`hangar_host::discovery`). `hangar agents install NAME` / `remove NAME`:
+//! npm into (out of) `DATA_DIR/agents` at the pinned version
+//! (`hangar_host::agent_install`); `hangar serve` finds it at its next start.
 
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
+
+use hangar_host::agent_install;
 
 use crate::listing;
 
@@ -28,6 +32,28 @@ enum AgentsCommand {
         /// Also look in this npm prefix (its `bin` and `node_modules/.bin`), as `hangar serve --npm-prefix`.
         #[arg(long = "npm-prefix", value_name = "DIR")]
         npm_prefixes: Vec<PathBuf>,
+        /// The data directory whose installed agents to list (default: `hangar serve`'s).
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+    },
+    /// Install a well-known agent with npm into the data directory, at the version Hangar is tested with.
+    Install {
+        /// The agent: claude, codex, gemini, copilot, opencode or qwen.
+        name: String,
+        /// Another version of its npm package.
+        #[arg(long)]
+        version: Option<String>,
+        /// The data directory (default: `hangar serve`'s).
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+    },
+    /// Remove an agent `install` put in the data directory.
+    Remove {
+        /// The agent.
+        name: String,
+        /// The data directory (default: `hangar serve`'s).
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
     },
 }
 
@@ -46,8 +72,25 @@ struct Listed {
 /// Run `hangar agents …`.
 pub fn run(args: AgentsArgs) -> Result<(), String> {
     match args.command {
-        AgentsCommand::List { json, npm_prefixes } => {
-            let found = hangar_host::discovery::survey(std::env::var_os("PATH").as_deref(), &npm_prefixes);
+        AgentsCommand::Install { name, version, data_dir } => {
+            let data_dir = crate::serve::data_dir(data_dir).map_err(|e| e.to_string())?;
+            let (package, version) =
+                agent_install::install(&data_dir, &name, version.as_deref()).map_err(|e| e.to_string())?;
+            println!("installed {name}: {package}@{version} in {}", agent_install::prefix(&data_dir).display());
+            println!("hangar serve --data-dir {} finds it at its next start", data_dir.display());
+            Ok(())
+        }
+        AgentsCommand::Remove { name, data_dir } => {
+            let data_dir = crate::serve::data_dir(data_dir).map_err(|e| e.to_string())?;
+            let package = agent_install::remove(&data_dir, &name).map_err(|e| e.to_string())?;
+            println!("removed {name} ({package}) from {}", agent_install::prefix(&data_dir).display());
+            Ok(())
+        }
+        AgentsCommand::List { json, npm_prefixes, data_dir } => {
+            let data_dir = crate::serve::data_dir(data_dir).map_err(|e| e.to_string())?;
+            let mut prefixes = vec![agent_install::prefix(&data_dir)];
+            prefixes.extend(npm_prefixes);
+            let found = hangar_host::discovery::survey(std::env::var_os("PATH").as_deref(), &prefixes);
             let listed: Vec<Listed> = found
                 .into_iter()
                 .map(|p| Listed {
@@ -64,7 +107,7 @@ pub fn run(args: AgentsArgs) -> Result<(), String> {
                     let version = a.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
                     format!("{}\t{}\tinstalled{version}\t{program}", a.id, a.name)
                 }
-                None => format!("{}\t{}\tmissing\tnpm install -g {}", a.id, a.name, a.package),
+                None => format!("{}\t{}\tmissing\thangar agents install {}", a.id, a.name, a.id),
             })
         }
     }

@@ -166,7 +166,10 @@ pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
         args.agents.iter().map(|a| AgentSpec::parse(a).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
     if !args.no_discover {
         let taken: Vec<String> = agents.iter().map(|a| a.id.clone()).collect();
-        let found = hangar_host::discovery::discover(std::env::var_os("PATH").as_deref(), &args.npm_prefixes, &taken);
+        // Agents `hangar agents install` put in this data dir come first.
+        let mut prefixes = vec![hangar_host::agent_install::prefix(&data_dir)];
+        prefixes.extend(args.npm_prefixes.iter().cloned());
+        let found = hangar_host::discovery::discover(std::env::var_os("PATH").as_deref(), &prefixes, &taken);
         for agent in &found {
             tracing::info!("found agent {} ({})", agent.id, agent.command.join(" "));
         }

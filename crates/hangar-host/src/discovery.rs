@@ -18,6 +18,9 @@ use crate::agents::AgentSpec;
 struct Known {
     id: &'static str,
     package: &'static str,
+    /// The version `hangar agents install` installs (the one tested:
+    /// tests/interop/agents and ../shared/docs/acp-agents.md).
+    pinned: &'static str,
     executables: &'static [&'static str],
     args: &'static [&'static str],
 }
@@ -26,15 +29,39 @@ const KNOWN: &[Known] = &[
     Known {
         id: "claude",
         package: "@zed-industries/claude-agent-acp",
+        pinned: "0.23.1",
         executables: &["claude-agent-acp", "claude-code-acp"],
         args: &[],
     },
-    Known { id: "codex", package: "@zed-industries/codex-acp", executables: &["codex-acp"], args: &[] },
-    Known { id: "gemini", package: "@google/gemini-cli", executables: &["gemini"], args: &["--acp"] },
-    Known { id: "copilot", package: "@github/copilot", executables: &["copilot"], args: &["--acp", "--stdio"] },
-    Known { id: "opencode", package: "opencode-ai", executables: &["opencode"], args: &["acp"] },
-    Known { id: "qwen", package: "@qwen-code/qwen-code", executables: &["qwen"], args: &["--acp"] },
+    Known {
+        id: "codex",
+        package: "@zed-industries/codex-acp",
+        pinned: "0.16.0",
+        executables: &["codex-acp"],
+        args: &[],
+    },
+    Known { id: "gemini", package: "@google/gemini-cli", pinned: "0.61.0", executables: &["gemini"], args: &["--acp"] },
+    Known {
+        id: "copilot",
+        package: "@github/copilot",
+        pinned: "1.0.102",
+        executables: &["copilot"],
+        args: &["--acp", "--stdio"],
+    },
+    Known { id: "opencode", package: "opencode-ai", pinned: "1.18.33", executables: &["opencode"], args: &["acp"] },
+    Known { id: "qwen", package: "@qwen-code/qwen-code", pinned: "0.15.10", executables: &["qwen"], args: &["--acp"] },
 ];
+
+/// The npm package of well-known agent `id` and the version Hangar
+/// installs of it.
+pub fn package_of(id: &str) -> Option<(&'static str, &'static str)> {
+    KNOWN.iter().find(|k| k.id == id).map(|k| (k.package, k.pinned))
+}
+
+/// The ids of the well-known agents.
+pub fn known_ids() -> Vec<&'static str> {
+    KNOWN.iter().map(|k| k.id).collect()
+}
 
 /// A well-known agent as [`survey`] found it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,6 +12,8 @@
 //! - [`store`]    — SQLite: action log, checkpoints, turns, session index.
 //! - [`protocol`] — tables the official crates lack (dispatchable actions,
 //!   version filtering).
+//! - [`agent_install`] — `hangar agents install|remove`: the well-known agents
+//!   installed with npm into `DATA_DIR/agents` at a pinned version.
 //! - [`agent_keys`] — agents' API keys in the OS keyring, set in their
 //!   environment at start.
 //! - [`agents`]   — registered agents as `RootState.agents` shows them.
@@ -38,6 +40,7 @@
 //! → reducer → envelope with the next `serverSeq` → store writer (commit) →
 //! [`hub::Hub::publish`] → each subscriber's outbound queue.
 
+pub mod agent_install;
 pub mod agent_keys;
 pub mod agents;
 pub mod changes;

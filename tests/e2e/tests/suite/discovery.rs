@@ -1,6 +1,8 @@
 //! Well-known ACP agents installed in an npm prefix (or on PATH) show up in
 //! `RootState.agents` without `--agent`, and run sessions. A host process:
-//! it gets a `PATH` of its own.
+//! it gets a `PATH` of its own. `hangar agents install|remove` puts a real
+//! agent from npm into the data dir (npm's cache, filled by the interop
+//! agents' `npm ci`, is preferred), where `hangar serve` finds it.
 
 use ahp_types::state::SnapshotState;
 use hangar_e2e::acp::fake_agent_bin;
@@ -52,9 +54,12 @@ fn agents_list_says_which_agents_are_installed_at_which_version_and_which_are_mi
         return;
     }
     let prefix = hangar_e2e::interop::interop_dir().join("agents");
+    let data = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(hangar_e2e::hangar_bin())
         .args(["agents", "list", "--json", "--npm-prefix"])
         .arg(&prefix)
+        .arg("--data-dir")
+        .arg(data.path())
         .env("PATH", "/usr/bin:/bin")
         .output()
         .unwrap();
@@ -69,4 +74,62 @@ fn agents_list_says_which_agents_are_installed_at_which_version_and_which_are_mi
     let copilot = row("copilot");
     assert_eq!((copilot["state"].as_str(), copilot["package"].as_str()), (Some("missing"), Some("@github/copilot")));
     assert_eq!(row("opencode")["state"], "missing");
+}
+
+/// `hangar ARGS` with `PATH`; (success, stdout, stderr).
+fn hangar(args: &[&str], path: &str) -> (bool, String, String) {
+    let out = std::process::Command::new(hangar_e2e::hangar_bin())
+        .args(args)
+        .env("PATH", path)
+        .env("npm_config_prefer_offline", "true")
+        .env("npm_config_update_notifier", "false")
+        .output()
+        .unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[tokio::test]
+async fn an_agent_is_installed_from_npm_into_the_data_dir_served_and_removed() {
+    if !hangar_e2e::interop::available() {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+
+    let (ok, out, err) = hangar(&["agents", "install", "qwen", "--data-dir", dir], &path);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("installed qwen: @qwen-code/qwen-code@0.15.10"), "{out}");
+    let (ok, out, err) = hangar(&["agents", "list", "--json", "--data-dir", dir], "/usr/bin:/bin");
+    assert!(ok, "{err}");
+    let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let qwen = listed.as_array().unwrap().iter().find(|a| a["id"] == "qwen").unwrap().clone();
+    assert_eq!((qwen["state"].as_str(), qwen["version"].as_str()), (Some("installed"), Some("0.15.10")), "{qwen}");
+    assert!(qwen["program"].as_str().unwrap().contains("/agents/node_modules/.bin/qwen"), "{qwen}");
+
+    // The host on that data dir registers it, with no PATH of its own (an
+    // empty `--npm-prefix` turns the harness's discovery on).
+    let empty = tempfile::tempdir().unwrap();
+    let host = TestHost::try_start_in(
+        Launch::Process(&[("PATH", "/usr/bin:/bin")]),
+        data.path(),
+        &["--npm-prefix", empty.path().to_str().unwrap()],
+    )
+    .unwrap();
+    let (_client, init) = initialized(&host, "installer").await;
+    let root = init.snapshots.iter().find(|s| s.resource == "ahp-root://").unwrap();
+    let SnapshotState::Root(root) = &root.state else { panic!("root snapshot") };
+    assert!(root.agents.iter().any(|a| a.provider == "qwen"), "{:?}", root.agents);
+    drop(host);
+
+    let (ok, out, err) = hangar(&["agents", "remove", "qwen", "--data-dir", dir], &path);
+    assert!(ok, "{out}\n{err}");
+    let (_, out, _) = hangar(&["agents", "list", "--data-dir", dir], "/usr/bin:/bin");
+    assert!(out.lines().any(|l| l.starts_with("qwen\t") && l.contains("missing\thangar agents install qwen")), "{out}");
+
+    // What cannot be done says why.
+    let (ok, _, err) = hangar(&["agents", "install", "nope", "--data-dir", dir], &path);
+    assert!(!ok && err.contains("not a well-known agent"), "{err}");
+    let (ok, _, err) = hangar(&["agents", "install", "qwen", "--data-dir", dir], "/nonexistent");
+    assert!(!ok && err.contains("npm is not installed"), "{err}");
 }

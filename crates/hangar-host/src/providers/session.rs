@@ -707,6 +707,17 @@ impl SessionTask {
                 self.stop_agent().await;
                 turn.finish(&*self.host, Ending::Error { kind: "agentExited", message: reason }, None);
             }
+            Err(RpcFailure::Error { code: sign_in::ACP_AUTH_REQUIRED, message, .. })
+                if !self.auth.offered_by(&self.setup.agent.id).is_empty() =>
+            {
+                // Signed out while running: the ways to sign in again, and
+                // a fresh start (with the keys as they are then) next turn.
+                let methods = self.auth.offered_by(&self.setup.agent.id);
+                self.stop_agent().await;
+                let message = format!("{} needs you to sign in again ({message}).", self.setup.agent.display_name);
+                let meta = sign_in::error_meta(&self.setup.agent.id, &methods);
+                turn.finish(&*self.host, Ending::NeedsSignIn { message, meta }, None);
+            }
             Err(e) => turn.finish(&*self.host, Ending::Error { kind: "agentError", message: e.to_string() }, None),
         }
     }

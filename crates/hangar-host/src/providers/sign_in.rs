@@ -190,6 +190,11 @@ impl AuthMethods {
         lock(&self.0).insert(provider.to_owned(), methods);
     }
 
+    /// Every method `provider` offers.
+    pub fn offered_by(&self, provider: &str) -> Vec<SignInMethod> {
+        lock(&self.0).get(provider).cloned().unwrap_or_default()
+    }
+
     /// `provider`'s method `id`, if it offered one.
     pub fn get(&self, provider: &str, id: &str) -> Option<SignInMethod> {
         lock(&self.0).get(provider)?.iter().find(|m| m.id == id).cloned()

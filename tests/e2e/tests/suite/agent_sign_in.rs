@@ -196,6 +196,33 @@ async fn an_agent_method_is_sent_authenticate_by_a_fresh_agent_process_that_then
 }
 
 #[tokio::test]
+async fn a_prompt_the_running_agent_refuses_for_want_of_sign_in_lists_the_ways() {
+    let script = json!({
+        "initialize": { "protocolVersion": 1, "agentCapabilities": {}, "authMethods": all_methods() },
+        "turns": [[{ "fail": { "code": -32000, "message": "Authentication required" } }]]
+    });
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::InProcess).await;
+    assert_eq!(rig.created, "session/ready");
+    let turn = rig.send("hello").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/error");
+    let error = turn_error(&rig.turn(&turn).await);
+    assert_eq!(error.error_type, "authRequired");
+    assert!(error.message.contains("needs you to sign in again"), "{}", error.message);
+    assert_eq!(error.meta.unwrap()["hangar.signIn"]["methods"].as_array().map(Vec::len), Some(4));
+}
+
+/// The error part of `turn`.
+fn turn_error(turn: &ahp_types::state::Turn) -> ahp_types::state::ErrorInfo {
+    turn.response_parts
+        .iter()
+        .find_map(|p| match p {
+            ahp_types::state::ResponsePart::Error(e) => Some(e.error.clone()),
+            _ => None,
+        })
+        .expect("an error part")
+}
+
+#[tokio::test]
 async fn an_agent_signed_out_meanwhile_fails_the_turn_with_the_ways_to_sign_in_again() {
     let mut rig = Rig::start(AgentCmd::Script(needs_sign_in(all_methods())), Launch::InProcess).await;
     assert_eq!(sign_in(&rig, json!({ "method": "fake-oauth" })).await.unwrap(), json!({ "signedIn": true }));
@@ -214,15 +241,7 @@ async fn an_agent_signed_out_meanwhile_fails_the_turn_with_the_ways_to_sign_in_a
     let _: Value = rig.client.request("x-hangar/restartAgent", json!({ "channel": rig.session })).await.unwrap();
     let second = rig.send("hello again").await;
     assert_eq!(rig.wait_end(&second).await, "chat/error");
-    let turn = rig.turn(&second).await;
-    let error = turn
-        .response_parts
-        .iter()
-        .find_map(|p| match p {
-            ahp_types::state::ResponsePart::Error(e) => Some(e.error.clone()),
-            _ => None,
-        })
-        .expect("an error part");
+    let error = turn_error(&rig.turn(&second).await);
     assert_eq!(error.error_type, "authRequired");
     let offered = &error.meta.expect("the ways to sign in")["hangar.signIn"];
     assert_eq!(offered["methods"][0]["id"], "fake-oauth", "{offered}");

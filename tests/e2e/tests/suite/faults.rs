@@ -32,6 +32,16 @@ async fn next_title(raw: &mut RawClient) -> (String, Option<String>) {
     }
 }
 
+/// Wait until nothing has arrived for 1 s (at most 15 s in all).
+async fn quiet(raw: &mut RawClient) {
+    let until = tokio::time::Instant::now() + Duration::from_secs(15);
+    while tokio::time::Instant::now() < until {
+        if raw.next_json_within(Duration::from_secs(1)).await.is_none() {
+            return;
+        }
+    }
+}
+
 async fn stored_title(host: &TestHost) -> String {
     let mut raw = RawClient::initialized(host, "reader").await;
     let list = raw.request(json!(1), "listSessions", json!({"channel": ROOT})).await;
@@ -70,6 +80,10 @@ async fn a_full_disk_refuses_new_writes_keeps_what_waits_and_loses_nothing_commi
     }
     raw.send_text(title(1, "saved before")).await;
     assert_eq!(next_title(&mut raw).await, ("saved before".to_owned(), None));
+    // What that change still writes after it (the root's session summary,
+    // say) must be saved before the disk fills, or it is the write that
+    // waits instead of the title below (seen under load in a CI-like run).
+    quiet(&mut raw).await;
 
     // The disk fills. The first write finds out: it is kept, unseen, and
     // retried; every later change is refused with the reason.

@@ -24,11 +24,11 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::frames::answer_later;
+use super::session_folder::session_folder;
 use crate::agent_keys::AgentKeyError;
 use crate::host::Host;
 use crate::hub::ConnId;
 use crate::providers::{authenticate, run_login, SignInKind};
-use crate::resources::uri::file_uri_to_path;
 use crate::RpcError;
 
 /// How long an agent may take to answer `authenticate` (a browser login).
@@ -113,12 +113,12 @@ async fn saved_env(host: &Arc<Host>, provider: &str) -> Vec<(String, String)> {
     tokio::task::spawn_blocking(move || host.agent_keys.env(&provider)).await.unwrap_or_default()
 }
 
-/// The agent of session `channel` and the session's first folder.
+/// The agent of session `channel` and the session's folder.
 fn session_agent(host: &Arc<Host>, channel: &str) -> Result<(String, PathBuf), RpcError> {
-    let (provider, dirs) = host
-        .with_engine_locked(|e| e.session_state(channel).map(|s| (s.provider.clone(), s.working_directories.clone())))
+    let cwd = session_folder(host, channel)?;
+    let provider = host
+        .with_engine_locked(|e| e.session_state(channel).map(|s| s.provider.clone()))
         .ok_or_else(|| RpcError::session_not_found(channel))?;
-    let cwd = dirs.iter().flatten().find_map(|u| file_uri_to_path(u).ok()).unwrap_or_else(|| PathBuf::from("/"));
     Ok((provider, cwd))
 }
 

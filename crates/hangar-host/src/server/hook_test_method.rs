@@ -7,7 +7,6 @@
 //! connection's read loop; at most 60 s (`-32602` for an empty command or
 //! an unknown session).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,10 +14,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::frames::answer_later;
+use super::session_folder::session_folder;
 use crate::customizations::hook_test::{run_hook, HookTestError};
 use crate::host::Host;
 use crate::hub::ConnId;
-use crate::resources::uri::file_uri_to_path;
 use crate::RpcError;
 
 /// The longest a test may run, whatever the hook's own timeout says.
@@ -44,10 +43,7 @@ pub fn test_hook(host: &Arc<Host>, conn: ConnId, id: Value, p: TestHookParams) {
 }
 
 async fn run(host: &Arc<Host>, p: &TestHookParams) -> Result<Value, RpcError> {
-    let dirs = host
-        .with_engine_locked(|e| e.session_state(&p.channel).map(|s| s.working_directories.clone()))
-        .ok_or_else(|| RpcError::session_not_found(&p.channel))?;
-    let cwd = dirs.iter().flatten().find_map(|u| file_uri_to_path(u).ok()).unwrap_or_else(|| PathBuf::from("/"));
+    let cwd = session_folder(host, &p.channel)?;
     let limit = p.timeout_secs.map_or(MAX, |s| Duration::from_secs(s.max(1)).min(MAX));
     let ran = run_hook(&p.command, &p.input, &cwd, limit).await.map_err(|e| match e {
         HookTestError::NoCommand => RpcError::invalid_params("command", e.to_string()),

@@ -5,7 +5,6 @@
 //! reason and the end of its stderr; `-32602` for an unknown server). Runs
 //! off the connection's read loop; at most 20 s.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,10 +12,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::frames::answer_later;
+use super::session_folder::session_folder;
 use crate::customizations::mcp_test::test_server;
 use crate::host::Host;
 use crate::hub::ConnId;
-use crate::resources::uri::file_uri_to_path;
 use crate::RpcError;
 
 /// How long a Test may take in all.
@@ -37,15 +36,12 @@ pub fn test_mcp_server(host: &Arc<Host>, conn: ConnId, id: Value, p: TestMcpPara
 }
 
 async fn run(host: &Arc<Host>, p: &TestMcpParams) -> Result<Value, RpcError> {
-    let dirs = host
-        .with_engine_locked(|e| e.session_state(&p.channel).map(|s| s.working_directories.clone()))
-        .ok_or_else(|| RpcError::session_not_found(&p.channel))?;
+    let cwd = session_folder(host, &p.channel)?;
     host.ensure_customizations(&p.channel);
     let launch = host
         .customizations
         .mcp_launch(&p.channel, &p.id)
         .ok_or_else(|| RpcError::invalid_params("id", format!("no MCP server {} in this session", p.id)))?;
-    let cwd = dirs.iter().flatten().find_map(|u| file_uri_to_path(u).ok()).unwrap_or_else(|| PathBuf::from("/"));
     let tested = test_server(&launch, &cwd, LIMIT).await.map_err(|e| RpcError::internal(e.to_string()))?;
     serde_json::to_value(tested).map_err(|e| RpcError::internal(e.to_string()))
 }

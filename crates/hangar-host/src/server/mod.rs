@@ -23,6 +23,7 @@
 //! - `agent_sign_in_method.rs` — `x-hangar/agentSignIn` / `agentSignOut`:
 //!   a key kept in the keyring, a login run in a terminal channel, or ACP
 //!   `authenticate`, for a method the agent offered.
+//! - `session_folder.rs` — the folder a command run for a session starts in.
 //! - `restart_agent_method.rs` — `x-hangar/restartAgent`: a session's agent
 //!   stopped, to start afresh (a pending customization change taken).
 //! - `mcp_test_method.rs` — `x-hangar/testMcpServer`: a discovered MCP
@@ -42,6 +43,7 @@ mod mcp_test_method;
 mod methods;
 mod resource_methods;
 mod restart_agent_method;
+mod session_folder;
 pub mod tls;
 pub mod token_throttle;
 pub mod upgrade;

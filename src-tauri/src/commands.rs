@@ -307,6 +307,24 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             let params = json!({ "channel": a.session, "method": a.method, "key": a.key });
             Reply::AgentSignIn(request(core, &HostId::new(a.host), "x-hangar/agentSignIn", params).await?)
         }
+        Command::AgentsList(a) => {
+            Reply::AgentsList(request(core, &HostId::new(a.host), "x-hangar/agents", json!({})).await?)
+        }
+        Command::AgentsInstall(a) => {
+            let params = json!({ "id": a.id, "version": a.version });
+            Reply::AgentsInstall(request(core, &HostId::new(a.host), "x-hangar/agentInstall", params).await?)
+        }
+        Command::AgentsRemove(a) => Reply::AgentsRemove(
+            request(core, &HostId::new(a.host), "x-hangar/agentRemove", json!({ "id": a.id })).await?,
+        ),
+        Command::AgentsSaveCustom(a) => {
+            let params = json!({ "agent": a.agent });
+            Reply::AgentsSaveCustom(request(core, &HostId::new(a.host), "x-hangar/agentSave", params).await?)
+        }
+        Command::AgentsDeleteCustom(a) => {
+            let params = json!({ "id": a.id });
+            Reply::AgentsDeleteCustom(request(core, &HostId::new(a.host), "x-hangar/agentDelete", params).await?)
+        }
         Command::HostCustomizationsOf(a) => {
             let agents = core
                 .host_agents(&HostId::new(a.host.clone()))

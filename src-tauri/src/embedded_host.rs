@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use hangar_host::agent_registry::Discovery;
 use hangar_host::agents::AgentSpec;
 use hangar_host::config::HostConfig;
 use hangar_host::host::Host;
@@ -33,11 +34,7 @@ pub fn default_data_dir() -> Result<PathBuf, CoreError> {
 
 /// Agents from `ID=COMMAND` strings: command-line `--agent` flags, then the
 /// `HANGAR_AGENTS` environment variable (entries separated by `;`), the
-/// same `ID=COMMAND` form `hangar serve --agent` takes; then the well-known
-/// ACP agents installed by `hangar agents install` (in `hangar serve`'s
-/// default data dir) or found on `PATH` by `hangar_host::discovery`, as
-/// `hangar serve` finds them (unless `--no-discover` or
-/// `HANGAR_NO_DISCOVER=1`).
+/// same `ID=COMMAND` form `hangar serve --agent` takes.
 pub fn agent_specs(args: &[String]) -> Result<Vec<AgentSpec>, CoreError> {
     let mut out = Vec::new();
     for spec in crate::startup::flag_values(args, "--agent") {
@@ -48,15 +45,23 @@ pub fn agent_specs(args: &[String]) -> Result<Vec<AgentSpec>, CoreError> {
             out.push(AgentSpec::parse(spec).map_err(|e| CoreError::EmbeddedHost(e.to_string()))?);
         }
     }
-    let discover = !args.iter().any(|a| a == "--no-discover") && std::env::var_os("HANGAR_NO_DISCOVER").is_none();
-    if discover {
-        let taken: Vec<String> = out.iter().map(|a| a.id.clone()).collect();
-        // Where `hangar agents install` puts agents (its default data dir).
-        let installed: Vec<PathBuf> =
-            dirs::data_dir().map(|d| hangar_host::agent_install::prefix(&d.join("hangar"))).into_iter().collect();
-        out.extend(hangar_host::discovery::discover(std::env::var_os("PATH").as_deref(), &installed, &taken));
-    }
     Ok(out)
+}
+
+/// Where the embedded host looks for the well-known ACP agents, after the
+/// ones installed from the Agents page (its own data dir): those
+/// `hangar agents install` put in `hangar serve`'s default data dir, then
+/// `PATH`. `None` (no discovery) with `--no-discover` or
+/// `HANGAR_NO_DISCOVER=1`.
+pub fn discovery(args: &[String]) -> Option<Discovery> {
+    let off = args.iter().any(|a| a == "--no-discover") || std::env::var_os("HANGAR_NO_DISCOVER").is_some();
+    (!off).then(|| Discovery {
+        path: std::env::var_os("PATH"),
+        npm_prefixes: dirs::data_dir()
+            .map(|d| hangar_host::agent_install::prefix(&d.join("hangar")))
+            .into_iter()
+            .collect(),
+    })
 }
 
 fn random_token() -> String {
@@ -70,6 +75,7 @@ impl EmbeddedHost {
     pub async fn start(
         data_dir: PathBuf,
         agents: Vec<AgentSpec>,
+        discovery: Option<Discovery>,
         browse_roots: Vec<PathBuf>,
     ) -> Result<Self, CoreError> {
         std::fs::create_dir_all(&data_dir)
@@ -77,6 +83,7 @@ impl EmbeddedHost {
         let token = random_token();
         let mut config = HostConfig::new(data_dir.clone(), token.clone());
         config.agents = agents;
+        config.discovery = discovery;
         if !browse_roots.is_empty() {
             config.browse_roots = browse_roots;
         }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::core::Core;
-use crate::embedded_host::{agent_specs, default_data_dir, EmbeddedHost};
+use crate::embedded_host::{agent_specs, default_data_dir, discovery, EmbeddedHost};
 use crate::error::CoreError;
 
 /// The id of the embedded host in the multi-host client.
@@ -81,7 +81,7 @@ pub fn blank(args: &[String]) -> bool {
 /// Start the embedded host and the core (inside a Tokio runtime).
 pub async fn start(args: &[String]) -> Result<Started, CoreError> {
     let agents = agent_specs(args)?;
-    let host = EmbeddedHost::start(data_dir(args)?, agents, browse_roots(args)).await?;
+    let host = EmbeddedHost::start(data_dir(args)?, agents, discovery(args), browse_roots(args)).await?;
     let core = Core::start();
     core.add_host(LOCAL_HOST_ID, "This computer", host.url.clone()).await?;
     // A list that cannot be read leaves the app usable with its own host.

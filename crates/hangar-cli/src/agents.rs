@@ -4,7 +4,9 @@
 //! install them. The same search `hangar serve` registers agents with
 //! (`hangar_host::discovery`). `hangar agents install NAME` / `remove NAME`:
 //! npm into (out of) `DATA_DIR/agents` at the pinned version
-//! (`hangar_host::agent_install`); `hangar serve` finds it at its next start.
+//! (`hangar_host::agent_install`); a `hangar serve` on that data dir finds
+//! it at its next start (an install through the host itself, from the
+//! app's Agents page, is used at once).
 
 use std::path::PathBuf;
 
@@ -74,15 +76,18 @@ pub fn run(args: AgentsArgs) -> Result<(), String> {
     match args.command {
         AgentsCommand::Install { name, version, data_dir } => {
             let data_dir = crate::serve::data_dir(data_dir).map_err(|e| e.to_string())?;
-            let (package, version) =
-                agent_install::install(&data_dir, &name, version.as_deref()).map_err(|e| e.to_string())?;
+            let (package, version) = agent_install::install(&data_dir, &name, version.as_deref(), true, &mut |_| {})
+                .map_err(|e| e.to_string())?;
             println!("installed {name}: {package}@{version} in {}", agent_install::prefix(&data_dir).display());
-            println!("hangar serve --data-dir {} finds it at its next start", data_dir.display());
+            println!(
+                "hangar serve --data-dir {} finds it at its next start (installs from the app's Agents page are used at once)",
+                data_dir.display()
+            );
             Ok(())
         }
         AgentsCommand::Remove { name, data_dir } => {
             let data_dir = crate::serve::data_dir(data_dir).map_err(|e| e.to_string())?;
-            let package = agent_install::remove(&data_dir, &name).map_err(|e| e.to_string())?;
+            let package = agent_install::remove(&data_dir, &name, true).map_err(|e| e.to_string())?;
             println!("removed {name} ({package}) from {}", agent_install::prefix(&data_dir).display());
             Ok(())
         }

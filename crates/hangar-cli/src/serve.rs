@@ -162,19 +162,14 @@ pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
     let tls = tls_identity(&data_dir, args.listen, args.tls_cert.zip(args.tls_key), args.tls_self_signed)?;
     let token_path = args.token_file.unwrap_or_else(|| data_dir.join("token"));
     let token = token_file::read_or_create(&token_path)?;
-    let mut agents =
+    let agents =
         args.agents.iter().map(|a| AgentSpec::parse(a).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
-    if !args.no_discover {
-        let taken: Vec<String> = agents.iter().map(|a| a.id.clone()).collect();
-        // Agents `hangar agents install` put in this data dir come first.
-        let mut prefixes = vec![hangar_host::agent_install::prefix(&data_dir)];
-        prefixes.extend(args.npm_prefixes.iter().cloned());
-        let found = hangar_host::discovery::discover(std::env::var_os("PATH").as_deref(), &prefixes, &taken);
-        for agent in &found {
-            tracing::info!("found agent {} ({})", agent.id, agent.command.join(" "));
-        }
-        agents.extend(found);
-    }
+    // The host searches the agents `hangar agents install` (or the app)
+    // put in this data dir first, then these prefixes, then PATH.
+    let discovery = (!args.no_discover).then(|| hangar_host::agent_registry::Discovery {
+        path: std::env::var_os("PATH"),
+        npm_prefixes: args.npm_prefixes.clone(),
+    });
     if !args.listen.ip().is_loopback() && tls.is_none() {
         tracing::warn!(
             "listening on {} — reachable from the network; clients still need the token, and traffic is not \
@@ -186,6 +181,7 @@ pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
     config.listen = args.listen;
     config.tls = tls;
     config.agents = agents;
+    config.discovery = discovery;
     config.allowed_origins = args.allow_origins;
     config.active_client_grace = Duration::from_secs_f64(args.active_client_grace_secs.max(0.0));
     config.replay_capacity = args.replay_capacity;

@@ -1,5 +1,6 @@
-//! The agent registry: agents given with `--agent ID=COMMAND`, as
-//! `RootState.agents` shows them.
+//! One agent as the host runs it ([`AgentSpec`]): given with `--agent
+//! ID=COMMAND`, found by discovery, or added as a custom agent; and how
+//! `RootState.agents` shows it. The live list is `agent_registry.rs`.
 
 use ahp_types::state::AgentInfo;
 
@@ -12,6 +13,9 @@ pub struct AgentSpec {
     pub display_name: String,
     /// Program and arguments.
     pub command: Vec<String>,
+    /// Set in its environment at every start (a custom agent's own; saved
+    /// keys are added on top).
+    pub env: Vec<(String, String)>,
 }
 
 /// Why an `ID=COMMAND` argument was refused.
@@ -33,12 +37,12 @@ impl AgentSpec {
     pub fn parse(arg: &str) -> Result<Self, AgentSpecError> {
         let (id, command) = arg.split_once('=').ok_or_else(|| AgentSpecError::MissingEquals(arg.to_owned()))?;
         let id = id.trim();
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+        if !is_valid_id(id) {
             return Err(AgentSpecError::BadId(id.to_owned()));
         }
         let command =
             shlex::split(command).filter(|c| !c.is_empty()).ok_or_else(|| AgentSpecError::BadCommand(id.to_owned()))?;
-        Ok(Self { id: id.to_owned(), display_name: display_name_for(id), command })
+        Ok(Self { id: id.to_owned(), display_name: display_name_for(id), command, env: Vec::new() })
     }
 
     /// As `RootState.agents` lists it.
@@ -53,6 +57,12 @@ impl AgentSpec {
             capabilities: None,
         }
     }
+}
+
+/// Whether `id` may name an agent: not empty, letters, digits, `-`, `_`
+/// and `.` only.
+pub fn is_valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
 }
 
 /// Friendly names for the well-known agents; the id otherwise.

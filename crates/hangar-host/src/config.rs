@@ -28,8 +28,11 @@ pub struct HostConfig {
     /// The host's token; clients present it or a device token
     /// ([`crate::server::device_tokens`]).
     pub token: String,
-    /// Registered agents.
+    /// Agents given explicitly (`--agent`); they come first.
     pub agents: Vec<AgentSpec>,
+    /// Where to find the well-known agents (Hangar's own install folder is
+    /// always searched first); `None` turns discovery off.
+    pub discovery: Option<crate::agent_registry::Discovery>,
     /// Extra allowed `Origin` values besides [`DESKTOP_ORIGINS`].
     pub allowed_origins: Vec<String>,
     /// How long a disconnected client stays active before the host removes it.
@@ -71,6 +74,7 @@ impl HostConfig {
             tls: None,
             token,
             agents: Vec::new(),
+            discovery: None,
             allowed_origins: Vec::new(),
             active_client_grace: Duration::from_secs(30),
             replay_capacity: 4096,

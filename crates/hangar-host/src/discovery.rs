@@ -125,7 +125,8 @@ fn search_dirs(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf]) -> 
     dirs
 }
 
-fn is_executable(path: &Path) -> bool {
+/// Whether `path` is a file this user may run.
+pub(crate) fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }

@@ -104,6 +104,10 @@ pub struct Host {
     known_clients: Mutex<HashMap<String, ProtocolGeneration>>,
     grace_timers: Mutex<HashMap<String, tokio::task::AbortHandle>>,
     agents: Arc<dyn AgentLayer>,
+    /// The agents, current (installs and custom agents change it live).
+    pub agent_registry: Arc<crate::agent_registry::AgentRegistry>,
+    /// Installs from the Agents page, running or failed.
+    pub agent_installs: crate::agent_install::Installs,
     /// The API keys saved for agents (in the OS keyring; names on disk).
     pub agent_keys: crate::agent_keys::AgentKeys,
     /// This host, for handing the agent layer an owned [`AgentHost`].
@@ -139,8 +143,13 @@ impl Host {
             config.customization_home.clone(),
             Arc::new(crate::customizations::discover::discover),
         )?);
+        let registry = Arc::new(crate::agent_registry::AgentRegistry::new(
+            config.agents.clone(),
+            config.discovery.clone(),
+            config.data_dir.clone(),
+        ));
         let root = RootState {
-            agents: agents_with_customizations(&config, &customizations),
+            agents: agents_with_customizations(&registry.all(), &customizations, &[]),
             active_sessions: Some(0),
             terminals: None,
             config: None,
@@ -188,7 +197,9 @@ impl Host {
             turn_pages,
             known_clients: Mutex::new(HashMap::new()),
             grace_timers: Mutex::new(HashMap::new()),
-            agents: agent_layer(&config.agents, &config.data_dir),
+            agents: agent_layer(registry.clone(), &config.data_dir),
+            agent_registry: registry,
+            agent_installs: crate::agent_install::Installs::default(),
             agent_keys: crate::agent_keys::AgentKeys::open(&config.data_dir),
             me: me.clone(),
             next_conn: AtomicU64::new(1),
@@ -324,6 +335,24 @@ impl Host {
             for (info, mine) in agents.iter_mut().zip(per_agent) {
                 info.customizations = Some(mine).filter(|m| !m.is_empty());
             }
+            if agents != e.root().agents {
+                let _ = e.emit_server(
+                    ahp_types::ROOT_RESOURCE_URI,
+                    StateAction::RootAgentsChanged(RootAgentsChangedAction { agents }),
+                );
+            }
+        });
+    }
+
+    /// Make the agent list again (an agent was installed, removed or added
+    /// by hand) and publish it with `root/agentsChanged` when it changed.
+    pub fn reload_agents(&self) {
+        self.agent_registry.reload();
+        let specs = self.agent_registry.all();
+        let before = lock(&self.engine).root().agents.clone();
+        // Read from disk outside the engine's lock.
+        let agents = agents_with_customizations(&specs, &self.customizations, &before);
+        self.engine_then_effects(|e| {
             if agents != e.root().agents {
                 let _ = e.emit_server(
                     ahp_types::ROOT_RESOURCE_URI,
@@ -519,20 +548,29 @@ fn lock_within(file: &File, wait: std::time::Duration) -> bool {
     }
 }
 
-/// The configured agents as `RootState.agents` lists them, each with the
-/// user-level customizations it sees.
+/// `agents` as `RootState.agents` lists them, each with the user-level
+/// customizations it sees; an agent already in `before` keeps what its
+/// sessions reported (models, capabilities).
 fn agents_with_customizations(
-    config: &HostConfig,
+    agents: &[crate::agents::AgentSpec],
     customizations: &Customizations,
+    before: &[ahp_types::state::AgentInfo],
 ) -> Vec<ahp_types::state::AgentInfo> {
-    let ids: Vec<&str> = config.agents.iter().map(|a| a.id.as_str()).collect();
+    let ids: Vec<&str> = agents.iter().map(|a| a.id.as_str()).collect();
     let per_agent = customizations.user_level(&ids);
-    config
-        .agents
+    agents
         .iter()
         .zip(per_agent)
         .map(|(agent, mine)| {
-            let mut info = agent.info();
+            let fresh = agent.info();
+            let mut info = match before.iter().find(|b| b.provider == agent.id) {
+                Some(known) => ahp_types::state::AgentInfo {
+                    display_name: fresh.display_name,
+                    description: fresh.description,
+                    ..known.clone()
+                },
+                None => fresh,
+            };
             info.customizations = Some(mine).filter(|m| !m.is_empty());
             info
         })
@@ -578,7 +616,9 @@ impl AgentHost for Host {
     }
 
     fn agent_env(&self, agent: &str) -> Vec<(String, String)> {
-        self.agent_keys.env(agent)
+        let mut env = self.agent_registry.get(agent).map(|a| a.env).unwrap_or_default();
+        env.extend(self.agent_keys.env(agent));
+        env
     }
 
     fn read_root(&self, read: &mut dyn FnMut(&RootState)) {

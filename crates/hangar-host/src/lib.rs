@@ -12,13 +12,21 @@
 //! - [`store`]    — SQLite: action log, checkpoints, turns, session index.
 //! - [`protocol`] — tables the official crates lack (dispatchable actions,
 //!   version filtering).
-//! - [`agent_install`] — `hangar agents install|remove`: the well-known agents
-//!   installed with npm into `DATA_DIR/agents` at a pinned version.
+//! - [`agent_catalog`] — the Agents page's view of the host: each
+//!   well-known agent's state and version, installs running, custom agents.
+//! - [`agent_install`] — `hangar agents install|remove` and the Agents
+//!   page: the well-known agents installed with npm into `DATA_DIR/agents`
+//!   at a pinned version, with progress.
 //! - [`agent_keys`] — agents' API keys in the OS keyring, set in their
 //!   environment at start.
-//! - [`agents`]   — registered agents as `RootState.agents` shows them.
-//! - [`discovery`] — well-known ACP agents found on `PATH` / in npm prefixes
-//!   (used by `hangar serve` and the desktop app).
+//! - [`agents`]   — one agent as the host runs it, and as `RootState.agents`
+//!   shows it.
+//! - [`agent_registry`] — the live list: explicit, custom, then discovered
+//!   agents, made again when one is installed, removed or added.
+//! - [`custom_agents`] — agents added by hand (command, args, env), kept in
+//!   the data dir.
+//! - [`discovery`] — well-known ACP agents found on `PATH` / in npm prefixes,
+//!   and the survey the Agents page shows.
 //! - [`providers`] — the agent layer: runs agents for sessions and turns; it
 //!   reaches the host only through [`providers::AgentHost`] (which
 //!   [`host::Host`] implements), so the ACP mapping is testable without one.
@@ -40,11 +48,14 @@
 //! → reducer → envelope with the next `serverSeq` → store writer (commit) →
 //! [`hub::Hub::publish`] → each subscriber's outbound queue.
 
+pub mod agent_catalog;
 pub mod agent_install;
 pub mod agent_keys;
+pub mod agent_registry;
 pub mod agents;
 pub mod changes;
 pub mod config;
+pub mod custom_agents;
 pub mod customizations;
 pub mod discovery;
 pub mod engine;

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
+use super::agents::{AgentIdArgs, AgentInstallArgs, AgentsView, CustomAgentSaveArgs};
 use super::app::AppOp;
 use super::changes::{
     ChangesArgs, ChangesFileArgs, ChangesInvokeArgs, ChangesInvoked, ChangesReviewArgs, ChangesView, FileDiffView,
@@ -199,6 +200,18 @@ commands! {
     /// listed: a key kept in the host's keyring, a login run in a terminal
     /// on the host, or the agent's own sign-in.
     "agent.signIn" => AgentSignIn(AgentSignInArgs) -> SignedIn;
+    /// A host's agents: the well-known ones (where, which version, an
+    /// install's progress) and the custom ones.
+    "agents.list" => AgentsList(HostArgs) -> AgentsView;
+    /// Install (or update) a well-known agent on a host with npm; answers
+    /// at once, the progress in the list.
+    "agents.install" => AgentsInstall(AgentInstallArgs) -> AgentsView;
+    /// Remove an agent Hangar installed on a host.
+    "agents.remove" => AgentsRemove(AgentIdArgs) -> AgentsView;
+    /// Add or replace a custom agent on a host.
+    "agents.saveCustom" => AgentsSaveCustom(CustomAgentSaveArgs) -> AgentsView;
+    /// Delete a custom agent from a host.
+    "agents.deleteCustom" => AgentsDeleteCustom(AgentIdArgs) -> AgentsView;
 }
 
 impl Reply {
@@ -778,6 +791,15 @@ mod tests {
             ("changes.turnCounts", json!({"host": h, "session": s, "turns": ["t1", "t2"]})),
             ("terminal.read", json!({"host": h, "uri": "ahp-session:/s/terminals/t", "from": 0})),
             ("agent.signIn", json!({"host": h, "session": s, "method": "codex-api-key", "key": "sk-1"})),
+            ("agents.list", json!({"host": h})),
+            ("agents.install", json!({"host": h, "id": "qwen", "version": null})),
+            ("agents.remove", json!({"host": h, "id": "qwen"})),
+            (
+                "agents.saveCustom",
+                json!({"host": h, "agent": {"id": "mine", "name": "Mine", "command": "/opt/mine", "args": ["--acp"],
+                "env": {"LOG": "1"}}}),
+            ),
+            ("agents.deleteCustom", json!({"host": h, "id": "mine"})),
         ]
     }
 

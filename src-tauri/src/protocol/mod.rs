@@ -28,6 +28,8 @@
 //!   calls with diffs, input requests, errors);
 //! - [`terminal`] — a tool call's terminal, read while its command runs;
 //! - [`sign_in`] — the ways to sign an agent in, and `agent.signIn`;
+//! - [`agents`]  — the Agents page: a host's well-known agents, installs
+//!   with their progress, custom agents, and `agents.*`'s arguments;
 //! - [`input`]   — input-request questions and answers, both as views and as
 //!   the arguments the UI sends back (converted to and from `ahp-types`);
 //! - `bindings`  — (tests) writes the TypeScript into `ui/src/gen/`.
@@ -37,6 +39,7 @@
 //! except a message attachment, which the UI only hands back
 //! ([`command::Attachment`]).
 
+pub mod agents;
 pub mod app;
 #[cfg(test)]
 mod bindings;

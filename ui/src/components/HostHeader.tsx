@@ -1,6 +1,6 @@
 // A host's header in the sidebar: its name, its connection in words (what
 // happened, what to do, the next attempt counting down), "Retry now", and
-// the host menu: rename, reconnect, remove (saved remote hosts); after the
+// the host menu: agents, customizations, rename, reconnect, remove (saved remote hosts); after the
 // host came back from a lost connection, what resumed and what needs the
 // person, until dismissed.
 import { useEffect, useState } from 'preact/hooks';
@@ -25,10 +25,13 @@ function useNow(ticking: boolean): number {
 export function HostHeader({
   host,
   onCustomizations,
+  onAgents,
 }: {
   host: HostView;
   /** Open the host's user-level customizations. */
   onCustomizations?: (host: string, label: string) => void;
+  /** Open the host's agents (install, update, custom agents). */
+  onAgents?: (host: string, label: string) => void;
 }) {
   const c = host.connection;
   const ticking = (c.state === 'reconnecting' || c.state === 'unreachable') && c.nextAttemptAt != null;
@@ -99,6 +102,7 @@ export function HostHeader({
       </div>
       {menu && (
         <div class="host-menu" role="menu" data-testid="host-menu-items">
+          {host.connected && onAgents && item('agents', 'Agents…', () => onAgents(host.id, host.label))}
           {host.connected &&
             onCustomizations &&
             item('customizations', 'Customizations…', () => onCustomizations(host.id, host.label))}

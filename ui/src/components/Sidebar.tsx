@@ -16,6 +16,8 @@ export function Sidebar(props: {
   onToggleArchived: () => void;
   /** Open a host's user-level customizations. */
   onHostCustomizations: (host: string, label: string) => void;
+  /** Open a host's agents. */
+  onHostAgents: (host: string, label: string) => void;
 }) {
   const groups = groupSessions(props.app, props.showArchived);
   return (
@@ -37,7 +39,7 @@ export function Sidebar(props: {
       <div class="groups">
         {groups.map((g) => (
           <section class="host-group" key={g.host.id} data-testid="host-group" data-host={g.host.id}>
-            <HostHeader host={g.host} onCustomizations={props.onHostCustomizations} />
+            <HostHeader host={g.host} onCustomizations={props.onHostCustomizations} onAgents={props.onHostAgents} />
             {g.rows.length === 0 && (
               <p class="muted small">{props.showArchived ? 'No archived sessions' : 'No sessions yet'}</p>
             )}

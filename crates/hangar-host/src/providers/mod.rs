@@ -7,8 +7,8 @@
 //! - `agent_host.rs` — [`AgentHost`]: the narrow interface to the host the
 //!   layer works through (the host implements it; tests use a double).
 //! - `mod.rs`       — the [`AgentLayer`] trait, [`agent_layer`], and
-//!   [`AcpLayer`]: one task per session, routing effects to it; process
-//!   groups ended at shutdown.
+//!   [`AcpLayer`]: one task per session (its agent looked up in the live
+//!   registry), routing effects to it; process groups ended at shutdown.
 //! - `session.rs`   — the per-session task: turns, prompts, permissions,
 //!   cancel, steering, crash/hang handling.
 //! - `startup.rs`   — starting a session's agent: transport, `initialize`,
@@ -102,6 +102,7 @@ use ahp_types::StateAction;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use crate::agent_registry::AgentRegistry;
 use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
 use groups::Registry;
@@ -129,24 +130,11 @@ pub trait AgentLayer: Send + Sync {
     }
 }
 
-/// The agent layer for `agents`; their process groups are recorded under
-/// `data_dir`.
-pub fn agent_layer(agents: &[AgentSpec], data_dir: &Path) -> Arc<dyn AgentLayer> {
-    if agents.is_empty() {
-        return Arc::new(NoAgents);
-    }
-    Arc::new(AcpLayer::new(agents.to_vec(), data_dir))
-}
-
-/// Sessions are ready at once; turns wait for a client to cancel them.
-struct NoAgents;
-
-impl AgentLayer for NoAgents {
-    fn handle(&self, host: &Arc<dyn AgentHost>, effect: SideEffect) {
-        if let SideEffect::SessionCreated { session, .. } = effect {
-            host.emit(&session, StateAction::SessionReady(SessionReadyAction {}));
-        }
-    }
+/// The agent layer for the agents of `registry` (read at each session
+/// start, so an agent added while the host runs is used at once); their
+/// process groups are recorded under `data_dir`.
+pub fn agent_layer(registry: Arc<AgentRegistry>, data_dir: &Path) -> Arc<dyn AgentLayer> {
+    Arc::new(AcpLayer::new(registry, data_dir))
 }
 
 /// Timeouts for talking to agents.
@@ -179,7 +167,7 @@ impl Timeouts {
 
 /// Runs each session's ACP agent on its own task.
 pub struct AcpLayer {
-    agents: Vec<AgentSpec>,
+    agents: Arc<AgentRegistry>,
     tasks: Mutex<HashMap<String, mpsc::UnboundedSender<Command>>>,
     registry: Registry,
     timeouts: Timeouts,
@@ -189,7 +177,7 @@ pub struct AcpLayer {
 impl AcpLayer {
     /// A layer for these agents; agent process groups are recorded under
     /// `data_dir` (leftovers of an earlier host are ended now).
-    pub fn new(agents: Vec<AgentSpec>, data_dir: &Path) -> Self {
+    pub fn new(agents: Arc<AgentRegistry>, data_dir: &Path) -> Self {
         Self {
             agents,
             tasks: Mutex::default(),
@@ -217,7 +205,7 @@ impl AcpLayer {
             return Some(tx);
         }
         let state = host.session(session, SessionState::clone)?;
-        let agent = self.agents.iter().find(|a| a.id == state.provider)?.clone();
+        let agent = self.agents.get(&state.provider)?;
         let acp_session = state
             .meta
             .as_ref()
@@ -239,7 +227,10 @@ impl AgentLayer for AcpLayer {
     fn handle(&self, host: &Arc<dyn AgentHost>, effect: SideEffect) {
         let session = match &effect {
             SideEffect::SessionCreated { session, provider, working_directories, .. } => {
-                let Some(agent) = self.agents.iter().find(|a| &a.id == provider).cloned() else {
+                // A session with no agent (a host that has none: clients
+                // drive its turns themselves) is ready at once.
+                let Some(agent) = self.agents.get(provider) else {
+                    host.emit(session, StateAction::SessionReady(SessionReadyAction {}));
                     return;
                 };
                 let setup = Setup {
@@ -279,7 +270,7 @@ impl AgentLayer for AcpLayer {
     }
 
     fn sign_in_method(&self, provider: &str, id: &str) -> Option<(AgentSpec, SignInMethod)> {
-        let agent = self.agents.iter().find(|a| a.id == provider)?.clone();
+        let agent = self.agents.get(provider)?;
         Some((agent, self.auth.get(provider, id)?))
     }
 

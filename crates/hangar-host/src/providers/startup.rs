@@ -450,7 +450,12 @@ mod tests {
     /// `caps`, restoring `earlier`: the requests the agent got.
     async fn start(host: &RecordingHost, caps: Value, earlier: Option<&str>) -> Vec<(String, Value)> {
         let (addr, agent) = scripted_agent(caps).await;
-        let spec = AgentSpec { id: "scripted".to_owned(), display_name: "Scripted".to_owned(), command: vec![addr] };
+        let spec = AgentSpec {
+            id: "scripted".to_owned(),
+            display_name: "Scripted".to_owned(),
+            command: vec![addr],
+            env: Vec::new(),
+        };
         let registry = Registry::default();
         let scope = Scope::new(&[], &[]);
         let starter = Starter {

@@ -101,6 +101,14 @@ pub fn handle_request(
             super::agent_sign_in_method::sign_out(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
+        "x-hangar/agents" => Ok(Reply::Result(super::agents_methods::catalog(host)?)),
+        "x-hangar/agentInstall" => Ok(Reply::Result(super::agents_methods::install(host, decode(&params)?)?)),
+        "x-hangar/agentRemove" => {
+            super::agents_methods::remove(host, conn.id, id.clone(), decode(&params)?);
+            Ok(Reply::Sent)
+        }
+        "x-hangar/agentSave" => Ok(Reply::Result(super::agents_methods::save(host, decode(&params)?)?)),
+        "x-hangar/agentDelete" => Ok(Reply::Result(super::agents_methods::delete(host, &decode(&params)?)?)),
         "x-hangar/testHook" => {
             super::hook_test_method::test_hook(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
@@ -271,7 +279,7 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessi
         return Err(RpcError::invalid_params("channel", "must be a session URI such as ahp-session:/<id>"));
     }
     let fork = fork_source(p.meta.as_ref())?;
-    let agents = &host.config.agents;
+    let agents = host.agent_registry.all();
     let provider = match p.provider {
         Some(provider) if agents.iter().any(|a| a.id == provider) => provider,
         Some(provider) => return Err(RpcError::provider_not_found(&provider)),

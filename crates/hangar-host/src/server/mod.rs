@@ -23,6 +23,9 @@
 //! - `agent_sign_in_method.rs` — `x-hangar/agentSignIn` / `agentSignOut`:
 //!   a key kept in the keyring, a login run in a terminal channel, or ACP
 //!   `authenticate`, for a method the agent offered.
+//! - `agents_methods.rs` — `x-hangar/agents`, `agentInstall`, `agentRemove`,
+//!   `agentSave`, `agentDelete`: the Agents page (install with progress,
+//!   custom agents), each change published at once.
 //! - `session_folder.rs` — the folder a command run for a session starts in.
 //! - `restart_agent_method.rs` — `x-hangar/restartAgent`: a session's agent
 //!   stopped, to start afresh (a pending customization change taken).
@@ -30,6 +33,7 @@
 //!   server started on this host, its tools listed (a Test button).
 
 mod agent_sign_in_method;
+mod agents_methods;
 mod changeset_methods;
 mod connection;
 pub mod device_tokens;

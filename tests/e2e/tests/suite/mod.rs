@@ -11,6 +11,7 @@ mod acp_restart;
 mod acp_terminals;
 mod acp_turns;
 mod agent_sign_in;
+mod agents_page;
 mod changesets;
 mod customizations;
 mod customizations_mcp;

@@ -12,6 +12,8 @@
 //! `terminal.mjs` for a command's output in its tool call's terminal;
 //! `sign-in.mjs` for signing an agent in (a terminal login, a key kept in a
 //! private Secret Service);
+//! `agents.mjs` for the Agents page (shown at first launch, a custom agent,
+//! an install from npm with its progress, Remove);
 //! `changes.mjs` for reviewing an agent's edits hunk by hunk;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes): the built
@@ -80,6 +82,11 @@ fn a_commands_output_shows_live_in_a_read_only_terminal_with_its_exit() {
 #[test]
 fn an_agent_that_needs_signing_in_is_signed_in_from_the_chat_by_terminal_login_or_key() {
     run_ui_script("sign-in.mjs");
+}
+
+#[test]
+fn agents_are_added_installed_with_progress_and_removed_from_the_agents_page() {
+    run_ui_script("agents.mjs");
 }
 
 #[test]

@@ -241,10 +241,13 @@ fn known(id: &str) -> Result<(&'static str, &'static str), InstallError> {
 }
 
 /// The number of packages a `--dry-run --json` plan adds (at least one:
-/// the agent's own, when npm's JSON says nothing usable).
+/// the agent's own, when npm's answer says nothing usable). npm 9 and 10
+/// print an `add NAME VERSION` line per package before the JSON.
 fn packages_to_add(plan: &str) -> u32 {
-    let json: serde_json::Value = serde_json::from_str(plan).unwrap_or_default();
-    let n = json.get("add").and_then(serde_json::Value::as_array).map_or(1, Vec::len);
+    let json_start = plan.find("\n{").map_or(0, |i| i + 1);
+    let json: serde_json::Value = serde_json::from_str(&plan[json_start..]).unwrap_or_default();
+    let listed = json.get("add").and_then(serde_json::Value::as_array).map(Vec::len);
+    let n = listed.unwrap_or_else(|| plan.lines().filter(|l| l.starts_with("add ")).count());
     u32::try_from(n.max(1)).unwrap_or(u32::MAX)
 }
 
@@ -345,6 +348,10 @@ mod tests {
     #[test]
     fn a_dry_run_plan_gives_the_number_of_packages() {
         assert_eq!(packages_to_add(r#"{"add": [{"name": "a"}, {"name": "b"}], "change": []}"#), 2);
+        // npm 9/10: a line per package, then the JSON.
+        let npm10 = "add @a/b 1.0.0\nadd c 2.0.0\nadd d 0.1.0\n{\n  \"add\": [{}, {}, {}]\n}\n";
+        assert_eq!(packages_to_add(npm10), 3);
+        assert_eq!(packages_to_add("add a 1\nadd b 2\n"), 2);
         assert_eq!(packages_to_add("not json"), 1);
     }
 }

@@ -59,7 +59,9 @@ export function AgentsPage({
   return (
     <section class="agents-page" data-testid="agents-page" aria-label={`Agents on ${label}`}>
       <header class="agents-head">
-        <h1>Agents on {label}</h1>
+        <h1>
+          Agents <span class="muted agents-host">· {label}</span>
+        </h1>
         <button type="button" class="link-button" data-testid="agents-close" onClick={onClose}>
           Close
         </button>
@@ -122,7 +124,7 @@ export function AgentsPage({
                   <span class="agent-name">{c.name || c.id}</span>
                   <span class="agent-status small muted">
                     <code>{[c.command, ...c.args].join(' ')}</code>
-                    {Object.keys(c.env).length > 0 && ` · ${Object.keys(c.env).length} environment variables`}
+                    {envCount(c.env)}
                     {!view.registered.includes(c.id) && ' · not used: another agent has its id'}
                   </span>
                 </div>
@@ -180,6 +182,12 @@ export function AgentsPage({
       )}
     </section>
   );
+}
+
+/** " · N environment variables", or nothing. */
+function envCount(env: Record<string, string>): string {
+  const n = Object.keys(env).length;
+  return n === 0 ? '' : ` · ${n} environment variable${n === 1 ? '' : 's'}`;
 }
 
 function KnownAgent({
@@ -262,7 +270,15 @@ function CustomAgentForm({
   const [form, setForm] = useState<CustomForm>(initial);
   const [problem, setProblem] = useState('');
   const [saving, setSaving] = useState(false);
-  const set = (p: Partial<CustomForm>) => setForm((f) => ({ ...f, ...p }));
+  const set = (p: Partial<CustomForm>) => {
+    setProblem('');
+    setForm((f) => ({ ...f, ...p }));
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onCancel();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onCancel]);
   const text = (key: 'id' | 'name' | 'command' | 'args') => (e: Event) =>
     set({ [key]: (e.target as HTMLInputElement).value });
   const save = (e: Event) => {

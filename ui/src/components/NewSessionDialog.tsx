@@ -97,6 +97,11 @@ export function NewSessionDialog({
             </select>
           </label>
         </div>
+        {target.ready && target.agents.length === 0 && (
+          <p class="muted small" data-testid="no-agents-hint">
+            This host has no agent yet: install one from its menu (⋯ beside its name), <b>Agents…</b>
+          </p>
+        )}
         <FolderPicker listing={listing} waiting={!target.ready} onOpen={open} />
         {error && (
           <p class="error" role="alert">
@@ -104,7 +109,7 @@ export function NewSessionDialog({
           </p>
         )}
         <div class="modal-actions">
-          <button type="button" onClick={onClose}>
+          <button type="button" data-testid="new-session-cancel" onClick={onClose}>
             Cancel
           </button>
           <button

@@ -86,7 +86,7 @@ async fn a_custom_agent_added_while_the_host_runs_is_usable_at_once_kept_and_del
     assert!(agents_in(&changed.action).unwrap().is_empty());
     let err = client.request::<_, Value>("x-hangar/agentDelete", json!({ "id": "mine" })).await.unwrap_err();
     assert!(
-        matches!(&err, ClientError::Rpc(e) if e.code == -32009 || e.message.contains("no custom agent")),
+        matches!(&err, ClientError::Rpc(e) if e.code == -32008 && e.message.contains("no custom agent")),
         "{err:?}"
     );
 }
@@ -131,7 +131,8 @@ async fn a_well_known_agent_installed_through_the_host_shows_progress_and_is_reg
     })
     .await
     .expect("the install ended");
-    assert!(seen_total >= 1, "the progress had a length");
+    // Qwen Code comes with its native helpers: more than one package.
+    assert!(seen_total >= 2, "the progress had the plan's length, not a guess: {seen_total}");
     assert_eq!((installed["location"].as_str(), installed["version"].as_str()), (Some("hangar"), Some("0.15.10")));
     let changed = wait_for_action(&mut root, |e| agents_in(&e.action).is_some()).await;
     assert_eq!(agents_in(&changed.action).unwrap(), ["qwen"]);

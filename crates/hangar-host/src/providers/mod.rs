@@ -96,8 +96,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ahp_types::actions::SessionReadyAction;
-use ahp_types::state::SessionState;
+use ahp_types::actions::{ChatErrorAction, SessionReadyAction};
+use ahp_types::state::{ErrorInfo, ErrorResponsePart, SessionState};
 use ahp_types::StateAction;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -135,6 +135,24 @@ pub trait AgentLayer: Send + Sync {
 /// process groups are recorded under `data_dir`.
 pub fn agent_layer(registry: Arc<AgentRegistry>, data_dir: &Path) -> Arc<dyn AgentLayer> {
     Arc::new(AcpLayer::new(registry, data_dir))
+}
+
+/// A turn in a session whose agent is no longer on the host (removed from
+/// the Agents page, or a custom agent deleted) ends at once saying so,
+/// rather than waiting for an agent that will never answer.
+fn agent_gone(host: &Arc<dyn AgentHost>, provider: &str, chat: &str, turn_id: &str) {
+    let message = format!(
+        "The agent {provider:?} is no longer on this host: install or add it again (the host's Agents page), \
+         then send the message again, or start a new session with another agent."
+    );
+    let error = ErrorInfo { error_type: "agentNotFound".to_owned(), message, stack: None, meta: None };
+    let action = ChatErrorAction {
+        turn_id: turn_id.to_owned(),
+        duration: 0,
+        part: ErrorResponsePart { error, resumable: None },
+        meta: None,
+    };
+    host.emit(chat, StateAction::ChatError(action));
 }
 
 /// Timeouts for talking to agents.
@@ -264,6 +282,15 @@ impl AgentLayer for AcpLayer {
         let Some(session) = session else {
             return;
         };
+        if let SideEffect::TurnStarted { chat, turn_id, .. } = &effect {
+            let provider = host.session(&session, |s| s.provider.clone()).unwrap_or_default();
+            if !provider.is_empty() && self.agents.get(&provider).is_none() {
+                // An agent process started before it went stays no longer.
+                self.restart(&session);
+                agent_gone(host, &provider, chat, turn_id);
+                return;
+            }
+        }
         if let Some(tx) = self.task_for(host, &session) {
             let _ = tx.send(Command::Effect(Box::new(effect)));
         }

@@ -2,7 +2,7 @@
 //! `agentSave`, `agentDelete`, `agentInstall`, `agentRemove`): a custom
 //! agent added while the host runs is in `RootState.agents` at once
 //! (`root/agentsChanged`), runs a turn with its own environment, survives
-//! a restart and is deleted; a well-known agent installed with npm through
+//! a restart and is deleted (its session's next turn then says so); a well-known agent installed with npm through
 //! the host reports its progress, is registered without a restart, and is
 //! removed; what cannot be done says why. Needs `cargo build -p hangar-cli
 //! -p hangar-fake-agent`; the npm install also needs the interop agents'
@@ -84,6 +84,13 @@ async fn a_custom_agent_added_while_the_host_runs_is_usable_at_once_kept_and_del
     assert_eq!(catalog["registered"], json!([]), "{catalog}");
     let changed = wait_for_action(&mut root, |e| agents_in(&e.action).is_some()).await;
     assert!(agents_in(&changed.action).unwrap().is_empty());
+    // Its session's next turn says the agent is gone instead of waiting.
+    let (_, mut chat_sub) = client.subscribe(opened.chat.clone()).await.unwrap();
+    client.dispatch(opened.chat.clone(), turn_started("t2", "still there?")).await.unwrap();
+    let end =
+        wait_for_action(&mut chat_sub, |e| matches!(action_type(e).as_str(), "chat/turnComplete" | "chat/error")).await;
+    let StateAction::ChatError(error) = &end.action else { panic!("{end:?}") };
+    assert!(error.part.error.message.contains("no longer on this host"), "{error:?}");
     let err = client.request::<_, Value>("x-hangar/agentDelete", json!({ "id": "mine" })).await.unwrap_err();
     assert!(
         matches!(&err, ClientError::Rpc(e) if e.code == -32008 && e.message.contains("no custom agent")),

@@ -264,12 +264,12 @@ fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectPar
 }
 
 fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribeParams) -> Result<Reply, RpcError> {
-    // A session restored after a restart shows current customizations.
-    host.ensure_customizations(&p.channel);
-    host.ensure_changeset(&p.channel);
     if conn.generation == ProtocolGeneration::V0_9 && !v0_9::defines_channel(&p.channel) {
         return Err(RpcError::not_found(format!("AHP 0.9 has no such channel: {}", p.channel)));
     }
+    // A session restored after a restart shows current customizations.
+    host.ensure_customizations(&p.channel);
+    host.ensure_changeset(&p.channel);
     host.with_engine_locked(|engine| {
         let tail = p.view.as_ref().and_then(|v| v.turns).and_then(|n| usize::try_from(n).ok());
         let snapshot = engine

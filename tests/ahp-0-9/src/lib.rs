@@ -34,12 +34,17 @@ use serde_json::{json, Value};
 /// The version the 0.9 client offers, alone.
 pub const VERSION: &str = "0.9.0";
 
-/// Connect the official 0.9 client and `initialize` offering only 0.9.0.
-pub async fn connect(host: &TestHost, client_id: &str) -> Client {
+/// Open a connection with the official 0.9 client (no handshake yet).
+pub async fn open(host: &TestHost) -> Client {
     let transport = ahp_ws_0_9::WebSocketTransport::connect(&host.authed_url()).await.unwrap();
     // A deep buffer: a streaming turn must not lag the client's ring.
     let config = ClientConfig { subscription_buffer: 1 << 17, ..Default::default() };
-    let client = Client::connect(transport, config).await.unwrap();
+    Client::connect(transport, config).await.unwrap()
+}
+
+/// Connect the official 0.9 client and `initialize` offering only 0.9.0.
+pub async fn connect(host: &TestHost, client_id: &str) -> Client {
+    let client = open(host).await;
     let init: InitializeResult =
         client.initialize(client_id.to_owned(), vec![VERSION.into()], Vec::new()).await.unwrap();
     assert_eq!(init.protocol_version, VERSION);
@@ -136,6 +141,22 @@ impl<S: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug> Mirror<S> {
         let (snapshot, sub) = subscribe(client, uri).await;
         let state = only_0_9(&snapshot["state"]);
         Self { state, types: Vec::new(), uri: uri.to_owned(), sub, reduce, ahead: VecDeque::new() }
+    }
+
+    /// A mirror of a state the client kept from an earlier connection,
+    /// followed on this one through `sub`.
+    pub fn resume(
+        state: S,
+        uri: &str,
+        sub: SessionSubscription,
+        reduce: fn(&mut S, &StateAction) -> ReduceOutcome,
+    ) -> Self {
+        Self { state, types: Vec::new(), uri: uri.to_owned(), sub, reduce, ahead: VecDeque::new() }
+    }
+
+    /// Apply envelopes the client got in a `reconnect` replay.
+    pub fn apply_replay(&mut self, envelopes: &[ActionEnvelope]) {
+        envelopes.iter().for_each(|envelope| self.apply(envelope));
     }
 
     /// Take a fresh 0.9 snapshot on a new connection, then bring the mirror

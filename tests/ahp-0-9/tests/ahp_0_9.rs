@@ -14,11 +14,14 @@
 
 use ahp_0_9::reducers::apply_action_to_chat;
 use ahp_0_9::{apply_action_to_session, SessionSubscription};
+use ahp_types_0_9::commands::ReconnectParams;
 use ahp_types_0_9::state::{ChatState, SessionState, ToolCallState, TurnState};
+use ahp_types_0_9::ActionEnvelope;
 use hangar_e2e::acp::{markdown, AgentCmd, Rig};
 use hangar_e2e::{action_type, Launch};
 use hangar_e2e_ahp_0_9::{
-    approve, connect, draft_marker, fresh_snapshot, only_0_9, subscribe, title_marker, turn_started, wait_for, Mirror,
+    approve, connect, draft_marker, fresh_snapshot, only_0_9, open, subscribe, title_marker, turn_started, wait_for,
+    Mirror,
 };
 use serde_json::{json, Value};
 
@@ -219,4 +222,39 @@ async fn what_only_1_0_defines_stays_between_the_host_and_1_0_clients() {
     let echo = wait_for(&mut sub, |a| a["type"] == "chat/isReadChanged" || a["type"] == "chat/draftChanged").await;
     let reason = echo.rejection_reason.expect("refused, with a reason");
     assert!(reason.contains("0.9"), "{reason}");
+}
+
+#[tokio::test]
+async fn a_0_9_client_that_reconnects_gets_a_0_9_replay_that_brings_it_to_the_fresh_snapshot() {
+    let mut rig = Rig::start(AgentCmd::Script(streamed_turn_with_a_confirmation()), Launch::Process(&[])).await;
+    let first = connect(&rig.host, "vscode-0-9").await;
+    let (snapshot, _) = subscribe(&first, &rig.chat).await;
+    let last_seen = snapshot["fromSeq"].as_i64().unwrap();
+    let kept: ChatState = only_0_9(&snapshot["state"]);
+    first.shutdown().await;
+    // While it is away, the 1.0 client marks the chat read (an action 0.9
+    // lacks: the replay must leave it out) and runs a turn.
+    let read = json!({ "type": "chat/isReadChanged", "isRead": true });
+    rig.client.dispatch(rig.chat.clone(), serde_json::from_value(read).unwrap()).await.unwrap();
+    rig.wait_type("chat/isReadChanged").await;
+    let turn = rig.send(EDIT).await;
+    let ready = rig.wait_confirmation().await;
+    rig.confirm(&turn, ready["toolCallId"].as_str().unwrap(), true, Some("yes")).await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let again = open(&rig.host).await;
+    let sub = again.attach_subscription(&rig.chat).await;
+    let params = ReconnectParams {
+        channel: ahp_types_0_9::ROOT_RESOURCE_URI.to_owned(),
+        meta: None,
+        client_id: "vscode-0-9".to_owned(),
+        last_seen_server_seq: last_seen,
+        subscriptions: vec![rig.chat.clone()],
+    };
+    let replay: Value = again.request("reconnect", params).await.unwrap();
+    assert_eq!(replay["type"], "replay", "{replay}");
+    let actions: Vec<ActionEnvelope> = replay["actions"].as_array().unwrap().iter().map(only_0_9).collect();
+    let mut chat = Mirror::resume(kept, &rig.chat, sub, apply_action_to_chat);
+    chat.apply_replay(&actions);
+    assert!(chat.types.iter().any(|t| t == "chat/turnComplete"), "{:?}", chat.types);
+    chat.agrees_with_fresh(&rig.host, &again, draft_marker()).await;
 }

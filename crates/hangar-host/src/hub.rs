@@ -21,12 +21,14 @@
 //! and ephemeral notifications queued before the reply are not sent ahead of
 //! it (unless the connection already followed that channel).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{mpsc, Notify};
 
-use crate::protocol::versions::{is_visible_to, ProtocolGeneration};
+use crate::protocol::v0_9::downgrade;
+use crate::protocol::versions::ProtocolGeneration;
 use crate::store::Sequenced;
 
 /// The fewest envelopes the replay ring keeps (AHP hosts keep at least
@@ -294,8 +296,11 @@ impl Hub {
         let generation = conn.generation;
         let missed: Vec<Arc<str>> = ring
             .iter()
-            .filter(|e| e.seq > last_seen && wanted.contains(&*e.channel) && is_visible_to(generation, &e.action_type))
-            .map(|e| e.envelope.clone())
+            .filter(|e| e.seq > last_seen && wanted.contains(&*e.channel))
+            .filter_map(|e| match generation {
+                ProtocolGeneration::V1 => Some(e.envelope.clone()),
+                ProtocolGeneration::V0_9 => downgrade::envelope_json(&e.envelope, &e.action_type).map(Arc::from),
+            })
             .collect();
         for channel in channels {
             conn.subs.insert(channel.clone(), Sub { from_seq: *delivered_seq, pending: None });
@@ -312,12 +317,30 @@ impl Hub {
         for publication in batch {
             match publication {
                 Publication::Envelope { seq, channel, action_type, envelope, frame } => {
+                    // Built for the first 0.9 subscriber, shared by the others.
+                    let mut frame_v0_9: Option<Option<OutFrame>> = None;
                     if let Some(ids) = by_channel.get(&*channel) {
                         for id in ids {
                             let Some(conn) = conns.get_mut(id) else { continue };
                             let from = conn.subs.get(&*channel).map_or(u64::MAX, |s| s.from_seq);
-                            if seq > from && is_visible_to(conn.generation, &action_type) {
-                                conn.push(&frame);
+                            if seq <= from {
+                                continue;
+                            }
+                            match conn.generation {
+                                ProtocolGeneration::V1 => {
+                                    conn.push(&frame);
+                                }
+                                ProtocolGeneration::V0_9 => {
+                                    let downgraded = frame_v0_9.get_or_insert_with(|| {
+                                        downgrade::envelope_json(&envelope, &action_type).map(|e| match e {
+                                            Cow::Borrowed(_) => frame.clone(),
+                                            Cow::Owned(e) => downgrade::action_frame(&e).into(),
+                                        })
+                                    });
+                                    if let Some(f) = downgraded {
+                                        conn.push(f);
+                                    }
+                                }
                             }
                         }
                     }
@@ -389,5 +412,57 @@ mod tests {
         assert!(covered, "a gap of 1,000 envelopes is replayed, not answered with snapshots");
         assert_eq!(replayed.len(), 1000);
         assert_eq!(&*replayed[0], "1");
+    }
+
+    #[test]
+    fn a_0_9_connection_gets_actions_as_0_9_defines_them_and_a_1_0_one_as_they_are() {
+        let hub = Hub::new(MIN_REPLAY_CAPACITY, 0);
+        let channel = "ahp-session:/two".to_owned();
+        let (tx_1, mut rx_1) = mpsc::channel(8);
+        let (tx_0_9, mut rx_0_9) = mpsc::channel(8);
+        hub.add_connection(1, tx_1, Arc::new(Notify::new()));
+        hub.add_connection(2, tx_0_9, Arc::new(Notify::new()));
+        hub.identify(1, "new", ProtocolGeneration::V1);
+        hub.identify(2, "old", ProtocolGeneration::V0_9);
+        for id in [1, 2] {
+            hub.replay_and_subscribe(id, 0, std::slice::from_ref(&channel), |_| OutFrame::from("reply"));
+        }
+        let publication = |seq: u64, action: serde_json::Value| {
+            let action_type = action["type"].as_str().unwrap_or_default().into();
+            let envelope = serde_json::json!({ "channel": channel, "action": action, "serverSeq": seq }).to_string();
+            let frame = downgrade::action_frame(&envelope).into();
+            Publication::Envelope {
+                seq,
+                channel: channel.as_str().into(),
+                action_type,
+                envelope: envelope.into(),
+                frame,
+            }
+        };
+        let summary = serde_json::json!({ "resource": "ahp-chat:/c", "title": "t", "status": 1, "modifiedAt": "2026-01-01T00:00:00.000Z", "movable": false });
+        hub.publish(vec![
+            publication(1, serde_json::json!({ "type": "session/chatsReordered", "chats": ["ahp-chat:/c"] })),
+            publication(2, serde_json::json!({ "type": "session/chatAdded", "summary": summary })),
+        ]);
+        let frames = |rx: &mut mpsc::Receiver<OutFrame>| {
+            std::iter::from_fn(|| rx.try_recv().ok())
+                .filter(|f| f.as_str() != "reply")
+                .map(|f| serde_json::from_str::<serde_json::Value>(&f).unwrap()["params"]["action"].clone())
+                .collect::<Vec<_>>()
+        };
+        let new = frames(&mut rx_1);
+        assert_eq!(new.len(), 2);
+        assert_eq!(new[1]["summary"]["movable"], false);
+        let old = frames(&mut rx_0_9);
+        assert_eq!(old.len(), 1, "0.9 has no session/chatsReordered: {old:?}");
+        assert_eq!(old[0]["type"], "session/chatAdded");
+        assert_eq!(old[0]["summary"].get("movable"), None);
+        let mut replayed = Vec::new();
+        hub.replay_and_subscribe(2, 0, std::slice::from_ref(&channel), |missed| {
+            replayed = missed;
+            OutFrame::from("reply")
+        });
+        assert_eq!(replayed.len(), 1, "the replay is filtered the same way");
+        assert!(!replayed[0].contains("movable"));
     }
 }

@@ -50,6 +50,20 @@ impl Engine {
         }
     }
 
+    /// Refuse a client's action before it is checked (the connection's
+    /// protocol does not define it): the echo, as for any rejection.
+    pub fn refuse_client(
+        &self,
+        client_id: &str,
+        channel: &str,
+        client_seq: i64,
+        action: StateAction,
+        reason: String,
+    ) -> Rejection {
+        let origin = ActionOrigin { client_id: client_id.to_owned(), client_seq };
+        self.rejection(channel, action, origin, reason)
+    }
+
     fn rejection(&self, channel: &str, action: StateAction, origin: ActionOrigin, reason: String) -> Rejection {
         let envelope = ActionEnvelope {
             channel: channel.to_owned(),

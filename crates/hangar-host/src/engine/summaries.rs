@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::clock::instant;
 use super::Engine;
 use crate::hub::{OutFrame, Publication};
-use crate::protocol::versions::downgrade_summary;
+use crate::protocol::v0_9::downgrade;
 use crate::store::StoreOp;
 
 /// Status bits that say what a chat is doing (idle, error, in progress, input needed).
@@ -177,7 +177,7 @@ impl Engine {
     pub(super) fn notify_root(&mut self, method: &str, params: Value, summary_field: &str) {
         let mut old = params.clone();
         if let Some(summary) = old.get_mut(summary_field) {
-            downgrade_summary(summary);
+            downgrade::summary(summary);
         }
         self.publish_root_notification(method, &params, &old);
     }

@@ -1,7 +1,8 @@
 //! Protocol facts the official crates do not carry: which actions a client may
-//! dispatch, and which protocol version introduced each action type.
+//! dispatch, the negotiated generation, and what a 0.9 connection gets and sends.
 
 pub mod dispatchable;
+pub mod v0_9;
 pub mod versions;
 
 use ahp_types::StateAction;

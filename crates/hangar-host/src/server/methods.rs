@@ -11,6 +11,7 @@ use ahp_types::commands::{
 };
 use ahp_types::{negotiate_protocol_version, StateAction, SUPPORTED_PROTOCOL_VERSIONS};
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
@@ -20,7 +21,8 @@ use crate::changes::fork_session::fork_source;
 use crate::engine::{ChannelRef, CreateSession};
 use crate::host::Host;
 use crate::hub::ConnId;
-use crate::protocol::versions::{downgrade_summary, ProtocolGeneration};
+use crate::protocol::v0_9::{self, downgrade, upgrade};
+use crate::protocol::versions::ProtocolGeneration;
 use crate::resources::uri::{file_uri_to_path, path_to_file_uri};
 use crate::resources::ResourceService;
 use crate::store::TurnCursor;
@@ -68,6 +70,10 @@ pub fn handle_request(
     if conn.client_id.is_none() && !BEFORE_INITIALIZE.contains(&method) {
         return Err(RpcError::method_not_found(method).with_data(json!({ "reason": "initialize first" })));
     }
+    let params = match conn.generation {
+        ProtocolGeneration::V0_9 if upgrade::lifts_request(method) => lift_request(method, &params)?,
+        _ => params,
+    };
     match method {
         "ping" => Ok(Reply::Result(Value::Null)),
         "initialize" => initialize(host, conn, id, decode(&params)?),
@@ -127,7 +133,11 @@ pub fn handle_request(
             Ok(Reply::Sent)
         }
         "resolveSessionConfig" => {
-            Ok(Reply::Result(crate::providers::resolve_session_config(&**host, &decode(&params)?)))
+            let mut config = crate::providers::resolve_session_config(&**host, &decode(&params)?);
+            if conn.generation == ProtocolGeneration::V0_9 {
+                downgrade::session_config(&mut config);
+            }
+            Ok(Reply::Result(config))
         }
         "sessionConfigCompletions" => {
             Ok(Reply::Result(crate::providers::session_config_completions(&**host, &decode(&params)?)))
@@ -142,12 +152,19 @@ pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str,
         return;
     };
     match method {
-        "dispatchAction" => match decode::<DispatchActionParams>(&params) {
-            Ok(p) => host.with_engine(|e| {
+        "dispatchAction" => match decode_dispatch(conn.generation, &params) {
+            Ok((p, refusal)) => host.with_engine(|e| {
                 // The echo carries the engine's seq: it goes behind every
                 // action already queued, like an envelope.
-                if let Err(rejection) = e.dispatch_client(&client_id, &p.channel, p.client_seq, p.action) {
+                let outcome = match refusal {
+                    Some(reason) => Err(e.refuse_client(&client_id, &p.channel, p.client_seq, p.action, reason)),
+                    None => e.dispatch_client(&client_id, &p.channel, p.client_seq, p.action),
+                };
+                if let Err(mut rejection) = outcome {
                     tracing::debug!(reason = %rejection.reason, "rejected a client action");
+                    if conn.generation == ProtocolGeneration::V0_9 {
+                        rejection.frame = downgrade::echo_frame(&rejection.frame);
+                    }
                     if e.writer().failure().is_some() {
                         // The store cannot save: nothing queued is published
                         // until it can, so this refusal cannot wait behind it.
@@ -189,8 +206,13 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
     let default_directory = std::env::var_os("HOME").map(|h| path_to_file_uri(std::path::Path::new(&h)));
     host.with_engine_locked(|engine| {
         let seq = engine.seq();
-        let snapshots: Vec<_> =
-            p.initial_subscriptions.unwrap_or_default().iter().filter_map(|uri| engine.snapshot(uri)).collect();
+        let snapshots: Vec<_> = p
+            .initial_subscriptions
+            .unwrap_or_default()
+            .iter()
+            .filter(|uri| generation == ProtocolGeneration::V1 || v0_9::defines_channel(uri))
+            .filter_map(|uri| engine.snapshot(uri))
+            .collect();
         let channels: Vec<String> = snapshots.iter().map(|s| s.resource.clone()).collect();
         let result = InitializeResult {
             protocol_version: version,
@@ -208,7 +230,8 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
             telemetry: None,
             automations: None,
         };
-        engine.subscribe_and_reply(&host.hub, conn.id, &channels, result_frame(id, &result));
+        let frame = result_frame_for(generation, id, &result, downgrade::initialize_result);
+        engine.subscribe_and_reply(&host.hub, conn.id, &channels, frame);
     });
     Ok(Reply::Sent)
 }
@@ -234,9 +257,14 @@ fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectPar
             result_frame(id, &json!({ "type": "replay", "actions": actions, "missing": missing })).into()
         });
         if !replayed {
-            let snapshots: Vec<_> = present.iter().filter_map(|uri| engine.snapshot(uri)).collect();
+            let snapshots: Vec<_> = present
+                .iter()
+                .filter(|uri| generation == ProtocolGeneration::V1 || v0_9::defines_channel(uri))
+                .filter_map(|uri| engine.snapshot(uri))
+                .collect();
             let channels: Vec<String> = snapshots.iter().map(|s| s.resource.clone()).collect();
-            let frame = result_frame(id, &json!({ "type": "snapshot", "snapshots": snapshots }));
+            let result = json!({ "type": "snapshot", "snapshots": snapshots });
+            let frame = result_frame_for(generation, id, &result, downgrade::reconnect_result);
             engine.subscribe_and_reply(&host.hub, conn.id, &channels, frame);
         }
     });
@@ -244,6 +272,9 @@ fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectPar
 }
 
 fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribeParams) -> Result<Reply, RpcError> {
+    if conn.generation == ProtocolGeneration::V0_9 && !v0_9::defines_channel(&p.channel) {
+        return Err(RpcError::not_found(format!("AHP 0.9 has no such channel: {}", p.channel)));
+    }
     // A session restored after a restart shows current customizations.
     host.ensure_customizations(&p.channel);
     host.ensure_changeset(&p.channel);
@@ -252,7 +283,8 @@ fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribePar
         let snapshot = engine
             .snapshot_with_tail(&p.channel, tail)
             .ok_or_else(|| RpcError::not_found(format!("no such channel: {}", p.channel)))?;
-        let frame = result_frame(id, &SubscribeResult { snapshot: Some(snapshot) });
+        let result = SubscribeResult { snapshot: Some(snapshot) };
+        let frame = result_frame_for(conn.generation, id, &result, downgrade::subscribe_result);
         engine.subscribe_and_reply(&host.hub, conn.id, std::slice::from_ref(&p.channel), frame);
         Ok(Reply::Sent)
     })
@@ -264,7 +296,7 @@ fn list_sessions(host: &Arc<Host>, conn: &ConnState, p: ListSessionsParams) -> R
         .map_err(|e| RpcError::internal(e.to_string()))?;
     if conn.generation == ProtocolGeneration::V0_9 {
         if let Some(items) = result.get_mut("items").and_then(Value::as_array_mut) {
-            items.iter_mut().for_each(downgrade_summary);
+            items.iter_mut().for_each(downgrade::summary);
         }
     }
     Ok(Reply::Result(result))
@@ -375,6 +407,48 @@ fn fetch_turns(host: &Arc<Host>, conn: &ConnState, id: &Value, p: FetchTurnsPara
         engine.publish_reply(conn.id, result_frame(id, &json!({})));
     });
     Ok(Reply::Sent)
+}
+
+/// The frame answering a request with `result`, downgraded by `to_0_9` for
+/// a 0.9 connection.
+fn result_frame_for(
+    generation: ProtocolGeneration,
+    id: &Value,
+    result: &impl Serialize,
+    to_0_9: fn(&mut Value),
+) -> String {
+    if generation == ProtocolGeneration::V1 {
+        return result_frame(id, result);
+    }
+    match serde_json::to_value(result) {
+        Ok(mut value) => {
+            to_0_9(&mut value);
+            result_frame(id, &value)
+        }
+        Err(_) => result_frame(id, result),
+    }
+}
+
+/// A 0.9 client's request params, lifted to 1.0.
+fn lift_request(method: &str, params: &RawValue) -> Result<Box<RawValue>, RpcError> {
+    let mut value: Value = decode(params)?;
+    upgrade::request_params(method, &mut value);
+    serde_json::value::to_raw_value(&value).map_err(|e| RpcError::internal(e.to_string()))
+}
+
+/// `dispatchAction` params, a 0.9 client's lifted to 1.0; the second item
+/// is why the action is refused before it reaches the engine.
+fn decode_dispatch(
+    generation: ProtocolGeneration,
+    params: &RawValue,
+) -> Result<(DispatchActionParams, Option<String>), RpcError> {
+    if generation == ProtocolGeneration::V1 {
+        return Ok((decode(params)?, None));
+    }
+    let mut value: Value = decode(params)?;
+    let refusal = value.get_mut("action").and_then(|action| upgrade::action(action).err());
+    let p = serde_json::from_value(value).map_err(|e| RpcError::invalid_params("params", e.to_string()))?;
+    Ok((p, refusal))
 }
 
 /// The frame answering a request.

@@ -197,7 +197,10 @@ impl Starter<'_> {
             };
             if let Some(method) = method {
                 // `session/load` replays the history as updates: not a turn.
-                match ask_starting(live, self.scope, method, params, self.limit).await.0 {
+                // An agent that wants its saved key presented first is
+                // told, and asked again: falling back to `session/new`
+                // would lose what it remembers.
+                match self.ask_presenting_key(live, method, params, &methods, false).await {
                     Ok(result) => {
                         while let Ok(msg) = live.inbound.try_recv() {
                             if let Inbound::Request { id, .. } = msg {
@@ -212,26 +215,7 @@ impl Starter<'_> {
             }
         }
         let params = json!({ "cwd": cwd, "mcpServers": mcp_servers });
-        let (mut result, held) = ask_starting(live, self.scope, "session/new", params.clone(), self.limit).await;
-        live.stashed.extend(held);
-        if let Some(method) = self.key_to_present(&result, &methods) {
-            // The key is in the agent's environment but the agent takes it
-            // only once told to (Codex: `authenticate` with its env_var
-            // method, ACP's way for those); then the session is asked again.
-            let (told, held) =
-                ask_starting(live, self.scope, "authenticate", json!({ "methodId": method }), self.limit).await;
-            live.stashed.extend(held);
-            match told {
-                Ok(_) => {
-                    let (again, held) = ask_starting(live, self.scope, "session/new", params, self.limit).await;
-                    live.stashed.extend(held);
-                    result = again;
-                }
-                Err(e) => {
-                    tracing::info!(session = %self.session, "the agent did not take its saved key: {}", e.message)
-                }
-            }
-        }
+        let result = self.ask_presenting_key(live, "session/new", params, &methods, true).await;
         let result = result.map_err(|e| self.refused(e, methods))?;
         let sid = result
             .get("sessionId")
@@ -243,7 +227,42 @@ impl Starter<'_> {
         Ok((sid, prompt_support, earlier.is_some()))
     }
 
-    /// The key method to `authenticate` with when `session/new` was refused
+    /// Ask `method` (`session/new`, `session/load`, `session/resume`); when
+    /// the agent refuses with `auth_required` although a key it asks for is
+    /// in its environment (saved by the person), it takes the key only once
+    /// told to (Codex: `authenticate` with its env_var method, ACP's way for
+    /// those): it is told, and asked again. Updates that come meanwhile are
+    /// kept for the session when `keep` (not a load's replayed history).
+    async fn ask_presenting_key(
+        &self,
+        live: &mut Live,
+        method: &str,
+        params: Value,
+        methods: &[SignInMethod],
+        keep: bool,
+    ) -> Result<Value, AskError> {
+        let (result, held) = ask_starting(live, self.scope, method, params.clone(), self.limit).await;
+        if keep {
+            live.stashed.extend(held);
+        }
+        let Some(key_method) = self.key_to_present(&result, methods) else {
+            return result;
+        };
+        let told = json!({ "methodId": key_method });
+        let (told, held) = ask_starting(live, self.scope, "authenticate", told, self.limit).await;
+        live.stashed.extend(held);
+        if let Err(e) = told {
+            tracing::info!(session = %self.session, "the agent did not take its saved key: {}", e.message);
+            return result;
+        }
+        let (again, held) = ask_starting(live, self.scope, method, params, self.limit).await;
+        if keep {
+            live.stashed.extend(held);
+        }
+        again
+    }
+
+    /// The key method to `authenticate` with when a session request was refused
     /// with `auth_required` although a key the agent asks for is in its
     /// environment (saved by the person).
     fn key_to_present(&self, answer: &Result<Value, AskError>, methods: &[SignInMethod]) -> Option<String> {

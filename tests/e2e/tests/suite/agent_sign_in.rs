@@ -88,7 +88,10 @@ async fn a_key_is_kept_in_the_keyring_not_a_file_and_the_agent_starts_with_it_af
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("kept-data");
-    let script = needs_sign_in(all_methods());
+    // An agent that restores its sessions with `session/load`, saying so.
+    let mut script = needs_sign_in(all_methods());
+    script["capabilities"] = json!({ "loadSession": true });
+    script["turns"] = json!([[{ "chunk": "signed in and working" }, { "echo": true }, { "end": "end_turn" }]]);
     let mut rig = Rig::start_with(
         tempfile::tempdir().unwrap(),
         AgentCmd::Script(script.clone()),
@@ -114,12 +117,28 @@ async fn a_key_is_kept_in_the_keyring_not_a_file_and_the_agent_starts_with_it_af
     assert!(names.contains("FAKE_API_KEY"), "{names}");
 
     // A restarted host still has it (the keyring, not memory).
+    let (old_session, old_chat, old_folder) = (rig.session.clone(), rig.chat.clone(), rig.workspace.clone());
     rig.host.stop_with("TERM");
     drop(rig);
+    // The rig's temporary folder went with it: the earlier session's folder is made again.
+    std::fs::create_dir_all(&old_folder).unwrap();
     let mut rig =
         Rig::start_with(tempfile::tempdir().unwrap(), AgentCmd::Script(script), Launch::Process(&env), Some(&data))
             .await;
     assert_eq!(rig.created, "session/ready", "{:?}", rig.session_state().await.creation_error);
+
+    // The earlier session's next turn restores the agent's own session
+    // (`session/load`, refused until the key is presented) rather than
+    // starting a new one that remembers nothing.
+    let fresh = (rig.session.clone(), rig.chat.clone());
+    (rig.session, rig.chat) = (old_session, old_chat.clone());
+    rig.chat_sub = rig.client.subscribe(old_chat).await.unwrap().1;
+    let turn = rig.send("do you remember?").await;
+    let ended = rig.wait_end(&turn).await;
+    assert_eq!(ended, "chat/turnComplete", "{:?}", hangar_e2e::acp::error_message(&rig.turn(&turn).await));
+    let said = hangar_e2e::acp::markdown(&rig.turn(&turn).await);
+    assert!(said.contains("[restored by session/load]"), "{said}");
+    (rig.session, rig.chat) = fresh;
 
     // Signed out, the next start is refused again.
     let out: Value = rig

@@ -104,7 +104,13 @@ impl Connection {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {}
                 }
-                let text = String::from_utf8_lossy(&raw_line);
+                // Checked with `from_utf8` first: its validation is much
+                // faster than the lossy decoder's, and nearly every line is
+                // valid (the lossy copy only for an agent's stray bytes).
+                let text = match std::str::from_utf8(&raw_line) {
+                    Ok(valid) => std::borrow::Cow::Borrowed(valid),
+                    Err(_) => String::from_utf8_lossy(&raw_line),
+                };
                 let line = text.trim();
                 if line.is_empty() {
                     continue;

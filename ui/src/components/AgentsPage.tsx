@@ -102,6 +102,11 @@ export function AgentsPage({
           ))}
         </ul>
       )}
+      {view && startedWith(view).length > 0 && (
+        <p class="muted small" data-testid="agents-started-with">
+          Also on this host, given when it was started: {startedWith(view).join(', ')}.
+        </p>
+      )}
       {view && (
         <section class="custom-agents" aria-label="Custom agents">
           <div class="custom-agents-head">
@@ -182,6 +187,12 @@ export function AgentsPage({
       )}
     </section>
   );
+}
+
+/** Agents the host runs that are neither well-known nor custom (`--agent` when it started). */
+function startedWith(view: AgentsView): string[] {
+  const listed = new Set([...view.known.map((a) => a.id), ...view.custom.map((c) => c.id)]);
+  return view.registered.filter((id) => !listed.has(id));
 }
 
 /** " · N environment variables", or nothing. */

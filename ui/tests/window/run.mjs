@@ -347,6 +347,29 @@ await test('create an agent in the Customizations panel, with its description: t
   await wd.waitEl('[data-testid=cust-item][data-kind=agent][data-name=helper]');
 });
 
+await test('the host menu opens the Agents page; a custom agent added in its form is offered for new sessions', async () => {
+  await wd.clickEl('[data-host=local] [data-testid=host-menu]');
+  await wd.clickEl('[data-testid=host-menu-agents]');
+  await wd.waitEl('[data-testid=known-agent][data-agent=codex] [data-testid=agent-status]');
+  // The agent given on the command line is named too.
+  await wd.waitEl('[data-testid=agents-started-with]', 'fake');
+  await wd.clickEl('[data-testid=custom-agent-add]');
+  await wd.fill('[data-testid=custom-agent-id]', 'window-agent');
+  await wd.fill('[data-testid=custom-agent-name]', 'Window agent');
+  await wd.fill('[data-testid=custom-agent-command]', fakeBin);
+  await wd.clickEl('[data-testid=custom-agent-save]');
+  await wd.waitEl('[data-testid=custom-agent][data-agent=window-agent]');
+  await shot('real-window-agents');
+  await screenOf('real-window-agents-screen');
+  await wd.clickEl('[data-testid=new-session]');
+  await wd.waitFor(
+    'the new agent offered',
+    `return [...document.querySelectorAll('[data-testid=agent-select] option')].some((o) => o.textContent === 'Window agent');`,
+  );
+  await wd.clickEl('[data-testid=new-session-cancel]');
+  await wd.clickEl('[data-testid=agents-close]');
+});
+
 await test('no page errors', async () => {
   const errors = await wd.exec('return window.__errors;');
   if (errors.length) throw new Error(errors.join('\n'));

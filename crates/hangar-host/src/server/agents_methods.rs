@@ -62,9 +62,13 @@ pub fn install(host: &Arc<Host>, p: InstallParams) -> Result<Value, RpcError> {
     let version = p.version.unwrap_or_else(|| pinned.to_owned());
     if host.agent_installs.begin(&p.id, &version) {
         let host = host.clone();
-        // On the runtime's blocking pool: npm takes seconds to minutes, and
-        // what the reload then publishes may spawn tasks.
-        tokio::task::spawn_blocking(move || {
+        // A thread of its own, not the runtime's blocking pool: npm takes
+        // seconds to minutes, and a host told to stop must not wait for it.
+        // It enters the runtime, as the reload may spawn tasks.
+        let runtime = tokio::runtime::Handle::current();
+        let (installs, id) = (host.agent_installs.clone(), p.id.clone());
+        let spawned = std::thread::Builder::new().name(format!("install {}", p.id)).spawn(move || {
+            let _runtime = runtime.enter();
             let installs = host.agent_installs.clone();
             let id = p.id;
             let result = agent_install::install(&host.config.data_dir, &id, Some(&version), false, &mut |event| {
@@ -76,6 +80,11 @@ pub fn install(host: &Arc<Host>, p: InstallParams) -> Result<Value, RpcError> {
             installs.end(&id, result.as_ref().map(|_| ()));
             host.reload_agents();
         });
+        if let Err(e) = spawned {
+            let message = format!("cannot start the install: {e}");
+            installs.end(&id, Err(&InstallError::Io(e)));
+            return Err(RpcError::internal(message));
+        }
     }
     catalog(host)
 }

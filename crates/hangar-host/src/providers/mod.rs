@@ -68,7 +68,7 @@ mod config_options;
 mod elicitation;
 mod fork_context;
 mod fs;
-mod groups;
+pub(crate) mod groups;
 mod models;
 mod prompt;
 mod rpc;

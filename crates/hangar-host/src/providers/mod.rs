@@ -33,6 +33,8 @@
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `terminals.rs` — `terminal/*`: the agent's commands as AHP terminal
 //!   channels, and what a tool call shows of them.
+//! - `terminal_channel.rs` — a program's output and exit told to its
+//!   terminal channel (logins, clients' shells).
 //! - `approvals.rs` — approvals bound to the diff that was shown.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
 //! - `chunk_lines.rs` — the reader's fast path for streamed text chunks:
@@ -76,6 +78,7 @@ mod session;
 pub mod sign_in;
 mod sign_in_run;
 mod startup;
+mod terminal_channel;
 mod terminals;
 #[cfg(test)]
 mod test_support;
@@ -90,6 +93,7 @@ pub use config_options::AgentOption;
 pub use models::{resolve_session_config, session_config_completions};
 pub use sign_in::{SignInKind, SignInMethod};
 pub use sign_in_run::{authenticate, run_login, SignInRunError};
+pub use terminal_channel::TerminalChannel;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -127,6 +131,11 @@ pub trait AgentLayer: Send + Sync {
     /// offered it (a client names a method; the host supplies what runs).
     fn sign_in_method(&self, _provider: &str, _id: &str) -> Option<(AgentSpec, SignInMethod)> {
         None
+    }
+    /// Where agent process groups are recorded; one that records nothing
+    /// by default.
+    fn process_groups(&self) -> Registry {
+        Registry::default()
     }
 }
 
@@ -263,9 +272,12 @@ impl AgentLayer for AcpLayer {
             }
             // The host keeps customizations (the agent sees them at its next
             // start) and tracks changes.
+            // The host carries out a terminal's input and resizes itself.
             SideEffect::CustomizationToggled { .. }
             | SideEffect::TurnEnded { .. }
-            | SideEffect::ChangesetReviewed { .. } => return,
+            | SideEffect::ChangesetReviewed { .. }
+            | SideEffect::TerminalInput { .. }
+            | SideEffect::TerminalResized { .. } => return,
             SideEffect::SessionDisposed { session, .. } => {
                 if let Some(tx) = self.tasks.lock().ok().and_then(|mut t| t.remove(session)) {
                     let _ = tx.send(Command::Dispose);
@@ -299,6 +311,10 @@ impl AgentLayer for AcpLayer {
     fn sign_in_method(&self, provider: &str, id: &str) -> Option<(AgentSpec, SignInMethod)> {
         let agent = self.agents.get(provider)?;
         Some((agent, self.auth.get(provider, id)?))
+    }
+
+    fn process_groups(&self) -> Registry {
+        self.registry.clone()
     }
 
     fn restart(&self, session: &str) -> bool {

@@ -14,16 +14,21 @@
 //! - `pty.rs`     — [`PtyProcess`]: one program in a pseudo-terminal
 //!   (`portable-pty`): input, resize, kill of every process group of its
 //!   session, output told to a [`TerminalEvents`], exit kept for every waiter.
+//! - `live.rs`    — [`LiveTerminals`]: the host's running pseudo-terminals by
+//!   channel URI, where a client's `terminal/input` and `terminal/resized`
+//!   are carried out.
 //!
 //! An agent's commands get pipes (`isPty: false`): their output is plain
 //! text, as the ACP agents expect of `terminal/output`, and nobody types in
 //! them. Shells and logins get a pseudo-terminal (`isPty: true`): a person
 //! answers them through `terminal/input`.
 
+mod live;
 mod output;
 mod process;
 mod pty;
 
+pub use live::LiveTerminals;
 pub use output::{Output, Utf8Stream};
 pub use process::{Exit, Launch, TerminalEvents, TerminalProcess};
 pub use pty::{PtyError, PtyProcess, Size, MAX_CELLS};

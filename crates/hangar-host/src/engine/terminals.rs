@@ -77,19 +77,22 @@ impl Engine {
     }
 
     /// `disposeTerminal` by `client`: the channel is removed (the host ends
-    /// its process). A client may end its own terminals (created with
-    /// `createTerminal`, or claimed by it, as a login is), never an
-    /// agent's command. `-32008` for no such terminal, `-32009` otherwise.
+    /// its process). A terminal with a client claim is ended only by that
+    /// client (its shell, its login); one with a session claim only when a
+    /// client created it, never an agent's command. `-32008` for no such
+    /// terminal, `-32009` for one that is not the client's to end.
     pub fn dispose_terminal(&mut self, client: &str, uri: &str) -> Result<(), RpcError> {
         let Some(entry) = self.terminals.get(uri) else {
             return Err(RpcError::not_found(format!("no such terminal: {uri}")));
         };
-        let claimed = matches!(&entry.state.claim, TerminalClaim::Client(c) if c.client_id == client);
-        if !entry.by_client && !claimed {
-            return Err(RpcError::permission_denied(
-                "this terminal runs an agent's command: it is not yours to end",
-                None,
-            ));
+        match &entry.state.claim {
+            TerminalClaim::Client(c) if c.client_id != client => {
+                return Err(RpcError::permission_denied("another client holds this terminal's claim", None));
+            }
+            TerminalClaim::Session(_) if !entry.by_client => {
+                return Err(RpcError::permission_denied("this terminal runs an agent's command", None));
+            }
+            _ => {}
         }
         self.terminals.remove(uri);
         self.announce_terminals();

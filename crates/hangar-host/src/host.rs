@@ -391,6 +391,12 @@ impl Host {
         self.agents.sign_in_method(provider, id)
     }
 
+    /// Where agent process groups are recorded (logins and `authenticate`
+    /// runs are recorded there too).
+    pub(crate) fn process_groups(&self) -> crate::providers::groups::Registry {
+        self.agents.process_groups()
+    }
+
     /// This host as the agent layer sees it.
     pub fn as_agent_host(&self) -> Option<Arc<dyn AgentHost>> {
         self.me.upgrade().map(|h| h as Arc<dyn AgentHost>)
@@ -631,7 +637,7 @@ impl AgentHost for Host {
     }
 
     fn process_groups(&self) -> crate::providers::groups::Registry {
-        self.agents.process_groups()
+        Host::process_groups(self)
     }
 
     fn agent_env(&self, agent: &str) -> Vec<(String, String)> {

@@ -28,8 +28,9 @@
 //! - `sign_in.rs`   — the sign-in methods an agent offers (`authMethods`) in
 //!   the forms Hangar carries out: an API key, a login in a terminal, ACP
 //!   `authenticate`; a start refused with `auth_required` names them.
-//! - `sign_in_run.rs` — carrying out a login: the terminal channel, or a
-//!   fresh agent process sent `authenticate`.
+//! - `sign_in_run.rs` — carrying out a login: its command in a
+//!   pseudo-terminal (a terminal channel the person answers), or a fresh
+//!   agent process sent `authenticate`; both recorded in `groups.rs`.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `terminals.rs` — `terminal/*`: the agent's commands as AHP terminal
 //!   channels, and what a tool call shows of them.
@@ -92,7 +93,8 @@ pub use agent_host::AgentHost;
 pub use config_options::AgentOption;
 pub use models::{resolve_session_config, session_config_completions};
 pub use sign_in::{SignInKind, SignInMethod};
-pub use sign_in_run::{authenticate, run_login, SignInRunError};
+pub(crate) use sign_in_run::authenticate;
+pub use sign_in_run::{run_login, SignInRunError};
 pub use terminal_channel::TerminalChannel;
 
 use std::collections::HashMap;

@@ -6,7 +6,10 @@
 //! first, as Codex wants —, or a
 //! marker file beside the script exists, written by `authenticate` with
 //! `agentMethod` or by a terminal login (`--login`: the agent's command
-//! run again with that argument; `--login-fail` fails instead).
+//! run again with that argument; `--login-fail` fails instead;
+//! `--login-ask` first asks on its terminal which account to use and signs
+//! in only when the answer is `fake-user`, as a login that asks questions
+//! on a TTY does).
 
 use std::path::{Path, PathBuf};
 
@@ -67,6 +70,9 @@ pub fn login(args: &[String]) -> i32 {
         eprintln!("login: no --script");
         return 2;
     };
+    if args.iter().any(|a| a == "--login-ask") {
+        return ask_then_sign_in(Path::new(script));
+    }
     println!("To sign in, open https://example.test/device and enter the code FAKE-1234.");
     std::thread::sleep(std::time::Duration::from_millis(300));
     if args.iter().any(|a| a == "--login-fail") {
@@ -74,6 +80,34 @@ pub fn login(args: &[String]) -> i32 {
         return 1;
     }
     match std::fs::write(marker(Path::new(script)), "signed in by --login") {
+        Ok(()) => {
+            println!("Signed in as fake-user.");
+            0
+        }
+        Err(e) => {
+            eprintln!("login: {e}");
+            1
+        }
+    }
+}
+
+/// `--login-ask`: a question on the terminal, answered by a person. Only a
+/// terminal can answer (not a pipe): the prompt says whether stdin is one.
+fn ask_then_sign_in(script: &Path) -> i32 {
+    use std::io::{BufRead, IsTerminal, Write};
+    let tty = if std::io::stdin().is_terminal() { "tty" } else { "not a tty" };
+    print!("Account to sign in with ({tty}): ");
+    let _ = std::io::stdout().flush();
+    let mut answer = String::new();
+    if std::io::stdin().lock().read_line(&mut answer).is_err() || answer.is_empty() {
+        eprintln!("No answer: nothing was saved.");
+        return 1;
+    }
+    if answer.trim() != "fake-user" || tty != "tty" {
+        eprintln!("Unknown account {:?}: nothing was saved.", answer.trim());
+        return 1;
+    }
+    match std::fs::write(marker(script), "signed in by --login-ask") {
         Ok(()) => {
             println!("Signed in as fake-user.");
             0

@@ -9,7 +9,8 @@
 //! run again with that argument; `--login-fail` fails instead;
 //! `--login-ask` first asks on its terminal which account to use and signs
 //! in only when the answer is `fake-user`, as a login that asks questions
-//! on a TTY does).
+//! on a TTY does). `"agentMethodMillis"` makes `authenticate` take that
+//! long (a person signing in in a browser).
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +23,8 @@ pub struct Auth {
     key_method: Option<String>,
     key_told: bool,
     agent_method: Option<String>,
+    /// How long `authenticate` with `agent_method` takes.
+    agent_method_wait: std::time::Duration,
     marker: PathBuf,
 }
 
@@ -41,7 +44,16 @@ impl Auth {
             .and_then(|k| Some((k.get("var")?.as_str()?.to_owned(), k.get("value")?.as_str()?.to_owned())));
         let key_method = auth.pointer("/key/method").and_then(Value::as_str).map(str::to_owned);
         let agent_method = auth.get("agentMethod").and_then(Value::as_str).map(str::to_owned);
-        Some(Self { key, key_method, key_told: false, agent_method, marker: marker(Path::new(script_path?)) })
+        let agent_method_wait =
+            std::time::Duration::from_millis(auth.get("agentMethodMillis").and_then(Value::as_u64).unwrap_or(0));
+        Some(Self {
+            key,
+            key_method,
+            key_told: false,
+            agent_method,
+            agent_method_wait,
+            marker: marker(Path::new(script_path?)),
+        })
     }
 
     /// Whether the agent is signed in now.
@@ -59,6 +71,7 @@ impl Auth {
         if self.agent_method.as_deref() != Some(method) {
             return Err(format!("unknown auth method {method}"));
         }
+        std::thread::sleep(self.agent_method_wait);
         std::fs::write(&self.marker, "signed in by authenticate").map_err(|e| e.to_string())
     }
 }

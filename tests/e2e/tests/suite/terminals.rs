@@ -5,7 +5,8 @@
 //! `disposeTerminal`; refusals with the protocol's codes; an agent's login
 //! that asks a question on its terminal, answered the same way; a login
 //! recorded in the data dir's process-group registry and ended with its
-//! session. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
+//! session; the agent process started for ACP `authenticate` recorded there
+//! too while it runs. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
 use std::time::Duration;
 
@@ -283,4 +284,41 @@ async fn a_login_is_recorded_while_it_runs_and_ends_with_its_session() {
     }
     assert!(!alive(login), "the login ended with its session");
     assert!(!record.exists(), "and its record was removed");
+}
+
+#[tokio::test]
+async fn the_agent_process_sent_authenticate_is_recorded_while_it_runs() {
+    let script = json!({
+        "initialize": { "protocolVersion": 1, "agentCapabilities": {}, "authMethods": [
+            { "id": "fake-oauth", "name": "Log in with Fake" }
+        ] },
+        "auth": { "agentMethod": "fake-oauth", "agentMethodMillis": 3000 },
+        "turns": []
+    });
+    let rig = Rig::start(AgentCmd::Script(script), Launch::Process(ENV)).await;
+    assert_eq!(rig.created, "session/creationFailed");
+    let params = json!({ "channel": rig.session, "method": "fake-oauth" });
+    let client = rig.client.clone();
+    let signing_in = tokio::spawn(async move { client.request::<_, Value>("x-hangar/agentSignIn", params).await });
+    let script_dir = rig.workspace.parent().unwrap().to_path_buf();
+    let groups = script_dir.join("data/agent-groups");
+    let recorded = || -> Vec<u32> {
+        processes_with(&format!("{}/script-", script_dir.display()))
+            .into_iter()
+            .filter(|pid| groups.join(pid.to_string()).exists())
+            .collect()
+    };
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while recorded().is_empty() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let agent = recorded();
+    assert_eq!(agent.len(), 1, "the authenticating agent's group is recorded while it runs");
+    assert_eq!(signing_in.await.unwrap().unwrap(), json!({ "signedIn": true }));
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while (alive(agent[0]) || groups.join(agent[0].to_string()).exists()) && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(!alive(agent[0]), "it ended once it answered");
+    assert!(!groups.join(agent[0].to_string()).exists(), "and its record went with it");
 }

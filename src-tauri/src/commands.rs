@@ -303,6 +303,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChangesReview(a) => Reply::ChangesReview(crate::changes_view::review(core, a).await?),
         Command::ChangesTurnCounts(a) => Reply::ChangesTurnCounts(crate::changes_view::turn_counts(core, a).await?),
         Command::TerminalRead(a) => Reply::TerminalRead(crate::terminal_view::read(core, a).await?),
+        Command::TerminalInput(a) => Reply::TerminalInput(crate::terminal_view::input(core, a).await?),
         Command::AgentSignIn(a) => {
             let params = json!({ "channel": a.session, "method": a.method, "key": a.key });
             Reply::AgentSignIn(request(core, &HostId::new(a.host), "x-hangar/agentSignIn", params).await?)

@@ -42,7 +42,8 @@
 //! - [`changes_view`]  — the Changes view over AHP changesets: changed
 //!   files, a file's diff and hunks, Keep / Undo, "viewed".
 //! - [`review_diff`]   — that diff: hunks with context, gaps, new-side lines.
-//! - [`terminal_view`] — `terminal.read`: a tool call's terminal output.
+//! - [`terminal_view`] — `terminal.read`: a tool call's (or a login's)
+//!   terminal output; `terminal.input`: keystrokes for a login it claims.
 //! - [`folders`]       — folder-picker listings from `resourceList`.
 //! - [`commands`]      — runs the commands: `call(core, Command, stream)`.
 //! - [`tauri_app`]     — the Tauri shell: `core_call` / `core_stream`

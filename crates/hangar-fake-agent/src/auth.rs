@@ -6,7 +6,11 @@
 //! first, as Codex wants —, or a
 //! marker file beside the script exists, written by `authenticate` with
 //! `agentMethod` or by a terminal login (`--login`: the agent's command
-//! run again with that argument; `--login-fail` fails instead).
+//! run again with that argument; `--login-fail` fails instead;
+//! `--login-ask` first asks on its terminal which account to use and signs
+//! in only when the answer is `fake-user`, as a login that asks questions
+//! on a TTY does). `"agentMethodMillis"` makes `authenticate` take that
+//! long (a person signing in in a browser).
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +23,8 @@ pub struct Auth {
     key_method: Option<String>,
     key_told: bool,
     agent_method: Option<String>,
+    /// How long `authenticate` with `agent_method` takes.
+    agent_method_wait: std::time::Duration,
     marker: PathBuf,
 }
 
@@ -38,7 +44,16 @@ impl Auth {
             .and_then(|k| Some((k.get("var")?.as_str()?.to_owned(), k.get("value")?.as_str()?.to_owned())));
         let key_method = auth.pointer("/key/method").and_then(Value::as_str).map(str::to_owned);
         let agent_method = auth.get("agentMethod").and_then(Value::as_str).map(str::to_owned);
-        Some(Self { key, key_method, key_told: false, agent_method, marker: marker(Path::new(script_path?)) })
+        let agent_method_wait =
+            std::time::Duration::from_millis(auth.get("agentMethodMillis").and_then(Value::as_u64).unwrap_or(0));
+        Some(Self {
+            key,
+            key_method,
+            key_told: false,
+            agent_method,
+            agent_method_wait,
+            marker: marker(Path::new(script_path?)),
+        })
     }
 
     /// Whether the agent is signed in now.
@@ -56,6 +71,7 @@ impl Auth {
         if self.agent_method.as_deref() != Some(method) {
             return Err(format!("unknown auth method {method}"));
         }
+        std::thread::sleep(self.agent_method_wait);
         std::fs::write(&self.marker, "signed in by authenticate").map_err(|e| e.to_string())
     }
 }
@@ -67,6 +83,9 @@ pub fn login(args: &[String]) -> i32 {
         eprintln!("login: no --script");
         return 2;
     };
+    if args.iter().any(|a| a == "--login-ask") {
+        return ask_then_sign_in(Path::new(script));
+    }
     println!("To sign in, open https://example.test/device and enter the code FAKE-1234.");
     std::thread::sleep(std::time::Duration::from_millis(300));
     if args.iter().any(|a| a == "--login-fail") {
@@ -74,6 +93,34 @@ pub fn login(args: &[String]) -> i32 {
         return 1;
     }
     match std::fs::write(marker(Path::new(script)), "signed in by --login") {
+        Ok(()) => {
+            println!("Signed in as fake-user.");
+            0
+        }
+        Err(e) => {
+            eprintln!("login: {e}");
+            1
+        }
+    }
+}
+
+/// `--login-ask`: a question on the terminal, answered by a person. Only a
+/// terminal can answer (not a pipe): the prompt says whether stdin is one.
+fn ask_then_sign_in(script: &Path) -> i32 {
+    use std::io::{BufRead, IsTerminal, Write};
+    let tty = if std::io::stdin().is_terminal() { "tty" } else { "not a tty" };
+    print!("Account to sign in with ({tty}): ");
+    let _ = std::io::stdout().flush();
+    let mut answer = String::new();
+    if std::io::stdin().lock().read_line(&mut answer).is_err() || answer.is_empty() {
+        eprintln!("No answer: nothing was saved.");
+        return 1;
+    }
+    if answer.trim() != "fake-user" || tty != "tty" {
+        eprintln!("Unknown account {:?}: nothing was saved.", answer.trim());
+        return 1;
+    }
+    match std::fs::write(marker(script), "signed in by --login-ask") {
         Ok(()) => {
             println!("Signed in as fake-user.");
             0

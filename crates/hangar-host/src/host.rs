@@ -110,6 +110,8 @@ pub struct Host {
     pub agent_installs: crate::agent_install::Installs,
     /// The API keys saved for agents (in the OS keyring; names on disk).
     pub agent_keys: crate::agent_keys::AgentKeys,
+    /// Running pseudo-terminals (clients' shells, logins), by channel URI.
+    pub terminals: crate::terminals::LiveTerminals,
     /// This host, for handing the agent layer an owned [`AgentHost`].
     me: Weak<Host>,
     next_conn: AtomicU64,
@@ -201,6 +203,7 @@ impl Host {
             agent_registry: registry,
             agent_installs: crate::agent_install::Installs::default(),
             agent_keys: crate::agent_keys::AgentKeys::open(&config.data_dir),
+            terminals: crate::terminals::LiveTerminals::default(),
             me: me.clone(),
             next_conn: AtomicU64::new(1),
             writer_thread: Mutex::new(Some(thread)),
@@ -276,7 +279,14 @@ impl Host {
                 SideEffect::ChangesetReviewed { session, changeset, files, reviewed } => {
                     self.changes_reviewed(&session, &changeset, &files, reviewed);
                 }
+                SideEffect::TerminalInput { terminal, data } => {
+                    self.terminals.input(&terminal, &data);
+                }
+                SideEffect::TerminalResized { terminal, size } => self.terminals.resize(&terminal, size),
                 effect => {
+                    if let SideEffect::SessionDisposed { session, .. } = &effect {
+                        self.terminals.end_session(session);
+                    }
                     self.customization_effect(&effect);
                     self.agents.handle(&host, effect);
                 }
@@ -379,6 +389,12 @@ impl Host {
         id: &str,
     ) -> Option<(crate::agents::AgentSpec, crate::providers::SignInMethod)> {
         self.agents.sign_in_method(provider, id)
+    }
+
+    /// Where agent process groups are recorded (logins and `authenticate`
+    /// runs are recorded there too).
+    pub(crate) fn process_groups(&self) -> crate::providers::groups::Registry {
+        self.agents.process_groups()
     }
 
     /// This host as the agent layer sees it.
@@ -517,6 +533,7 @@ impl Host {
         *lock(&self.watch_gate) = true;
         self.customizations.stop_watching();
         self.agents.shutdown();
+        self.terminals.end_all();
         {
             let mut engine = lock(&self.engine);
             engine.checkpoint_all();
@@ -613,6 +630,14 @@ impl AgentHost for Host {
 
     fn open_terminal(&self, session: &str, uri: &str, state: ahp_types::state::TerminalState) -> bool {
         self.engine_then_effects(|e| e.open_terminal(uri, session, state))
+    }
+
+    fn attach_pty(&self, uri: &str, session: Option<&str>, process: Arc<crate::terminals::PtyProcess>) {
+        self.terminals.insert(uri, session, process);
+    }
+
+    fn process_groups(&self) -> crate::providers::groups::Registry {
+        Host::process_groups(self)
     }
 
     fn agent_env(&self, agent: &str) -> Vec<(String, String)> {

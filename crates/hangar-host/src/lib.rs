@@ -38,8 +38,10 @@
 //!   accept and reject, the audit log of decisions on edits.
 //! - [`customizations`] — rules, agents, skills, prompts, hooks, MCP servers
 //!   and plugins found in files: discovered, watched, toggled, applied.
-//! - [`terminals`] — commands run in terminals on the host (an agent's
-//!   `terminal/create`): process groups, output, exit.
+//! - [`terminals`] — programs run in terminals on the host: an agent's
+//!   `terminal/create` (pipes), a client's shell (`createTerminal`) and an
+//!   agent's login (pseudo-terminals that take input): process groups,
+//!   output, exit.
 //! - [`rpc_error`] — JSON-RPC errors.
 //! - [`locks`]    — taking a `std::sync` lock past a panicked holder (the one
 //!   helper every module uses).

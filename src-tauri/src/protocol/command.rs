@@ -33,7 +33,7 @@ use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, Ho
 use super::input::AnswerView;
 use super::part::InputResponse;
 use super::sign_in::{AgentSignInArgs, SignedIn};
-use super::terminal::{TerminalArgs, TerminalRead};
+use super::terminal::{TerminalArgs, TerminalInputArgs, TerminalRead};
 use crate::error::CoreError;
 
 /// The events of a command that opens no stream (`never` in TypeScript).
@@ -196,6 +196,9 @@ commands! {
     "changes.turnCounts" => ChangesTurnCounts(TurnCountsArgs) -> Vec<TurnCounts>;
     /// A tool call's terminal: its output after a byte, and whether it ended.
     "terminal.read" => TerminalRead(TerminalArgs) -> TerminalRead;
+    /// Type into a login's terminal this app's client claims (AHP
+    /// `terminal/input`).
+    "terminal.input" => TerminalInput(TerminalInputArgs) -> Dispatched;
     /// Sign a session's agent in with one of the ways its refused start
     /// listed: a key kept in the host's keyring, a login run in a terminal
     /// on the host, or the agent's own sign-in.
@@ -790,6 +793,7 @@ mod tests {
             ("changes.review", json!({"host": h, "session": s, "files": ["file:///w/a.rs"], "reviewed": true})),
             ("changes.turnCounts", json!({"host": h, "session": s, "turns": ["t1", "t2"]})),
             ("terminal.read", json!({"host": h, "uri": "ahp-session:/s/terminals/t", "from": 0})),
+            ("terminal.input", json!({"host": h, "uri": "ahp-session:/s/terminals/login-1", "data": "fake-user\r"})),
             ("agent.signIn", json!({"host": h, "session": s, "method": "codex-api-key", "key": "sk-1"})),
             ("agents.list", json!({"host": h})),
             ("agents.install", json!({"host": h, "id": "qwen", "version": null})),

@@ -27,6 +27,7 @@
 //! - [`part`]    — a turn's response parts as views (markdown HTML, tool
 //!   calls with diffs, input requests, errors);
 //! - [`terminal`] — a tool call's terminal, read while its command runs;
+//!   keystrokes for a login this app claims (`terminal.input`);
 //! - [`sign_in`] — the ways to sign an agent in, and `agent.signIn`;
 //! - [`agents`]  — the Agents page: a host's well-known agents, installs
 //!   with their progress, custom agents, and `agents.*`'s arguments;

@@ -1,5 +1,6 @@
-//! A terminal a tool call ran its command in, as the UI follows it
-//! (`terminal.read`, asked again while the command runs).
+//! A terminal a tool call ran its command in, or an agent's login, as the
+//! UI follows it (`terminal.read`, asked again while the command runs) and
+//! types in it (`terminal.input`, a login this app's client claims).
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -30,4 +31,19 @@ pub struct TerminalRead {
     pub ended: bool,
     /// Its exit code, once ended (none when a signal ended it).
     pub exit_code: Option<i64>,
+    /// Whether this app may type in it: a running pseudo-terminal this
+    /// app's client holds the claim of (a login it started).
+    pub input: bool,
+}
+
+/// `terminal.input`: keystrokes for a terminal this app's client claims.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalInputArgs {
+    /// Host id.
+    pub host: String,
+    /// The terminal channel's URI.
+    pub uri: String,
+    /// What was typed, as a terminal sends it (Enter is `\r`).
+    pub data: String,
 }

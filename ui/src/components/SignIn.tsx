@@ -1,7 +1,8 @@
 // The ways to sign an agent in, when its host refused to start it for want
 // of that (the start's `signIn`): a key field (kept in the host's keyring,
 // never shown again), a login run in a terminal on the host (watched here,
-// live), or the agent's own sign-in. Once one works, `onSignedIn` starts
+// live, and answered by typing in it when it asks), or the agent's own
+// sign-in. Once one works, `onSignedIn` starts
 // the session again (as Zed's agent panel retries after authenticating).
 import { useCallback, useRef, useState } from 'preact/hooks';
 import type { SignInMethodView } from '../gen/SignInMethodView';
@@ -61,6 +62,12 @@ function Method({
     onSignedIn();
   }, [onSignedIn]);
   const read = useCallback((uri: string, from: number) => call('terminal.read', { host, uri, from }), [host]);
+  const type = useCallback(
+    (data: string) => {
+      if (terminal) void call('terminal.input', { host, uri: terminal, data }).catch((e) => setError(errorText(e)));
+    },
+    [host, terminal],
+  );
 
   const signIn = async (withKey?: string) => {
     setBusy(true);
@@ -168,6 +175,7 @@ function Method({
           }}
           read={read}
           onStatus={loginStatus}
+          type={type}
         />
       )}
       {loginFailed && (

@@ -1,7 +1,8 @@
 // A command a tool call ran in a terminal on the host: its output in a
 // read-only xterm.js, live while it runs, with its exit status. A finished
 // command shows the output its tool call kept (no request); "Full output"
-// reads the whole terminal when that was cut.
+// reads the whole terminal when that was cut. A login this app's client
+// claims takes keystrokes (`type`) while the host says it may.
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
@@ -21,11 +22,14 @@ export function TerminalOutput({
   link,
   read,
   onStatus,
+  type,
 }: {
   link: TerminalLinkView;
   read?: ReadTerminal;
   /** Told each status the terminal shows (e.g. a login's exit). */
   onStatus?: (status: TerminalStatus) => void;
+  /** Sends keystrokes to the terminal (a login it claims); read-only without. */
+  type?: (data: string) => void;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<TerminalStatus>(initialStatus(link));
@@ -35,6 +39,7 @@ export function TerminalOutput({
   const [follow, setFollow] = useState(!link.ended || (link.preview === null && read !== undefined));
   // The output as text too (screen readers, find-in-page, tests).
   const [shown, setShown] = useState('');
+  const [typing, setTyping] = useState(false);
 
   useEffect(() => {
     const el = box.current;
@@ -77,9 +82,18 @@ export function TerminalOutput({
       setShown((before) => (before + t).slice(-MAX_SHOWN_TEXT));
       grow();
     };
+    let writable = false;
+    const keys = term.onData((data) => {
+      if (writable && type) type(data);
+    });
+    const input = (on: boolean) => {
+      writable = on && type !== undefined;
+      term.options.disableStdin = !writable;
+      setTyping(writable);
+    };
     let stop = () => {};
     if (follow && read) {
-      stop = followTerminal(link, (from) => read(link.uri, from), { write, status: setStatus });
+      stop = followTerminal(link, (from) => read(link.uri, from), { write, status: setStatus, input });
     } else {
       write(link.preview ?? '');
       if (link.ended) setStatus(initialStatus(link));
@@ -88,11 +102,12 @@ export function TerminalOutput({
     resized.observe(el);
     return () => {
       stop();
+      keys.dispose();
       resized.disconnect();
       term.dispose();
     };
     // Followed once per terminal (the tool call's updates do not restart it).
-  }, [link.uri, follow, read]);
+  }, [link.uri, follow, read, type]);
 
   const cut = !follow && link.truncated && read !== undefined;
   return (
@@ -101,6 +116,7 @@ export function TerminalOutput({
       data-testid="terminal"
       data-state={status.kind}
       data-exit-code={'exitCode' in status && status.exitCode !== null ? status.exitCode : ''}
+      data-typing={typing ? 'yes' : 'no'}
     >
       <div class="terminal-head">
         <code class="terminal-title" title={link.title}>
@@ -109,6 +125,7 @@ export function TerminalOutput({
         <span class={`badge ${failed(status) ? 'failed' : status.kind === 'running' ? 'running' : ''}`}>
           {statusText(status)}
         </span>
+        {typing && <span class="small muted">type your answers here</span>}
         {cut && (
           <button type="button" class="small" data-testid="terminal-full" onClick={() => setFollow(true)}>
             Full output

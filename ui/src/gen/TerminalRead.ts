@@ -23,4 +23,9 @@ ended: boolean,
 /**
  * Its exit code, once ended (none when a signal ended it).
  */
-exitCode: number | null, };
+exitCode: number | null, 
+/**
+ * Whether this app may type in it: a running pseudo-terminal this
+ * app's client holds the claim of (a login it started).
+ */
+input: boolean, };

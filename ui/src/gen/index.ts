@@ -135,6 +135,7 @@ export type { StartView } from './StartView';
 export type { StreamCloseArgs } from './StreamCloseArgs';
 export type { StreamOpened } from './StreamOpened';
 export type { TerminalArgs } from './TerminalArgs';
+export type { TerminalInputArgs } from './TerminalInputArgs';
 export type { TerminalLinkView } from './TerminalLinkView';
 export type { TerminalRead } from './TerminalRead';
 export type { TextQuestion } from './TextQuestion';

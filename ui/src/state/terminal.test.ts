@@ -16,6 +16,7 @@ const link = (over: Partial<TerminalLinkView> = {}): TerminalLinkView => ({
 /** Runs a follow to its end over scripted reads; what was written and the statuses. */
 async function follow(l: TerminalLinkView, reads: (TerminalRead | Error)[]) {
   const written: string[] = [];
+  const typing: boolean[] = [];
   const statuses: TerminalStatus[] = [];
   const froms: number[] = [];
   let done: () => void = () => {};
@@ -29,18 +30,26 @@ async function follow(l: TerminalLinkView, reads: (TerminalRead | Error)[]) {
     if (next === undefined || next instanceof Error) throw next ?? new Error('no more');
     return next;
   };
-  followTerminal(l, read, { write: (t) => written.push(t), status: (s) => statuses.push(s) }, 0, async () => {});
+  const sink = { write: (t: string) => written.push(t), status: (s: TerminalStatus) => statuses.push(s) };
+  followTerminal(l, read, { ...sink, input: (on) => typing.push(on) }, 0, async () => {});
   await finished;
   await new Promise((r) => setTimeout(r, 0));
-  return { written, statuses, froms };
+  return { written, statuses, froms, typing };
 }
 
-const r = (text: string, length: number, ended = false, exitCode: number | null = null): TerminalRead => ({
+const r = (
+  text: string,
+  length: number,
+  ended = false,
+  exitCode: number | null = null,
+  input = false,
+): TerminalRead => ({
   title: 'make',
   text,
   length,
   ended,
   exitCode,
+  input,
 });
 
 describe('followTerminal', () => {
@@ -49,6 +58,14 @@ describe('followTerminal', () => {
     expect(written).toEqual(['a\n', 'b\n']);
     expect(froms).toEqual([0, 2, 2]);
     expect(statuses.at(-1)).toEqual({ kind: 'ended', exitCode: 3 });
+  });
+
+  it('takes keystrokes only while the host says this app may type', async () => {
+    const reads = [r('Account: ', 9, false, null, true), r('fake-user\r\n', 20, false, null, true), r('', 20, true, 0)];
+    const { typing } = await follow(link(), reads);
+    expect(typing).toEqual([true, true, false]);
+    const { typing: readOnly } = await follow(link(), [r('make\n', 5), r('', 5, true, 0)]);
+    expect(readOnly).toEqual([false, false]);
   });
 
   it('shows the kept output when the channel is gone', async () => {

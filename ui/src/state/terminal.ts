@@ -39,6 +39,8 @@ export function initialStatus(link: TerminalLinkView): TerminalStatus {
 export interface TerminalSink {
   write: (text: string) => void;
   status: (s: TerminalStatus) => void;
+  /** Told after each read whether this app may type in the terminal. */
+  input?: (writable: boolean) => void;
 }
 
 /**
@@ -73,6 +75,7 @@ export function followTerminal(
       if (stopped) return;
       if (r.text) sink.write(r.text);
       from = r.length;
+      sink.input?.(r.input && !r.ended);
       if (r.ended) {
         sink.status({ kind: 'ended', exitCode: r.exitCode });
         return;

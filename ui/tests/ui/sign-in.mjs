@@ -1,7 +1,8 @@
 // Sign-in UI test: agents that refuse to start until the person signs in
 // (the fake agent's `auth`). The chat says so and lists the agent's ways
 // instead of an error; a terminal login that fails says so under its live
-// terminal; one that works starts the session again by itself; a key typed
+// terminal; one that works starts the session again by itself; a login
+// that asks a question on its terminal is answered by typing in it; a key typed
 // in a password field is kept in a real Secret Service (a private D-Bus
 // session with gnome-keyring, as the e2e keyring tests start) and the
 // session starts with it. Env: see harness.mjs; SCREENSHOT_DIR keeps
@@ -31,6 +32,9 @@ const agent = (name, methods) => {
 const login = agent('login', [
   { type: 'terminal', id: 'fail', name: 'A login that expires', args: ['--login', '--login-fail'] },
   { type: 'terminal', id: 'ok', name: 'Log in with Fake', args: ['--login'] },
+]);
+const asker = agent('asker', [
+  { type: 'terminal', id: 'ask', name: 'Log in by answering', args: ['--login', '--login-ask'] },
 ]);
 const keyed = agent('keyed', [
   { type: 'env_var', id: 'key', name: 'Use FAKE_API_KEY', vars: [{ name: 'FAKE_API_KEY' }] },
@@ -70,7 +74,7 @@ const env = bus ? { DBUS_SESSION_BUS_ADDRESS: bus } : {};
 await run(
   'sign-in',
   home,
-  [login, keyed],
+  [login, asker, keyed],
   async (page, check) => {
     const folder = `file://${join(home, 'w')}`;
     const open = async (agentId) => {
@@ -173,6 +177,24 @@ await run(
       'a turn refused for want of sign-in offers it, and the message goes again after',
       last,
     );
+
+    // A login that asks on its terminal: typed into, as in a terminal.
+    await open('asker');
+    await page.click('[data-testid=sign-in-terminal] [data-testid=sign-in-run]');
+    await page.waitForFunction(() =>
+      document
+        .querySelector('[data-testid=sign-in-terminal] [data-testid=terminal-text]')
+        ?.textContent?.includes('Account to sign in with (tty)'),
+    );
+    await page.waitForSelector('[data-testid=sign-in-terminal] [data-testid=terminal][data-typing=yes]');
+    check(true, 'the login asks its question on a terminal, which takes keystrokes', 'Account to sign in with (tty)');
+    await page.click('[data-testid=sign-in-terminal] [data-testid=terminal-screen]');
+    await page.keyboard.type('fake-user');
+    await page.keyboard.press('Enter');
+    if (shots) await page.screenshot({ path: join(shots, 'chat-sign-in-typed.png') });
+    await page.waitForSelector('[data-testid=sign-in]', { state: 'detached' });
+    await sendAndRead('asker is signed in and working');
+    check(true, 'the answer typed in the terminal signs the agent in and the session starts', 'asker');
 
     if (!bus) return;
     // A key: typed masked, kept in the keyring, the session starts with it.

@@ -110,10 +110,10 @@ pub enum ChannelRef {
         /// The owning session.
         session: String,
     },
-    /// A terminal, with its session.
+    /// A terminal, with its session (none for a client's own terminal).
     Terminal {
         /// The owning session.
-        session: String,
+        session: Option<String>,
     },
 }
 

@@ -8,7 +8,7 @@
 //! alone are [`check_client_action`], over the states they read, so the
 //! agent layer's test double refuses what the engine refuses.
 
-use ahp_types::state::{ChatState, SessionLifecycle, SessionState, TerminalClaim, ToolCallState};
+use ahp_types::state::{ChatState, SessionLifecycle, SessionState, ToolCallState};
 use ahp_types::{ActionEnvelope, ActionOrigin, StateAction};
 
 use super::{EmitError, Engine};
@@ -77,9 +77,7 @@ impl Engine {
     }
 
     fn check_client_action(&self, client_id: &str, channel: &str, action: &StateAction) -> Result<(), String> {
-        if self.terminal_state(channel).is_some_and(|t| matches!(t.claim, TerminalClaim::Session(_))) {
-            return Err("this terminal runs an agent's command: it is read-only".to_owned());
-        }
+        self.check_terminal_action(client_id, channel, action)?;
         let chat_session = self.chats.get(channel).and_then(|c| self.sessions.get(&c.session));
         let on = Subject {
             chat: self.chat_state(channel),

@@ -104,6 +104,21 @@ pub enum SideEffect {
         /// Its explicit decisions, most specific first (the full list).
         enablement: Vec<ahp_types::state::CustomizationEnablement>,
     },
+    /// The client holding a terminal's claim typed into it
+    /// (`terminal/input`): written to its pseudo-terminal by the host.
+    TerminalInput {
+        /// Terminal URI.
+        terminal: String,
+        /// What was typed.
+        data: String,
+    },
+    /// The client holding a terminal's claim resized it (`terminal/resized`).
+    TerminalResized {
+        /// Terminal URI.
+        terminal: String,
+        /// The new size.
+        size: crate::terminals::Size,
+    },
 }
 
 impl Engine {

@@ -5,8 +5,9 @@
 //! - `mod.rs`       — [`Engine`]: channel lookup, [`Engine::emit`] (reduce,
 //!   sequence, persist, publish) — the one path every state change takes.
 //! - `channels.rs`  — per-channel entries and snapshots.
-//! - `terminals.rs` — terminal channels (commands agents run), listed on
-//!   the root while they run.
+//! - `terminals.rs` — terminal channels (commands agents run, logins, a
+//!   client's own terminals), listed on the root while they run; who may
+//!   type in them.
 //! - `changesets.rs` — changeset channels and `SessionSummary.changes`, fed by
 //!   the change tracker (`crate::changes`).
 //! - `summaries.rs` — keeping `session.chats[]` and `SessionSummary` derived
@@ -219,7 +220,12 @@ impl Engine {
             return Ok(apply_action_to_changeset(&mut entry.state, action));
         }
         if let Some(entry) = self.terminals.get_mut(channel) {
-            return Ok(apply_action_to_terminal(&mut entry.state, action));
+            // Input changes no state (the reducer's `NoOp`); it is an event
+            // for the process, echoed like any accepted action.
+            return Ok(match apply_action_to_terminal(&mut entry.state, action) {
+                ReduceOutcome::NoOp if matches!(action, StateAction::TerminalInput(_)) => ReduceOutcome::Applied,
+                other => other,
+            });
         }
         if let Some(state) = self.watches.get_mut(channel) {
             // The reducer keeps a watch's descriptor unchanged (`NoOp`); its
@@ -306,7 +312,7 @@ impl Engine {
             }
             self.sync_session_summary(channel);
         } else if self.terminals.contains_key(channel) {
-            self.after_terminal_action(action);
+            self.after_terminal_action(channel, action, client);
         } else if let (Some(entry), StateAction::ChangesetFilesReviewChanged(a)) =
             (self.changesets.get(channel), action)
         {

@@ -45,6 +45,17 @@ pub trait AgentHost: Send + Sync {
         false
     }
 
+    /// `process` runs in a pseudo-terminal behind terminal channel `uri`
+    /// (a login): a client's input and resizes reach it; it ends with
+    /// `session` when given. Ignored by default.
+    fn attach_pty(&self, _uri: &str, _session: Option<&str>, _process: std::sync::Arc<crate::terminals::PtyProcess>) {}
+
+    /// Where agent process groups are recorded (so a `kill -9`'d host's are
+    /// ended at the next start). One that records nothing by default.
+    fn process_groups(&self) -> super::groups::Registry {
+        super::groups::Registry::default()
+    }
+
     /// Variables set in agent `agent`'s environment when it starts (the API
     /// keys the person saved for it). None by default.
     fn agent_env(&self, _agent: &str) -> Vec<(String, String)> {

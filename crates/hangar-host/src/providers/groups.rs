@@ -58,6 +58,31 @@ fn group_alive(pgid: u32) -> bool {
     })
 }
 
+/// The process groups of every process in session `sid` (a terminal's
+/// shell and the jobs it started, each job a group of its own), the
+/// session's own group first.
+pub(crate) fn session_groups(sid: u32) -> Vec<u32> {
+    let mut groups = vec![sid];
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return groups;
+    };
+    for entry in entries.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        // Field 6 overall (the session), the 4th after `comm`.
+        if stat_field(pid, 3).and_then(|s| s.parse::<u32>().ok()) != Some(sid) {
+            continue;
+        }
+        if let Some(pgid) = stat_field(pid, 2).and_then(|g| g.parse::<u32>().ok()) {
+            if !groups.contains(&pgid) {
+                groups.push(pgid);
+            }
+        }
+    }
+    groups
+}
+
 /// End `groups`: TERM, a moment to exit cleanly, then KILL.
 fn end_groups(groups: &[u32]) {
     if groups.is_empty() {

@@ -28,11 +28,14 @@
 //! - `sign_in.rs`   — the sign-in methods an agent offers (`authMethods`) in
 //!   the forms Hangar carries out: an API key, a login in a terminal, ACP
 //!   `authenticate`; a start refused with `auth_required` names them.
-//! - `sign_in_run.rs` — carrying out a login: the terminal channel, or a
-//!   fresh agent process sent `authenticate`.
+//! - `sign_in_run.rs` — carrying out a login: its command in a
+//!   pseudo-terminal (a terminal channel the person answers), or a fresh
+//!   agent process sent `authenticate`; both recorded in `groups.rs`.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `terminals.rs` — `terminal/*`: the agent's commands as AHP terminal
 //!   channels, and what a tool call shows of them.
+//! - `terminal_channel.rs` — a program's output and exit told to its
+//!   terminal channel (logins, clients' shells).
 //! - `approvals.rs` — approvals bound to the diff that was shown.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
 //! - `chunk_lines.rs` — the reader's fast path for streamed text chunks:
@@ -68,7 +71,7 @@ mod config_options;
 mod elicitation;
 mod fork_context;
 mod fs;
-mod groups;
+pub(crate) mod groups;
 mod models;
 mod prompt;
 mod rpc;
@@ -76,6 +79,7 @@ mod session;
 pub mod sign_in;
 mod sign_in_run;
 mod startup;
+mod terminal_channel;
 mod terminals;
 #[cfg(test)]
 mod test_support;
@@ -89,7 +93,9 @@ pub use agent_host::AgentHost;
 pub use config_options::AgentOption;
 pub use models::{resolve_session_config, session_config_completions};
 pub use sign_in::{SignInKind, SignInMethod};
-pub use sign_in_run::{authenticate, run_login, SignInRunError};
+pub(crate) use sign_in_run::authenticate;
+pub use sign_in_run::{run_login, SignInRunError};
+pub use terminal_channel::TerminalChannel;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -127,6 +133,11 @@ pub trait AgentLayer: Send + Sync {
     /// offered it (a client names a method; the host supplies what runs).
     fn sign_in_method(&self, _provider: &str, _id: &str) -> Option<(AgentSpec, SignInMethod)> {
         None
+    }
+    /// Where agent process groups are recorded; one that records nothing
+    /// by default.
+    fn process_groups(&self) -> Registry {
+        Registry::default()
     }
 }
 
@@ -263,9 +274,12 @@ impl AgentLayer for AcpLayer {
             }
             // The host keeps customizations (the agent sees them at its next
             // start) and tracks changes.
+            // The host carries out a terminal's input and resizes itself.
             SideEffect::CustomizationToggled { .. }
             | SideEffect::TurnEnded { .. }
-            | SideEffect::ChangesetReviewed { .. } => return,
+            | SideEffect::ChangesetReviewed { .. }
+            | SideEffect::TerminalInput { .. }
+            | SideEffect::TerminalResized { .. } => return,
             SideEffect::SessionDisposed { session, .. } => {
                 if let Some(tx) = self.tasks.lock().ok().and_then(|mut t| t.remove(session)) {
                     let _ = tx.send(Command::Dispose);
@@ -299,6 +313,10 @@ impl AgentLayer for AcpLayer {
     fn sign_in_method(&self, provider: &str, id: &str) -> Option<(AgentSpec, SignInMethod)> {
         let agent = self.agents.get(provider)?;
         Some((agent, self.auth.get(provider, id)?))
+    }
+
+    fn process_groups(&self) -> Registry {
+        self.registry.clone()
     }
 
     fn restart(&self, session: &str) -> bool {

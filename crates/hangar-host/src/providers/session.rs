@@ -316,6 +316,8 @@ impl SessionTask {
             }
             SideEffect::SessionDisposed { .. }
             | SideEffect::CustomizationToggled { .. }
+            | SideEffect::TerminalInput { .. }
+            | SideEffect::TerminalResized { .. }
             | SideEffect::TurnEnded { .. }
             | SideEffect::ChangesetReviewed { .. } => {}
         }

@@ -1,19 +1,20 @@
 //! Carrying out a sign-in the agent offered (`sign_in.rs` says which
-//! forms): its login command in a terminal channel on the host that the
-//! person watches ([`run_login`]), or ACP `authenticate` sent to a fresh
-//! agent process started for that alone ([`authenticate`]). A key is kept
-//! by `agent_keys.rs` instead and needs nothing run.
+//! forms): its login command in a pseudo-terminal on the host, a terminal
+//! channel the person watches and answers through `terminal/input`
+//! ([`run_login`]), or ACP `authenticate` sent to a fresh agent process
+//! started for that alone ([`authenticate`]). A key is kept by
+//! `agent_keys.rs` instead and needs nothing run. Both processes are
+//! recorded in the data dir's process-group registry while they run, so a
+//! host killed with `kill -9` has them ended at its next start.
 
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ahp_types::actions::{TerminalDataAction, TerminalExitedAction};
 use ahp_types::state::{
     TerminalClaim, TerminalClientClaim, TerminalLifecycleState, TerminalRunningLifecycleState, TerminalState,
 };
-use ahp_types::StateAction;
 use serde_json::json;
 
 use super::agent_host::AgentHost;
@@ -21,11 +22,12 @@ use super::groups::Registry;
 use super::rpc::Connection;
 use super::sign_in::{SignInKind, SignInMethod};
 use super::startup::{ask, ask_starting, initialize_params, Live};
+use super::terminal_channel::TerminalChannel;
 use super::{fs, transport};
 use crate::agents::AgentSpec;
 use crate::engine::terminal_uri;
 use crate::resources::uri::path_to_file_uri;
-use crate::terminals::{Exit, Launch, TerminalEvents, TerminalProcess};
+use crate::terminals::{Exit, Launch, PtyProcess, Size, TerminalEvents};
 
 /// The longest a login may take before its command is ended.
 const LOGIN_LIMIT: Duration = Duration::from_secs(15 * 60);
@@ -42,23 +44,20 @@ pub enum SignInRunError {
     #[error("the session is gone")]
     NoSession,
     /// The login command did not start.
-    #[error("cannot run {program}: {source}")]
-    Spawn {
-        /// The program.
-        program: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[error("{0}")]
+    Spawn(#[from] crate::terminals::PtyError),
     /// The agent did not start, or refused.
     #[error("{0}")]
     Agent(String),
 }
 
-/// Run `method`'s login command (a [`SignInKind::Terminal`]) in `cwd` as
-/// terminal channel `<session>/terminals/login-…`, claimed by `client`;
-/// `env` is set on top (the agent's saved keys, then the method's own).
-/// Answers the channel's URI at once; the command's output and exit follow
-/// on it (exit 0: signed in). It is ended after [`LOGIN_LIMIT`].
+/// Run `method`'s login command (a [`SignInKind::Terminal`]) in `cwd` in a
+/// pseudo-terminal, as terminal channel `<session>/terminals/login-…`
+/// claimed by `client` (who types its answers: `terminal/input`); `env` is
+/// set on top (the agent's saved keys, then the method's own). Answers the
+/// channel's URI at once; the command's output and exit follow on it (exit
+/// 0: signed in). It is ended after [`LOGIN_LIMIT`], with its session, or
+/// by `disposeTerminal`.
 pub fn run_login(
     host: Arc<dyn AgentHost>,
     session: &str,
@@ -74,65 +73,60 @@ pub fn run_login(
     env.extend(own.iter().cloned());
     let launch = Launch { program: program.clone(), args: args.to_vec(), env, cwd: cwd.to_owned() };
     let uri = terminal_uri(session, &format!("login-{}", crate::engine::clock::new_id()));
+    let size = Size::default();
     let state = TerminalState {
         title: format!("{}: {title}", method.name),
         cwd: Some(path_to_file_uri(cwd)),
-        cols: None,
-        rows: None,
+        cols: Some(i64::from(size.cols)),
+        rows: Some(i64::from(size.rows)),
         content: Vec::new(),
         lifecycle: TerminalLifecycleState::Running(TerminalRunningLifecycleState {}),
         claim: TerminalClaim::Client(TerminalClientClaim { client_id: client.to_owned() }),
         supports_command_detection: None,
-        is_pty: Some(false),
+        is_pty: Some(true),
     };
     if !host.open_terminal(session, &uri, state) {
         return Err(SignInRunError::NoSession);
     }
-    let events = Arc::new(LoginEvents { host, uri: uri.clone() });
-    match TerminalProcess::spawn(&launch, LOGIN_OUTPUT, events.clone()) {
+    let events = Arc::new(TerminalChannel::new(host.clone(), &uri));
+    match PtyProcess::spawn(&launch, size, LOGIN_OUTPUT, events.clone()) {
         Ok(process) => {
+            let process = Arc::new(process);
+            let groups = host.process_groups();
+            if let Some(pid) = process.pid() {
+                groups.insert(&uri, pid);
+            }
+            host.attach_pty(&uri, Some(session), process.clone());
+            let key = uri.clone();
             tokio::spawn(async move {
                 if tokio::time::timeout(LOGIN_LIMIT, process.wait()).await.is_err() {
                     process.kill();
+                    process.wait().await;
                 }
+                groups.remove(&key);
             });
             Ok(uri)
         }
-        Err(source) => {
-            events.output(&format!("{program}: {source}\r\n"));
+        Err(e) => {
+            events.output(&format!("{e}\r\n"));
             events.exited(&Exit { code: Some(127), signal: None });
-            Err(SignInRunError::Spawn { program: program.clone(), source })
+            Err(e.into())
         }
-    }
-}
-
-/// A login command's output and exit, told to its channel.
-struct LoginEvents {
-    host: Arc<dyn AgentHost>,
-    uri: String,
-}
-
-impl TerminalEvents for LoginEvents {
-    fn output(&self, text: &str) {
-        self.host.emit(&self.uri, StateAction::TerminalData(TerminalDataAction { data: text.to_owned() }));
-    }
-
-    fn exited(&self, exit: &Exit) {
-        let exit_code = exit.code.map(i64::from);
-        self.host.emit(&self.uri, StateAction::TerminalExited(TerminalExitedAction { exit_code }));
     }
 }
 
 /// Start `agent` in `cwd` with `env`, `initialize` it and send ACP
 /// `authenticate {methodId}` for `method` (a [`SignInKind::Agent`]); the
 /// process is ended once it answers. `limit` bounds each request (a login
-/// in a browser takes a person's time).
-pub async fn authenticate(
+/// in a browser takes a person's time). Its process group is recorded in
+/// `groups` meanwhile.
+pub(crate) async fn authenticate(
     agent: &AgentSpec,
     cwd: &Path,
     env: &[(String, String)],
     method: &SignInMethod,
     limit: Duration,
+    groups: &Registry,
 ) -> Result<(), SignInRunError> {
     if method.kind != SignInKind::Agent {
         return Err(SignInRunError::WrongKind(method.id.clone()));
@@ -140,10 +134,14 @@ pub async fn authenticate(
     let transport =
         transport::open(&agent.command, cwd, env).await.map_err(|e| SignInRunError::Agent(e.to_string()))?;
     let (conn, inbound, process) = Connection::start(transport);
+    // Recorded under a key of its own: the session's agent is not this one.
+    let key = format!("authenticate-{}", crate::engine::clock::new_id());
+    if let Some(pgid) = process.as_ref().and_then(|p| p.pgid) {
+        groups.insert(&key, pgid);
+    }
     let mut live = Live { conn, inbound, stashed: VecDeque::new(), process };
     let answer = sign_in_with(&mut live, method, limit).await;
-    // Not in the session's registry: this process is ended here.
-    live.stop(&Registry::default(), "").await;
+    live.stop(groups, &key).await;
     answer
 }
 

@@ -5,9 +5,11 @@
 //!
 //! - `apiKey`: `key` is kept in this host's OS keyring and set in the
 //!   agent's environment from its next start; answers `{ saved: VARIABLE }`.
-//! - `terminal`: the agent's login command runs on this host in a terminal
-//!   channel claimed by the asking client; answers `{ terminal: <URI> }` at
-//!   once (its exit code says whether the login worked).
+//! - `terminal`: the agent's login command runs on this host in a
+//!   pseudo-terminal, a terminal channel claimed by the asking client (who
+//!   answers its questions with `terminal/input`); answers
+//!   `{ terminal: <URI> }` at once (its exit code says whether the login
+//!   worked).
 //! - `agent`: a fresh agent process is sent ACP `authenticate`; answers
 //!   `{ signedIn: true }` when the agent accepted it.
 //!
@@ -99,7 +101,7 @@ async fn run(host: &Arc<Host>, client: &str, p: AgentSignInParams) -> Result<Val
         }
         SignInKind::Agent => {
             let env = saved_env(host, &provider).await;
-            authenticate(&agent, &cwd, &env, &method, AUTHENTICATE_LIMIT)
+            authenticate(&agent, &cwd, &env, &method, AUTHENTICATE_LIMIT, &host.process_groups())
                 .await
                 .map_err(|e| RpcError::internal(e.to_string()))?;
             Ok(json!({ "signedIn": true }))

@@ -87,6 +87,14 @@ pub fn handle_request(
             Ok(Reply::Result(Value::Null))
         }
         "fetchTurns" => fetch_turns(host, conn, id, decode(&params)?),
+        "createTerminal" => {
+            let client = conn.client_id.clone().unwrap_or_default();
+            Ok(Reply::Result(super::terminal_methods::create_terminal(host, &client, decode(&params)?)?))
+        }
+        "disposeTerminal" => {
+            let client = conn.client_id.clone().unwrap_or_default();
+            Ok(Reply::Result(super::terminal_methods::dispose_terminal(host, &client, &decode(&params)?)?))
+        }
         "completions" => {
             resource_methods::completions(host, conn.id, id.clone(), decode(&params)?)?;
             Ok(Reply::Sent)

@@ -31,6 +31,8 @@
 //!   stopped, to start afresh (a pending customization change taken).
 //! - `mcp_test_method.rs` — `x-hangar/testMcpServer`: a discovered MCP
 //!   server started on this host, its tools listed (a Test button).
+//! - `terminal_methods.rs` — `createTerminal` / `disposeTerminal`: a
+//!   client's own shell in a pseudo-terminal, at the URI it names.
 
 mod agent_sign_in_method;
 mod agents_methods;
@@ -48,6 +50,7 @@ mod methods;
 mod resource_methods;
 mod restart_agent_method;
 mod session_folder;
+mod terminal_methods;
 pub mod tls;
 pub mod token_throttle;
 pub mod upgrade;

@@ -1,6 +1,7 @@
 //! Processes run in terminals on the host: an ACP agent's `terminal/create`
-//! (a command it runs for a tool call), each one an AHP terminal channel any
-//! client can watch.
+//! (a command it runs for a tool call), a client's `createTerminal` (a shell)
+//! and an agent's login, each one an AHP terminal channel any client can
+//! watch.
 //!
 //! Map:
 //! - `output.rs`  — [`Output`]: what `terminal/output` returns, at most a byte
@@ -10,17 +11,27 @@
 //! - `process.rs` — [`TerminalProcess`]: one command in its own process group,
 //!   stdout and stderr read into its [`Output`] and told to a
 //!   [`TerminalEvents`], its exit kept for every waiter.
+//! - `pty.rs`     — [`PtyProcess`]: one program in a pseudo-terminal
+//!   (`portable-pty`): input, resize, kill of every process group of its
+//!   session, output told to a [`TerminalEvents`], exit kept for every waiter.
+//! - `live.rs`    — [`LiveTerminals`]: the host's running pseudo-terminals by
+//!   channel URI, where a client's `terminal/input` and `terminal/resized`
+//!   are carried out.
 //!
-//! Not a pseudoterminal: commands get pipes (`isPty: false`), so their output
-//! is plain text, as the ACP agents expect of `terminal/output`. Why no pty
-//! crate: nothing here needs one yet (agents run non-interactive commands and
-//! the desktop shows the output read-only).
+//! An agent's commands get pipes (`isPty: false`): their output is plain
+//! text, as the ACP agents expect of `terminal/output`, and nobody types in
+//! them. Shells and logins get a pseudo-terminal (`isPty: true`): a person
+//! answers them through `terminal/input`.
 
+mod live;
 mod output;
 mod process;
+mod pty;
 
+pub use live::LiveTerminals;
 pub use output::{Output, Utf8Stream};
 pub use process::{Exit, Launch, TerminalEvents, TerminalProcess};
+pub use pty::{PtyError, PtyProcess, Size, MAX_CELLS};
 
 /// The raw output an AHP terminal state holds, its parts joined (what a
 /// client that ignores command boundaries shows).

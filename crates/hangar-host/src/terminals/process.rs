@@ -169,7 +169,8 @@ async fn read_into(
     }
 }
 
-fn exit_of(status: std::process::ExitStatus) -> Exit {
+/// How a `std` child ended, as an [`Exit`].
+pub(super) fn exit_of(status: std::process::ExitStatus) -> Exit {
     use std::os::unix::process::ExitStatusExt;
     Exit { code: status.code().and_then(|c| u32::try_from(c).ok()), signal: status.signal().map(signal_name) }
 }

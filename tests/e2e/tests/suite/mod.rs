@@ -27,4 +27,5 @@ mod resources;
 mod sessions;
 mod soak;
 mod sync;
+mod terminals;
 mod wire_fuzz;

@@ -245,6 +245,8 @@ fn effect_name(effect: &SideEffect) -> &'static str {
         SideEffect::CustomizationToggled { .. } => "CustomizationToggled",
         SideEffect::TurnEnded { .. } => "TurnEnded",
         SideEffect::ChangesetReviewed { .. } => "ChangesetReviewed",
+        SideEffect::TerminalInput { .. } => "TerminalInput",
+        SideEffect::TerminalResized { .. } => "TerminalResized",
     }
 }
 

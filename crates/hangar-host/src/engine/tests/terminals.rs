@@ -1,11 +1,26 @@
 //! Terminal channels: opened for a session, listed on the root while they
-//! run, read-only for clients, capped, gone with their session.
+//! run, read-only for clients, capped, gone with their session; a client's
+//! own terminal: typed into and resized only by the client holding its
+//! claim, disposed by it.
 
 use ahp_types::state::{SnapshotState, TerminalLifecycleState, TerminalState};
 use serde_json::json;
 
 use super::{Fx, Start, ME, SESSION};
-use crate::engine::{terminal_uri, MAX_TERMINAL_CONTENT};
+use crate::engine::{terminal_uri, SideEffect, MAX_TERMINAL_CONTENT};
+
+const OTHER: &str = "someone-else";
+
+fn client_terminal(client: &str) -> TerminalState {
+    serde_json::from_value(json!({
+        "title": "sh",
+        "content": [],
+        "lifecycle": { "status": "running" },
+        "claim": { "kind": "client", "clientId": client },
+        "isPty": true,
+    }))
+    .unwrap()
+}
 
 fn running_terminal(chat: &str) -> TerminalState {
     serde_json::from_value(json!({
@@ -80,4 +95,66 @@ fn output_past_the_cap_is_not_shown() {
     assert_eq!(applied, MAX_TERMINAL_CONTENT / chunk.len());
     let exited = serde_json::from_value(json!({ "type": "terminal/exited", "exitCode": 0 })).unwrap();
     assert!(fx.engine.emit_server(&uri, exited).is_ok(), "the exit still reaches everyone");
+}
+
+#[test]
+fn only_the_claiming_client_types_into_its_terminal() {
+    let mut fx = Fx::new(Start::Ready);
+    let uri = "ahp-terminal:/mine";
+    fx.engine.create_terminal(uri, client_terminal(ME)).unwrap();
+    assert_eq!(fx.engine.create_terminal(uri, client_terminal(ME)).unwrap_err().code, -32010, "a URI is taken once");
+    assert_eq!(root_terminals(&fx), vec![uri.to_owned()]);
+    fx.engine.take_effects();
+
+    let input = || serde_json::from_value(json!({ "type": "terminal/input", "data": "ls\r" })).unwrap();
+    let resized = |cols: i64| serde_json::from_value(json!({ "type": "terminal/resized", "cols": cols, "rows": 40 }));
+    assert!(fx.engine.dispatch_client(ME, uri, 1, input()).unwrap().is_some(), "input is accepted and echoed");
+    assert!(fx.engine.dispatch_client(ME, uri, 2, resized(120).unwrap()).unwrap().is_some());
+    let effects = fx.engine.take_effects();
+    assert!(matches!(&effects[0], SideEffect::TerminalInput { terminal, data } if terminal == uri && data == "ls\r"));
+    assert!(
+        matches!(&effects[1], SideEffect::TerminalResized { terminal, size } if terminal == uri && size.cols == 120)
+    );
+    assert_eq!(fx.engine.terminal_state(uri).unwrap().cols, Some(120));
+
+    let refused = fx.engine.dispatch_client(OTHER, uri, 1, input()).err().map(|r| r.reason).unwrap_or_default();
+    assert!(refused.contains("claim"), "{refused}");
+    let refused =
+        fx.engine.dispatch_client(ME, uri, 3, resized(0).unwrap()).err().map(|r| r.reason).unwrap_or_default();
+    assert!(refused.contains("cells"), "{refused}");
+    assert!(fx.engine.take_effects().is_empty(), "nothing refused reaches the process");
+
+    let exited = serde_json::from_value(json!({ "type": "terminal/exited", "exitCode": 0 })).unwrap();
+    fx.engine.emit_server(uri, exited).unwrap();
+    let refused = fx.engine.dispatch_client(ME, uri, 4, input()).err().map(|r| r.reason).unwrap_or_default();
+    assert!(refused.contains("exited"), "{refused}");
+}
+
+#[test]
+fn a_client_disposes_its_own_terminals_never_an_agents() {
+    let mut fx = Fx::new(Start::Ready);
+    let agents = terminal_uri(SESSION, "t1");
+    fx.engine.open_terminal(&agents, SESSION, running_terminal(&fx.chat.clone()));
+    assert_eq!(fx.engine.dispose_terminal(ME, &agents).unwrap_err().code, -32009);
+    assert_eq!(fx.engine.dispose_terminal(ME, "ahp-terminal:/none").unwrap_err().code, -32008);
+
+    // A login: opened for a session, claimed by the client that asked.
+    let login = terminal_uri(SESSION, "login-1");
+    fx.engine.open_terminal(&login, SESSION, client_terminal(ME));
+    assert_eq!(fx.engine.dispose_terminal(OTHER, &login).unwrap_err().code, -32009);
+    fx.engine.dispose_terminal(ME, &login).unwrap();
+    assert!(fx.engine.snapshot(&login).is_none());
+
+    // A client's own terminal tied to the session goes with it.
+    let mut tied = running_terminal(&fx.chat.clone());
+    tied.is_pty = Some(true);
+    fx.engine.create_terminal("ahp-terminal:/tied", tied).unwrap();
+    assert!(fx.engine.snapshot("ahp-terminal:/tied").is_some());
+    let mut unknown = running_terminal("ahp-chat:/nope");
+    unknown.claim =
+        serde_json::from_value(json!({ "kind": "session", "session": "ahp-session:/gone", "chat": "c" })).unwrap();
+    assert_eq!(fx.engine.create_terminal("ahp-terminal:/x", unknown).unwrap_err().code, -32001);
+    fx.engine.dispose_session(SESSION).unwrap();
+    assert!(fx.engine.snapshot("ahp-terminal:/tied").is_none(), "gone with its session");
+    assert!(root_terminals(&fx).is_empty());
 }

@@ -173,6 +173,17 @@ impl Engine {
         }
         self.seq += 1;
         let seq = self.seq;
+        // A keystroke goes to the pseudo-terminal only: every client (its
+        // sender too, for whom the echo only confirms it) gets the action
+        // without its text, so what a person types into a login (a password
+        // with echo off) is never fanned out or kept for replay.
+        let (action, typed) = match action {
+            StateAction::TerminalInput(typed) => (
+                StateAction::TerminalInput(ahp_types::actions::TerminalInputAction { data: String::new() }),
+                Some(typed),
+            ),
+            other => (other, None),
+        };
         // The action is serialized once; the envelope and the notification
         // frame are assembled around it.
         let action_json = serde_json::to_string(&action).unwrap_or_else(|e| {
@@ -202,7 +213,11 @@ impl Engine {
             envelope: envelope_json,
             frame,
         });
-        self.after_applied(channel, &envelope.action, envelope.origin.as_ref().map(|o| o.client_id.as_str()));
+        let client = envelope.origin.as_ref().map(|o| o.client_id.as_str());
+        match typed {
+            Some(typed) => self.after_applied(channel, &StateAction::TerminalInput(typed), client),
+            None => self.after_applied(channel, &envelope.action, client),
+        }
         Ok(seq)
     }
 

@@ -116,6 +116,12 @@ fn only_the_claiming_client_types_into_its_terminal() {
         matches!(&effects[1], SideEffect::TerminalResized { terminal, size } if terminal == uri && size.cols == 120)
     );
     assert_eq!(fx.engine.terminal_state(uri).unwrap().cols, Some(120));
+    // What was typed reaches the process only: the echo every client gets
+    // (the sender's confirmation) carries no text.
+    let typed: Vec<_> = fx.published().into_iter().filter(|p| p.kind == "terminal/input").collect();
+    assert_eq!(typed.len(), 1);
+    assert_eq!(typed[0].body["data"], "", "{:?}", typed[0].body);
+    assert_eq!(typed[0].origin["clientSeq"], 1);
 
     let refused = fx.engine.dispatch_client(OTHER, uri, 1, input()).err().map(|r| r.reason).unwrap_or_default();
     assert!(refused.contains("claim"), "{refused}");

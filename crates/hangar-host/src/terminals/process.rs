@@ -50,6 +50,34 @@ pub struct Exit {
     pub signal: Option<String>,
 }
 
+/// A command's exit, kept for every waiter (pipes and pseudo-terminals alike).
+#[derive(Debug, Clone)]
+pub struct ExitWatch(watch::Receiver<Option<Exit>>);
+
+impl ExitWatch {
+    /// A watch, and the sender that sets the exit once.
+    pub fn channel() -> (watch::Sender<Option<Exit>>, Self) {
+        let (tx, rx) = watch::channel(None);
+        (tx, Self(rx))
+    }
+
+    /// The exit, once the command has ended.
+    pub fn get(&self) -> Option<Exit> {
+        self.0.borrow().clone()
+    }
+
+    /// Resolves with the exit once the command has ended.
+    pub fn wait(&self) -> impl std::future::Future<Output = Exit> + Send + 'static {
+        let mut exit = self.0.clone();
+        async move {
+            match exit.wait_for(Option::is_some).await {
+                Ok(done) => done.clone().unwrap_or_default(),
+                Err(_) => Exit::default(),
+            }
+        }
+    }
+}
+
 /// Told what a terminal's command does, in order: output, then its exit.
 pub trait TerminalEvents: Send + Sync + 'static {
     /// More output (stdout and stderr as they come).
@@ -62,7 +90,7 @@ pub trait TerminalEvents: Send + Sync + 'static {
 pub struct TerminalProcess {
     pgid: Option<u32>,
     output: Arc<Mutex<Output>>,
-    exit: watch::Receiver<Option<Exit>>,
+    exit: ExitWatch,
 }
 
 impl TerminalProcess {
@@ -80,7 +108,7 @@ impl TerminalProcess {
         let mut child = cmd.spawn()?;
         let pgid = child.id();
         let output = Arc::new(Mutex::new(Output::new(limit)));
-        let (exit_tx, exit) = watch::channel(None);
+        let (exit_tx, exit) = ExitWatch::channel();
         let readers: Vec<_> = [
             child.stdout.take().map(|r| Box::new(r) as Box<dyn AsyncRead + Send + Unpin>),
             child.stderr.take().map(|r| Box::new(r) as Box<dyn AsyncRead + Send + Unpin>),
@@ -114,23 +142,17 @@ impl TerminalProcess {
     /// once there is one.
     pub fn output(&self) -> (String, bool, Option<Exit>) {
         let out = lock(&self.output);
-        (out.text().to_owned(), out.truncated(), self.exit.borrow().clone())
+        (out.text().to_owned(), out.truncated(), self.exit.get())
     }
 
     /// The exit, once the command has ended.
     pub fn exit(&self) -> Option<Exit> {
-        self.exit.borrow().clone()
+        self.exit.get()
     }
 
     /// Resolves with the exit once the command has ended.
     pub fn wait(&self) -> impl std::future::Future<Output = Exit> + Send + 'static {
-        let mut exit = self.exit.clone();
-        async move {
-            match exit.wait_for(Option::is_some).await {
-                Ok(done) => done.clone().unwrap_or_default(),
-                Err(_) => Exit::default(),
-            }
-        }
+        self.exit.wait()
     }
 
     /// End the command and everything it started (its process group).

@@ -14,10 +14,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use portable_pty::{native_pty_system, CommandBuilder, MasterPty, PtySize};
-use tokio::sync::watch;
 
 use super::output::{Output, Utf8Stream};
-use super::process::{exit_of, Exit, Launch, TerminalEvents};
+use super::process::{exit_of, Exit, ExitWatch, Launch, TerminalEvents};
 use crate::locks::lock;
 use crate::providers::groups::session_groups;
 use crate::providers::transport::signal_group;
@@ -93,7 +92,7 @@ pub struct PtyProcess {
     master: Mutex<Box<dyn MasterPty + Send>>,
     input: Mutex<Option<std_mpsc::Sender<Vec<u8>>>>,
     output: Arc<Mutex<Output>>,
-    exit: watch::Receiver<Option<Exit>>,
+    exit: ExitWatch,
 }
 
 impl PtyProcess {
@@ -125,7 +124,7 @@ impl PtyProcess {
             }
         };
         let output = Arc::new(Mutex::new(Output::new(limit)));
-        let (exit_tx, exit) = watch::channel(None);
+        let (exit_tx, exit) = ExitWatch::channel();
         let (drained_tx, drained) = std_mpsc::channel::<()>();
         let (out, ev) = (output.clone(), events.clone());
         std::thread::Builder::new()
@@ -181,18 +180,12 @@ impl PtyProcess {
 
     /// The exit, once the program has ended.
     pub fn exit(&self) -> Option<Exit> {
-        self.exit.borrow().clone()
+        self.exit.get()
     }
 
     /// Resolves with the exit once the program has ended.
     pub fn wait(&self) -> impl std::future::Future<Output = Exit> + Send + 'static {
-        let mut exit = self.exit.clone();
-        async move {
-            match exit.wait_for(Option::is_some).await {
-                Ok(done) => done.clone().unwrap_or_default(),
-                Err(_) => Exit::default(),
-            }
-        }
+        self.exit.wait()
     }
 
     /// End the program and every job it started (each process group of its

@@ -2,7 +2,9 @@
 //! arguments, its environment), kept in `custom-agents.json` in the data
 //! dir, as Zed keeps `agent_servers` in its settings. Written whole to a
 //! private temporary file, synced, then renamed over the old one, so a
-//! crash leaves the old list or the new one, never half of either.
+//! crash leaves the old list or the new one, never half of either. A save
+//! or delete reads, changes and writes the list under one lock, so two
+//! clients saving at once both keep their agent.
 //!
 //! The environment is stored as given: it is for settings such as a base
 //! URL or a log level. API keys belong in the keyring (the sign-in panel
@@ -11,10 +13,15 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
 use crate::agents::{is_valid_id, AgentSpec};
+use crate::locks::lock;
+
+/// Held across each read-change-write of the list.
+static CHANGING: Mutex<()> = Mutex::new(());
 
 /// The file, in the data dir.
 pub const FILE: &str = "custom-agents.json";
@@ -129,6 +136,7 @@ pub fn store(data_dir: &Path, agents: &[CustomAgent]) -> Result<(), CustomAgentE
 /// Add `agent`, or replace the one with its id.
 pub fn save(data_dir: &Path, agent: CustomAgent) -> Result<(), CustomAgentError> {
     agent.validate()?;
+    let _changing = lock(&CHANGING);
     let mut agents = load(data_dir)?;
     match agents.iter_mut().find(|a| a.id == agent.id) {
         Some(slot) => *slot = agent,
@@ -139,6 +147,7 @@ pub fn save(data_dir: &Path, agent: CustomAgent) -> Result<(), CustomAgentError>
 
 /// Remove custom agent `id`; whether there was one.
 pub fn delete(data_dir: &Path, id: &str) -> Result<bool, CustomAgentError> {
+    let _changing = lock(&CHANGING);
     let mut agents = load(data_dir)?;
     let before = agents.len();
     agents.retain(|a| a.id != id);
@@ -196,6 +205,18 @@ mod tests {
             assert!(matches!(err, CustomAgentError::Invalid { field: f, .. } if f == field), "{err}");
         }
         assert!(!dir.path().join(FILE).exists());
+    }
+
+    #[test]
+    fn agents_saved_at_once_are_all_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        std::thread::scope(|s| {
+            for i in 0..8 {
+                let path = dir.path();
+                s.spawn(move || save(path, agent(&format!("a{i}"))).unwrap());
+            }
+        });
+        assert_eq!(load(dir.path()).unwrap().len(), 8);
     }
 
     #[test]

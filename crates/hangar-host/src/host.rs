@@ -357,7 +357,9 @@ impl Host {
     /// Make the agent list again (an agent was installed, removed or added
     /// by hand) and publish it with `root/agentsChanged` when it changed.
     pub fn reload_agents(&self) {
-        self.agent_registry.reload();
+        if !self.agent_registry.reload() {
+            return;
+        }
         let specs = self.agent_registry.all();
         let before = lock(&self.engine).root().agents.clone();
         // Read from disk outside the engine's lock.

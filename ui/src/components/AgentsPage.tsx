@@ -31,6 +31,7 @@ export function AgentsPage({
   const [editing, setEditing] = useState<{ form: CustomForm; isNew: boolean } | null>(null);
   const [removing, setRemoving] = useState<{ id: string; name: string; custom: boolean } | null>(null);
   const installing = view?.known.some((a) => a.install && a.install.phase !== 'failed') ?? false;
+  const others = view ? startedWith(view) : [];
 
   const load = () =>
     call('agents.list', { host }).then(
@@ -102,9 +103,9 @@ export function AgentsPage({
           ))}
         </ul>
       )}
-      {view && startedWith(view).length > 0 && (
+      {others.length > 0 && (
         <p class="muted small" data-testid="agents-started-with">
-          Also on this host, given when it was started: {startedWith(view).join(', ')}.
+          Also on this host, given when it was started: {others.join(', ')}.
         </p>
       )}
       {view && (

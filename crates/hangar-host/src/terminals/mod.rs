@@ -17,6 +17,8 @@
 //! - `live.rs`    — [`LiveTerminals`]: the host's running pseudo-terminals by
 //!   channel URI, where a client's `terminal/input` and `terminal/resized`
 //!   are carried out.
+//! - `recorded.rs` — (tests only) a `TerminalEvents` that keeps what it is
+//!   told.
 //!
 //! An agent's commands get pipes (`isPty: false`): their output is plain
 //! text, as the ACP agents expect of `terminal/output`, and nobody types in
@@ -27,6 +29,8 @@ mod live;
 mod output;
 mod process;
 mod pty;
+#[cfg(test)]
+mod recorded;
 
 pub use live::LiveTerminals;
 pub use output::{Output, Utf8Stream};

@@ -217,18 +217,7 @@ fn signal_name(number: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[derive(Default)]
-    struct Recorded(Mutex<(String, Vec<Exit>)>);
-
-    impl TerminalEvents for Recorded {
-        fn output(&self, text: &str) {
-            lock(&self.0).0.push_str(text);
-        }
-        fn exited(&self, exit: &Exit) {
-            lock(&self.0).1.push(exit.clone());
-        }
-    }
+    use crate::terminals::recorded::Recorded;
 
     fn sh(script: &str) -> Launch {
         Launch {
@@ -252,9 +241,8 @@ mod tests {
         assert!(text.contains("hello\n") && text.contains("oops\n"), "{text:?}");
         assert!(!truncated);
         assert_eq!(exit, Some(a.clone()));
-        let recorded = lock(&events.0).clone();
-        assert_eq!(recorded.1, vec![a], "one exit, told after the output");
-        assert!(recorded.0.contains("hello"));
+        assert_eq!(events.exits(), vec![a], "one exit, told after the output");
+        assert!(events.text().contains("hello"));
     }
 
     #[tokio::test]
@@ -274,7 +262,7 @@ mod tests {
         let (text, truncated, _) = process.output();
         assert!(truncated);
         assert!(text.len() <= 16 && text.ends_with("999\n1000\n"), "{text:?}");
-        assert!(lock(&events.0).0.starts_with("1\n2\n"), "the events saw everything");
+        assert!(events.text().starts_with("1\n2\n"), "the events saw everything");
     }
 
     #[tokio::test]

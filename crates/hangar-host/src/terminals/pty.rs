@@ -265,36 +265,7 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
-
-    #[derive(Default)]
-    struct Recorded(Mutex<(String, Vec<Exit>)>);
-
-    impl TerminalEvents for Recorded {
-        fn output(&self, text: &str) {
-            lock(&self.0).0.push_str(text);
-        }
-        fn exited(&self, exit: &Exit) {
-            lock(&self.0).1.push(exit.clone());
-        }
-    }
-
-    impl Recorded {
-        fn text(&self) -> String {
-            lock(&self.0).0.clone()
-        }
-
-        /// Waits until the output holds `needle` (10 s at most).
-        async fn until(&self, needle: &str) -> String {
-            let deadline = Instant::now() + Duration::from_secs(10);
-            loop {
-                let text = self.text();
-                if text.contains(needle) || Instant::now() > deadline {
-                    return text;
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        }
-    }
+    use crate::terminals::recorded::Recorded;
 
     fn launch(program: &str, args: &[&str]) -> Launch {
         Launch {
@@ -325,7 +296,7 @@ mod tests {
         assert!(process.write("\u{4}"));
         let exit = tokio::time::timeout(Duration::from_secs(10), process.wait()).await.unwrap();
         assert_eq!(exit, Exit { code: Some(0), signal: None });
-        assert_eq!(lock(&events.0).1, vec![exit], "one exit, told after the output");
+        assert_eq!(events.exits(), vec![exit], "one exit, told after the output");
         assert!(!process.write("too late"), "no input once it has ended");
         assert!(process.output().0.contains("hello pty"));
     }

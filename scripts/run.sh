@@ -6,10 +6,13 @@
 #       with the host embedded; e.g. --agent mine="/opt/my-agent --acp",
 #       --data-dir DIR, --browse-root DIR (docs/desktop.md, "Agents").
 #   bash scripts/run.sh --headless [SERVE OPTIONS]
-#       builds the host and runs it without a window: `hangar serve` on
-#       127.0.0.1:8765 (`bash scripts/run.sh --headless --help` lists its
-#       options), e.g. --agent codex="codex-acp".
+#       builds only the host (no WebKitGTK, Chromium or Node.js installed)
+#       and runs it without a window: `hangar serve` on 127.0.0.1:8765,
+#       e.g. --agent codex="codex-acp"; once built,
+#       `target/release/hangar serve --help` lists every option.
 #
+# Binaries: target/release/hangar-desktop and target/release/hangar; put
+# the CLI on PATH with `install -m755 target/release/hangar ~/.local/bin/`.
 # Without a display ($DISPLAY and $WAYLAND_DISPLAY unset) the app cannot
 # open its window: run.sh says so and exits with status 2, before building.
 set -euo pipefail
@@ -17,12 +20,18 @@ cd "$(dirname "$0")/.."
 
 case "${1:-}" in
   -h | --help)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   --headless)
     shift
-    bash scripts/setup.sh
+    case "${1:-}" in
+      -h | --help)
+        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
+    esac
+    bash scripts/setup.sh --headless
     cargo build --release -p hangar-cli
     exec target/release/hangar serve "$@"
     ;;
@@ -45,8 +54,7 @@ fi
 
 bash scripts/setup.sh
 echo "run.sh: building the UI (ui/dist, embedded in the app)" >&2
-# npm install, not npm ci: see scripts/test.sh.
-(cd ui && npm install --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
+(cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
 echo "run.sh: building the desktop app (release; the first build takes several minutes)" >&2
 cargo build --release -p hangar-desktop
 exec target/release/hangar-desktop "$@"

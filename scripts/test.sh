@@ -3,7 +3,8 @@
 # binary, and interop tests with real ACP agents from npm against a mock model
 # server on 127.0.0.1; the desktop UI's vitest suite and its Chromium UI
 # tests (src-tauri/tests/ui_chromium.rs) and the real app window driven
-# through WebKitWebDriver on Xvfb (src-tauri/tests/real_window.rs). Then
+# through WebKitWebDriver on Xvfb (src-tauri/tests/real_window.rs); the
+# packages, built, installed with apt and opened (scripts/check-package.sh). Then
 # clippy with the workspace lints. Format gates: cargo fmt --check and Biome
 # (ui/biome.json: format and lint) before anything is built.
 set -euo pipefail
@@ -17,10 +18,9 @@ export HANGAR_REQUIRE_INTEROP=1
 export HANGAR_REQUIRE_KEYRING=1
 
 echo "== ui: install, unit tests (vitest), build (ui/dist is embedded in the desktop binary)"
-# npm install, not npm ci: npm 11 here leaves the other platforms' optional
-# binaries (@tauri-apps/cli-*, @rollup/*) out of the lock file and npm ci then
-# refuses it; install keeps the locked versions and does not rewrite the lock.
-(cd ui && npm install --no-audit --no-fund --loglevel=error && npx biome ci . && npx vitest run && npm run build)
+# npm ci: the lock file as npm 11 writes it (every platform's optional
+# binaries) is taken as it is and never rewritten, so the checkout stays clean.
+(cd ui && npm ci --no-audit --no-fund --loglevel=error && npx biome ci . && npx vitest run && npm run build)
 export HANGAR_REQUIRE_UI=1
 
 echo "== format: rustfmt (rustfmt.toml)"
@@ -44,8 +44,25 @@ else
 fi
 xvfb-run -a -s "-screen 0 1280x800x24" cargo test --workspace --no-fail-fast -- --test-threads=2
 
+echo "== package: .deb and .rpm built from the debug build, checked, installed with apt, opened, removed"
+tmp_icons=$(mktemp -d)
+bash scripts/icons.sh "$tmp_icons" 2>/dev/null
+diff -r "$tmp_icons" src-tauri/icons >/dev/null || { echo "src-tauri/icons is not what icons/hangar.svg makes: run bash scripts/icons.sh and commit"; exit 1; }
+rm -rf "$tmp_icons"
+if [ "$(id -u)" -eq 0 ]; then
+  xvfb-run -a -s "-screen 0 1280x800x24" bash scripts/check-package.sh
+elif [ -n "${CI:-}" ]; then
+  echo "the package test installs with apt-get and needs root" >&2
+  exit 1
+else
+  echo "NOTE: not root: the package test (scripts/check-package.sh, which installs with apt-get) was not run" >&2
+fi
+
 echo "== node: mock model server self-test"
 node --test tests/interop/mock-model-server/
+
+echo "== node: setup.sh and run.sh as a newcomer meets them"
+node --test tests/scripts/
 
 echo "== clippy"
 cargo clippy --workspace --all-targets -- -D warnings

@@ -78,22 +78,29 @@ export function SettingsPage({
       {error && <Notice error text={error} onClose={() => setError('')} />}
 
       <h2>Appearance</h2>
-      <fieldset class="settings-choices" data-testid="settings-theme">
-        <legend>Theme</legend>
-        {THEMES.map(([value, label]) => (
-          <label key={value}>
-            <input
-              type="radio"
-              name="theme"
-              value={value}
-              checked={s.theme === value}
-              data-testid={`theme-${value}`}
-              onChange={() => save({ ...s, theme: value })}
-            />
-            {label}
-          </label>
-        ))}
-      </fieldset>
+      <div class="settings-grid">
+        <span id="settings-theme-label">Theme</span>
+        <div
+          class="settings-choices"
+          role="radiogroup"
+          aria-labelledby="settings-theme-label"
+          data-testid="settings-theme"
+        >
+          {THEMES.map(([value, label]) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="theme"
+                value={value}
+                checked={s.theme === value}
+                data-testid={`theme-${value}`}
+                onChange={() => save({ ...s, theme: value })}
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+      </div>
 
       <h2>Notifications</h2>
       <p class="muted small">Shown only while the Hangar window is not focused.</p>

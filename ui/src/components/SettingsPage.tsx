@@ -43,7 +43,9 @@ export function SettingsPage({
   const [folder, setFolder] = useState(folderPath(s.newSession.folder));
   useEffect(() => setFolder(folderPath(s.newSession.folder)), [s.newSession.folder]);
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !e.defaultPrevented && onClose();
+    // Escape closes the page, unless it is closing a dialog or menu on top of it.
+    const onKey = (e: KeyboardEvent) =>
+      e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('.modal-backdrop, [role=menu]') && onClose();
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
@@ -144,7 +146,7 @@ export function SettingsPage({
           onChange={(e) => setDefaults({ agent: (e.target as HTMLSelectElement).value || null })}
         >
           <option value="">The host’s first agent</option>
-          {(host ?? app.hosts[0])?.agents.map((a) => (
+          {(host ?? app.hosts.find((h) => h.connected))?.agents.map((a) => (
             <option key={a.provider} value={a.provider}>
               {a.displayName || a.provider}
             </option>

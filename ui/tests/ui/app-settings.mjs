@@ -141,6 +141,7 @@ await launch('first launch', async (page) => {
   await shot(page, 'about');
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid=about-dialog]', { state: 'detached' });
+  check(await page.isVisible('[data-testid=settings-page]'), 'Escape closes About, not Settings under it', 'open');
 
   // A refused action is a notice (not about an item on screen): it has a
   // close button, and goes by itself.

@@ -554,8 +554,8 @@ async fn notifications_for_approvals_and_finished_turns_not_at_launch_and_as_set
     let app = Collected::default();
     call(&core, "app.watch", json!({}), Some(app.sink())).await.unwrap();
     core.add_host("local", "Local", t.started.host.url.clone()).await.unwrap();
-    // The inbox item comes from the chat the core subscribes after deciding
-    // whether to notify.
+    // The inbox item comes from the chat the core subscribes for the
+    // waiting session (before it decides what a wait is).
     app.wait_for("the waiting session's inbox item", "\"toolCallId\":\"ask-1\"").await;
     assert_eq!(*notifier.shown.lock().unwrap(), [], "nothing at launch for a session already waiting");
 

@@ -35,6 +35,7 @@ use crate::protocol::host::HostAdded;
 use crate::protocol::input::answers_to_ahp;
 use crate::protocol::part::InputResponse;
 use crate::protocol::{Command, Reply};
+use crate::settings_page;
 
 pub use crate::protocol::COMMANDS;
 
@@ -106,6 +107,13 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             core.close_stream(a.stream_id);
             Reply::StreamClose(())
         }
+        Command::SettingsGet(_) => Reply::SettingsGet(settings_page::view(core)),
+        Command::SettingsSave(settings) => Reply::SettingsSave(settings_page::save(core, settings)?),
+        Command::SettingsOpen(a) => {
+            settings_page::open(core, a.place)?;
+            Reply::SettingsOpen(())
+        }
+        Command::AppAbout(_) => Reply::AppAbout(core.about().await),
         Command::HostProbe(a) => Reply::HostProbe(core.probe_host(&a.url).await?),
         Command::HostAdd(a) => Reply::HostAdd(HostAdded { host: core.save_host(a).await? }),
         Command::HostRename(a) => Reply::HostRename(core.rename_host(&HostId::new(a.host), &a.name).await?),

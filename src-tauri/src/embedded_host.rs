@@ -14,6 +14,7 @@ use rand::Rng;
 use tokio::sync::oneshot;
 
 use crate::error::CoreError;
+use crate::options::AppOptions;
 
 /// A running embedded host.
 pub struct EmbeddedHost {
@@ -35,9 +36,9 @@ pub fn default_data_dir() -> Result<PathBuf, CoreError> {
 /// Agents from `ID=COMMAND` strings: command-line `--agent` flags, then the
 /// `HANGAR_AGENTS` environment variable (entries separated by `;`), the
 /// same `ID=COMMAND` form `hangar serve --agent` takes.
-pub fn agent_specs(args: &[String]) -> Result<Vec<AgentSpec>, CoreError> {
+pub fn agent_specs(options: &AppOptions) -> Result<Vec<AgentSpec>, CoreError> {
     let mut out = Vec::new();
-    for spec in crate::startup::flag_values(args, "--agent") {
+    for spec in &options.agents {
         out.push(AgentSpec::parse(spec).map_err(|e| CoreError::EmbeddedHost(e.to_string()))?);
     }
     if let Ok(env) = std::env::var("HANGAR_AGENTS") {
@@ -53,8 +54,8 @@ pub fn agent_specs(args: &[String]) -> Result<Vec<AgentSpec>, CoreError> {
 /// `hangar agents install` put in `hangar serve`'s default data dir, then
 /// `PATH`. `None` (no discovery) with `--no-discover` or
 /// `HANGAR_NO_DISCOVER=1`.
-pub fn discovery(args: &[String]) -> Option<Discovery> {
-    let off = args.iter().any(|a| a == "--no-discover") || std::env::var_os("HANGAR_NO_DISCOVER").is_some();
+pub fn discovery(options: &AppOptions) -> Option<Discovery> {
+    let off = options.no_discover || std::env::var_os("HANGAR_NO_DISCOVER").is_some();
     (!off).then(|| Discovery {
         path: std::env::var_os("PATH"),
         npm_prefixes: dirs::data_dir()

@@ -35,6 +35,9 @@ pub enum CoreError {
     /// A saved-host operation failed (`hangar_remote`).
     #[error("{}", remote_message(.0))]
     Remote(#[from] RemoteError),
+    /// The settings could not be written.
+    #[error(transparent)]
+    Settings(#[from] crate::settings_file::SaveError),
     /// The embedded host could not start.
     #[error("embedded host: {0}")]
     EmbeddedHost(String),

@@ -26,6 +26,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::host_software::HostSoftware;
 use ahp::hosts::{HostId, HostSubscriptionEvent, HostSubscriptionStream};
 use ahp::transport::{BoxedTransport, Transport, TransportMessage};
 use ahp::{SubscriptionEvent, TransportError};
@@ -73,12 +74,19 @@ pub struct TappedTransport {
     inner: BoxedTransport,
     host: HostId,
     tap: Arc<SeqTap>,
+    software: Option<Arc<HostSoftware>>,
 }
 
 impl TappedTransport {
     /// Wrap `inner`, the connection to `host`.
     pub fn new(inner: BoxedTransport, host: HostId, tap: Arc<SeqTap>) -> Self {
-        Self { inner, host, tap }
+        Self { inner, host, tap, software: None }
+    }
+
+    /// Also note the host's software from its `initialize` answer.
+    pub fn noting_software(mut self, software: Arc<HostSoftware>) -> Self {
+        self.software = Some(software);
+        self
     }
 
     fn note(&self, message: TransportMessage) -> TransportMessage {
@@ -95,6 +103,11 @@ impl TappedTransport {
     }
 
     fn note_parsed(&self, message: TransportMessage) -> TransportMessage {
+        if let (TransportMessage::Parsed(JsonRpcMessage::SuccessResponse(r)), Some(software)) =
+            (&message, &self.software)
+        {
+            software.note(&self.host, &r.result);
+        }
         if let TransportMessage::Parsed(JsonRpcMessage::Notification(n)) = &message {
             let seq = n.params.as_ref().and_then(|p| p.get("serverSeq")).and_then(serde_json::Value::as_i64);
             if let (true, Some(seq)) = (n.method == "action", seq) {

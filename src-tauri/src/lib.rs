@@ -1,9 +1,13 @@
 //! # hangar-desktop — the Hangar desktop app's Rust core
 //!
 //! Map of the crate:
+//! - [`options`]       — the command line (`clap`): `--help`, `--version`,
+//!   `--agent`, `--data-dir`, `--browse-root`, `--no-discover`,
+//!   `--config-dir`, `--blank`; an unknown option is an error.
+//! - [`log_file`]      — the log: stderr and `DATA_DIR/hangar-desktop.log`.
 //! - [`startup`]       — start-up shared by the app and the bridge: the
-//!   command-line flags (`--data-dir`, `--browse-root`, `--blank`), the embedded host,
-//!   the core, the local host registered like any remote.
+//!   data dir, the embedded host, the core, the local host registered like
+//!   any remote.
 //! - [`embedded_host`] — `hangar_host` on 127.0.0.1:0 with a per-launch
 //!   token, data under the platform data dir; agents from `--agent` /
 //!   `HANGAR_AGENTS`, then `hangar_host::discovery` (the same agents
@@ -17,6 +21,14 @@
 //! - [`remote_hosts`]  — saved remote hosts (`hangar_remote`): connecting
 //!   with the keyring token and pinned certificate; "Add host" as
 //!   `hangar remote add` does it.
+//! - [`settings_file`] — the app's settings in `DATA_DIR/settings.json`,
+//!   written atomically; a corrupt file moved aside and reported.
+//! - [`settings_page`] — the Settings page's commands (view, save, open).
+//! - [`notifications`] — which status change is worth a notification
+//!   (approval, question, finished turn, failure) and whether Settings
+//!   lets it through.
+//! - [`host_software`] — each host's `serverInfo` (the About box).
+//! - [`opener`]        — Settings' *Open* buttons (`xdg-open`).
 //! - [`event_feed`]    — `MultiHostClient::events()` checked against a tap
 //!   on each connection's transport, so lost events are noticed.
 //! - [`protocol`]      — the core↔UI protocol, data only: [`protocol::Command`]
@@ -72,7 +84,12 @@ pub mod file_diff;
 pub mod folders;
 pub mod host_book;
 pub mod host_files;
+pub mod host_software;
+pub mod log_file;
 pub mod markdown;
+pub mod notifications;
+pub mod opener;
+pub mod options;
 pub mod outbox;
 pub mod outgoing;
 pub mod part_append;
@@ -82,6 +99,8 @@ pub mod remote_hosts;
 pub mod review_diff;
 pub mod session_rows;
 pub mod session_start;
+pub mod settings_file;
+pub mod settings_page;
 pub mod startup;
 pub mod tauri_app;
 pub mod terminal_view;

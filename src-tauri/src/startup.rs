@@ -1,7 +1,7 @@
 //! Start-up shared by the app and the bridge: the embedded host, the core,
 //! the local host registered in the multi-host client like any other, then
 //! every saved remote host (`hangar remote list`: `CONFIG/hangar/hosts.json`,
-//! or `--config-dir DIR`).
+//! or `--config-dir DIR`). The options themselves: [`crate::options`].
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::core::Core;
 use crate::embedded_host::{agent_specs, default_data_dir, discovery, EmbeddedHost};
 use crate::error::CoreError;
+use crate::options::AppOptions;
 
 /// The id of the embedded host in the multi-host client.
 pub const LOCAL_HOST_ID: &str = "local";
@@ -21,28 +22,11 @@ pub struct Started {
     pub host: EmbeddedHost,
 }
 
-/// The values of a command-line flag, in order: `FLAG VALUE` and
-/// `FLAG=VALUE` both count.
-pub fn flag_values<'a>(args: &'a [String], flag: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-    let mut it = args.iter();
-    std::iter::from_fn(move || {
-        for a in it.by_ref() {
-            if a == flag {
-                return it.next().map(String::as_str);
-            }
-            if let Some(v) = a.strip_prefix(flag).and_then(|rest| rest.strip_prefix('=')) {
-                return Some(v);
-            }
-        }
-        None
-    })
-}
-
-/// `--data-dir DIR` from the arguments, else `HANGAR_DESKTOP_DATA_DIR`, else
-/// the platform default.
-pub fn data_dir(args: &[String]) -> Result<PathBuf, CoreError> {
-    if let Some(d) = flag_values(args, "--data-dir").next() {
-        return Ok(PathBuf::from(d));
+/// `--data-dir DIR`, else `HANGAR_DESKTOP_DATA_DIR`, else the platform
+/// default.
+pub fn data_dir(options: &AppOptions) -> Result<PathBuf, CoreError> {
+    if let Some(d) = &options.data_dir {
+        return Ok(d.clone());
     }
     match std::env::var_os("HANGAR_DESKTOP_DATA_DIR") {
         Some(d) => Ok(PathBuf::from(d)),
@@ -54,8 +38,8 @@ pub fn data_dir(args: &[String]) -> Result<PathBuf, CoreError> {
 /// (`hangar serve --browse-root`): every `--browse-root DIR`, then the
 /// `HANGAR_BROWSE_ROOTS` environment variable (`:`-separated). Empty means
 /// the host's default, the user's home.
-pub fn browse_roots(args: &[String]) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = flag_values(args, "--browse-root").map(PathBuf::from).collect();
+pub fn browse_roots(options: &AppOptions) -> Vec<PathBuf> {
+    let mut out = options.browse_roots.clone();
     if let Some(env) = std::env::var_os("HANGAR_BROWSE_ROOTS") {
         out.extend(std::env::split_paths(&env).filter(|p| !p.as_os_str().is_empty()));
     }
@@ -64,28 +48,22 @@ pub fn browse_roots(args: &[String]) -> Vec<PathBuf> {
 
 /// The saved-host list: `--config-dir DIR` (the folder holding
 /// `hosts.json`), else the one `hangar remote` uses (`CONFIG/hangar`).
-pub fn saved_hosts(args: &[String]) -> Result<hangar_remote::Remotes, hangar_remote::RemoteError> {
-    match flag_values(args, "--config-dir").next() {
+pub fn saved_hosts(options: &AppOptions) -> Result<hangar_remote::Remotes, hangar_remote::RemoteError> {
+    match &options.config_dir {
         Some(dir) => Ok(hangar_remote::Remotes::at(dir)),
         None => hangar_remote::Remotes::open(),
     }
 }
 
-/// `--blank`: open the app's window on an empty page, without the host, the
-/// core or the UI; the baseline that the app's memory figures are measured
-/// against (`ui/tests/window/idle-rss.mjs`, docs/performance.md).
-pub fn blank(args: &[String]) -> bool {
-    args.iter().any(|a| a == "--blank")
-}
-
 /// Start the embedded host and the core (inside a Tokio runtime).
-pub async fn start(args: &[String]) -> Result<Started, CoreError> {
-    let agents = agent_specs(args)?;
-    let host = EmbeddedHost::start(data_dir(args)?, agents, discovery(args), browse_roots(args)).await?;
+pub async fn start(options: &AppOptions) -> Result<Started, CoreError> {
+    let agents = agent_specs(options)?;
+    let host = EmbeddedHost::start(data_dir(options)?, agents, discovery(options), browse_roots(options)).await?;
     let core = Core::start();
+    core.use_data_dir(&host.data_dir);
     core.add_host(LOCAL_HOST_ID, "This computer", host.url.clone()).await?;
     // A list that cannot be read leaves the app usable with its own host.
-    match saved_hosts(args) {
+    match saved_hosts(options) {
         Ok(remotes) => match core.load_saved_hosts(remotes).await {
             Ok(n) => tracing::info!("{n} saved remote hosts"),
             Err(e) => tracing::warn!("the saved hosts: {e}"),
@@ -93,21 +71,4 @@ pub async fn start(args: &[String]) -> Result<Started, CoreError> {
         Err(e) => tracing::warn!("the saved hosts: {e}"),
     }
     Ok(Started { core, host })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flags_are_read_in_both_forms() {
-        let args: Vec<String> =
-            ["app", "--browse-root", "/a", "--data-dir=/d", "--browse-root=/b", "--browse-rootx=/no", "--browse-root"]
-                .map(str::to_owned)
-                .to_vec();
-        assert_eq!(flag_values(&args, "--browse-root").collect::<Vec<_>>(), ["/a", "/b"]);
-        assert_eq!(data_dir(&args).unwrap(), PathBuf::from("/d"));
-        assert!(!blank(&args));
-        assert!(blank(&["--data-dir".to_owned(), "/d".to_owned(), "--blank".to_owned()]));
-    }
 }

@@ -1,8 +1,8 @@
 //! The Tauri shell: two IPC commands over the one command table
 //! ([`crate::commands::call_wire`]) — `core_call` for request/answer and
 //! `core_stream` for commands that push events through a
-//! `tauri::ipc::Channel` — plus desktop notifications when a session needs
-//! input while the window is not focused.
+//! `tauri::ipc::Channel` — plus desktop notifications (a session needs
+//! input, finished or failed) while the window is not focused.
 
 use std::sync::Arc;
 
@@ -14,6 +14,7 @@ use tauri_plugin_notification::NotificationExt;
 use crate::commands;
 use crate::core::{Core, Notifier, Sink};
 use crate::error::CoreError;
+use crate::options::AppOptions;
 use crate::protocol::{Reply, StreamEvent};
 
 struct AppCore(Arc<Core>);
@@ -41,14 +42,8 @@ impl Notifier for WindowNotifier {
         self.0.get_webview_window("main").and_then(|w| w.is_focused().ok()).unwrap_or(false)
     }
 
-    fn needs_input(&self, session_title: &str, host_label: &str) {
-        let shown = self
-            .0
-            .notification()
-            .builder()
-            .title("Hangar: input needed")
-            .body(format!("{session_title} ({host_label}) is waiting for you"))
-            .show();
+    fn notify(&self, _kind: crate::notifications::Kind, title: &str, body: &str) {
+        let shown = self.0.notification().builder().title(title).body(body).show();
         if let Err(e) = shown {
             tracing::warn!("notification: {e}");
         }
@@ -56,13 +51,12 @@ impl Notifier for WindowNotifier {
 }
 
 /// Run the app (blocks until the window closes).
-pub fn run() -> Result<(), CoreError> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+pub fn run(options: &AppOptions) -> Result<(), CoreError> {
     let context = tauri::generate_context!();
-    if crate::startup::blank(&args) {
+    if options.blank {
         return run_blank(context);
     }
-    let started = tauri::async_runtime::block_on(crate::startup::start(&args))?;
+    let started = tauri::async_runtime::block_on(crate::startup::start(options))?;
     let core = started.core.clone();
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_notification::init())

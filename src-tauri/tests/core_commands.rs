@@ -18,6 +18,7 @@ use std::time::Duration;
 use hangar_desktop::commands::call_wire;
 use hangar_desktop::core::Sink;
 use hangar_desktop::error::CoreError;
+use hangar_desktop::notifications::Kind;
 use hangar_desktop::protocol::StreamEvent;
 use serde_json::{json, Value};
 
@@ -122,7 +123,8 @@ impl TestApp {
             args.push("--agent".to_owned());
             args.push(format!("{id}={} --script {script}", fake_agent().display()));
         }
-        let started = hangar_desktop::startup::start(&args).await.unwrap();
+        let options = hangar_desktop::options::AppOptions::from_args(&args).unwrap();
+        let started = hangar_desktop::startup::start(&options).await.unwrap();
         let core = started.core.clone();
         let app = Collected::default();
         call(&core, "app.watch", json!({}), Some(app.sink())).await.unwrap();
@@ -466,15 +468,32 @@ async fn a_picked_mention_attaches_its_file_to_the_message() {
 #[derive(Default)]
 struct RecordingNotifier {
     focused: std::sync::atomic::AtomicBool,
-    shown: Mutex<Vec<String>>,
+    shown: Mutex<Vec<(Kind, String)>>,
 }
 
 impl hangar_desktop::core::Notifier for RecordingNotifier {
     fn window_focused(&self) -> bool {
         self.focused.load(std::sync::atomic::Ordering::SeqCst)
     }
-    fn needs_input(&self, session_title: &str, host_label: &str) {
-        self.shown.lock().unwrap().push(format!("{session_title} ({host_label})"));
+    fn notify(&self, kind: Kind, _title: &str, body: &str) {
+        self.shown.lock().unwrap().push((kind, body.to_owned()));
+    }
+}
+
+impl RecordingNotifier {
+    fn of(&self, kind: Kind) -> Vec<String> {
+        self.shown.lock().unwrap().iter().filter(|(k, _)| *k == kind).map(|(_, b)| b.clone()).collect()
+    }
+
+    /// Wait (up to 20 s) until `n` notifications of `kind` were shown.
+    async fn wait_for(&self, kind: Kind, n: usize) {
+        for _ in 0..800 {
+            if self.of(kind).len() >= n {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("no {n} {kind:?} notifications: {:?}", self.shown.lock().unwrap());
     }
 }
 
@@ -518,7 +537,7 @@ async fn ask_and_answer(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_notification_when_a_session_starts_needing_input_not_at_launch() {
+async fn notifications_for_approvals_and_finished_turns_not_at_launch_and_as_settings_allow() {
     let dir = tempfile::tempdir().unwrap();
     let Some(t) = TestApp::start(&[("fake", asking_script(dir.path()))]).await else { return };
     let (session, chat, _events) = t.open_session("fake").await;
@@ -535,38 +554,48 @@ async fn a_notification_when_a_session_starts_needing_input_not_at_launch() {
     let app = Collected::default();
     call(&core, "app.watch", json!({}), Some(app.sink())).await.unwrap();
     core.add_host("local", "Local", t.started.host.url.clone()).await.unwrap();
-    // The inbox item comes from the chat the core subscribes after deciding
-    // whether to notify.
+    // The inbox item comes from the chat the core subscribes for the
+    // waiting session (before it decides what a wait is).
     app.wait_for("the waiting session's inbox item", "\"toolCallId\":\"ask-1\"").await;
-    assert_eq!(
-        *notifier.shown.lock().unwrap(),
-        Vec::<String>::new(),
-        "nothing at launch for a session already waiting"
-    );
+    assert_eq!(*notifier.shown.lock().unwrap(), [], "nothing at launch for a session already waiting");
 
-    // Answered; the next turn asks again while the window is not focused: one.
+    // Answered: the turn's end is told.
     let host = ahp::hosts::HostId::new("local");
     let turn_id = t.core.chat_state(&host, &chat).unwrap().active_turn.unwrap().id;
     let confirm = json!({"host": "local", "chat": chat, "turnId": turn_id, "toolCallId": "ask-1", "approved": true, "optionId": "allow"});
     call(&t.core, "chat.confirm", confirm, None).await.unwrap();
     finished_turns(&t.core, &chat, 1).await;
-    let shown_once = async {
-        for _ in 0..800 {
-            if !notifier.shown.lock().unwrap().is_empty() {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-    };
-    ask_and_answer(&t, &chat, "second", 2, shown_once).await;
-    assert_eq!(*notifier.shown.lock().unwrap(), ["Asker (Local)"], "exactly one notification for one wait");
+    notifier.wait_for(Kind::FinishedTurn, 1).await;
+    assert_eq!(notifier.of(Kind::FinishedTurn), ["Asker (Local) finished its turn"]);
+
+    // The next turn asks again while the window is not focused: one approval.
+    ask_and_answer(&t, &chat, "second", 2, notifier.wait_for(Kind::Approval, 1)).await;
+    notifier.wait_for(Kind::FinishedTurn, 2).await;
+    assert_eq!(
+        notifier.of(Kind::Approval),
+        ["Asker (Local) is waiting for your approval"],
+        "exactly one notification for one wait"
+    );
+    assert_eq!(notifier.of(Kind::Question), Vec::<String>::new(), "a confirmation is an approval, not a question");
+
+    // Approvals switched off in Settings: the next wait is not shown, the
+    // turn's end still is.
+    let mut off = call(&core, "settings.get", json!({}), None).await.unwrap()["settings"].clone();
+    off["notify"]["approvals"] = json!(false);
+    let saved = call(&core, "settings.save", off, None).await.unwrap();
+    assert_eq!(saved["settings"]["notify"]["approvals"], json!(false));
+    app.0.lock().unwrap().clear();
+    ask_and_answer(&t, &chat, "third", 3, app.wait_for("waiting again", "needs-input")).await;
+    notifier.wait_for(Kind::FinishedTurn, 3).await;
+    assert_eq!(notifier.of(Kind::Approval).len(), 1, "approvals are off");
 
     // With the window focused, nothing is shown.
     notifier.focused.store(true, std::sync::atomic::Ordering::SeqCst);
+    let before = notifier.shown.lock().unwrap().len();
     app.0.lock().unwrap().clear();
-    ask_and_answer(&t, &chat, "third", 3, app.wait_for("waiting again", "needs-input")).await;
+    ask_and_answer(&t, &chat, "fourth", 4, app.wait_for("waiting again", "needs-input")).await;
     app.wait_for("the wait over", "\"status\":\"idle\"").await;
-    assert_eq!(notifier.shown.lock().unwrap().len(), 1, "no notification while focused");
+    assert_eq!(notifier.shown.lock().unwrap().len(), before, "no notification while focused");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,6 +8,9 @@
 //! `customizations.mjs` for the Customizations panel, a toggle and a custom
 //! agent against the host's own discovery;
 //! `settings.mjs` for the agent's modes and settings in the composer;
+//! `app-settings.mjs` for the app's Settings (theme, notifications, New
+//! session defaults, kept across a relaunch; a corrupt file moved aside),
+//! About (versions) and notices that close;
 //! `plan.mjs` for the agent's plan as a checklist;
 //! `terminal.mjs` for a command's output in its tool call's terminal;
 //! `sign-in.mjs` for signing an agent in (a terminal login, a key kept in a
@@ -67,6 +70,11 @@ fn the_customizations_panel_lists_toggles_and_the_composer_picks_a_custom_agent(
 #[test]
 fn the_composer_offers_the_agent_modes_and_switches_the_running_agent() {
     run_ui_script("settings.mjs");
+}
+
+#[test]
+fn settings_are_kept_across_a_relaunch_and_about_shows_the_versions() {
+    run_ui_script("app-settings.mjs");
 }
 
 #[test]

@@ -1,17 +1,28 @@
 // Entry: the app stream (hosts, sessions, inbox) and the layout.
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { AboutDialog } from './components/AboutDialog';
 import { AddHostDialog } from './components/AddHostDialog';
 import { AgentsPage } from './components/AgentsPage';
 import { ChatPane } from './components/ChatPane';
 import { HostCustomizations } from './components/HostCustomizations';
 import { Inbox } from './components/Inbox';
 import { NewSessionDialog } from './components/NewSessionDialog';
+import { Notice } from './components/Notice';
+import { SettingsPage } from './components/SettingsPage';
 import { Sidebar } from './components/Sidebar';
-import { errorText, stream } from './ipc';
-import { type AppState, applyAppOp, emptyApp, rowKey } from './state/app-store';
+import type { SettingsView } from './gen/SettingsView';
+import { call, errorText, stream } from './ipc';
+import { type AppState, applyAppOp, dismissNotice, emptyApp, rowKey } from './state/app-store';
 import { connectionText } from './state/hosts';
+import { isSettingsKey } from './state/shortcuts';
+import { applyTheme } from './theme-apply';
 import './styles.css';
+
+/** How long a notice not about one item stays (it also has a close button). */
+const NOTICE_MS = 10000;
+
+applyTheme('system');
 
 /** A host page in the main pane. */
 type HostPage = { kind: 'customizations' | 'agents'; host: string; label: string; firstRun?: boolean };
@@ -27,10 +38,29 @@ function App() {
   /** A host page filling the main pane: its customizations or its agents. */
   const [hostPage, setHostPage] = useState<HostPage | null>(null);
   const firstRunShown = useRef(false);
+  /** The settings (and where the data and log are), once the core answers. */
+  const [settings, setSettings] = useState<SettingsView | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [aboutOpen, setAboutOpen] = useState(false);
+  const openSettings = () => {
+    setInboxOpen(false);
+    setHostPage(null);
+    setSettingsOpen(true);
+  };
 
   useEffect(() => {
     stream('app.watch', {}, (op) => setApp((s) => applyAppOp(s, op))).catch((e) => setError(errorText(e)));
+    call('settings.get', {}).then(setSettings, (e) => setError(errorText(e)));
+    const onKey = (e: KeyboardEvent) => {
+      if (isSettingsKey(e)) {
+        e.preventDefault();
+        openSettings();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
   }, []);
+  useEffect(() => applyTheme(settings?.settings.theme ?? 'system'), [settings?.settings.theme]);
 
   // First launch with no agent anywhere: the Agents page of this
   // computer's host, once.
@@ -51,6 +81,7 @@ function App() {
     setSelected(rowKey(host, uri));
     setInboxOpen(false);
     setHostPage(null);
+    setSettingsOpen(false);
   };
   return (
     <div class="layout">
@@ -62,24 +93,35 @@ function App() {
         onSelect={open}
         onNew={() => setCreating(true)}
         onAddHost={() => setAddingHost(true)}
-        onInbox={() => setInboxOpen((v) => !v)}
+        onInbox={() => {
+          setSettingsOpen(false);
+          setInboxOpen((v) => !v);
+        }}
+        onSettings={openSettings}
+        onAbout={() => setAboutOpen(true)}
         onToggleArchived={() => setShowArchived((v) => !v)}
         onHostCustomizations={(host, label) => {
           setInboxOpen(false);
+          setSettingsOpen(false);
           setHostPage({ kind: 'customizations', host, label });
         }}
         onHostAgents={(host, label) => {
           setInboxOpen(false);
+          setSettingsOpen(false);
           setHostPage({ kind: 'agents', host, label });
         }}
       />
       <main>
-        {error && (
-          <p class="error banner" role="alert">
-            {error}
-          </p>
-        )}
-        {app.notices.length > 0 && <p class="notice small">{app.notices[app.notices.length - 1]}</p>}
+        {error && <Notice error text={error} onClose={() => setError('')} testid="app-error" />}
+        {app.notices.map((n) => (
+          <Notice
+            key={n.id}
+            text={n.text}
+            timeoutMs={NOTICE_MS}
+            onClose={() => setApp((s) => dismissNotice(s, n.id))}
+            testid="app-notice"
+          />
+        ))}
         {row && rowHost && !rowHost.connected && !inboxOpen && (
           <p class="notice small" data-testid="host-offline">
             {rowHost.label}: {connectionText(rowHost.connection, Date.now()).word.toLowerCase()}. This is the last state
@@ -88,6 +130,8 @@ function App() {
         )}
         {inboxOpen ? (
           <Inbox app={app} onOpen={open} />
+        ) : settingsOpen && settings ? (
+          <SettingsPage app={app} view={settings} onSaved={setSettings} onClose={() => setSettingsOpen(false)} />
         ) : hostPage?.kind === 'agents' ? (
           <AgentsPage
             key={hostPage.host}
@@ -131,10 +175,12 @@ function App() {
           </div>
         )}
       </main>
+      {aboutOpen && <AboutDialog onClose={() => setAboutOpen(false)} />}
       {addingHost && <AddHostDialog onClose={() => setAddingHost(false)} onAdded={() => setAddingHost(false)} />}
       {creating && (
         <NewSessionDialog
           app={app}
+          defaults={settings?.settings.newSession}
           onClose={() => setCreating(false)}
           onCreated={(h, u) => {
             setCreating(false);

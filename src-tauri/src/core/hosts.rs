@@ -30,6 +30,7 @@ use crate::event_feed::TappedTransport;
 use crate::host_book::{network_appeared, slept, Failure};
 use crate::protocol::app::HostView;
 use crate::protocol::host::{HostAddArgs, HostProbe, RemoteView};
+use crate::protocol::settings::{AboutHost, AboutView};
 use crate::protocol::AppOp;
 use crate::remote_hosts;
 use crate::session_rows::host_view;
@@ -95,14 +96,16 @@ impl Core {
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<ahp_ws::WebSocketTransport, Failure>> + Send + 'static,
     {
-        let (tap, book, open) = (self.tap.clone(), self.book.clone(), Arc::new(open));
+        let (tap, book, open, software) = (self.tap.clone(), self.book.clone(), Arc::new(open), self.software.clone());
         let factory = move |id: HostId| {
-            let (tap, book, open) = (tap.clone(), book.clone(), open.clone());
+            let (tap, book, open, software) = (tap.clone(), book.clone(), open.clone(), software.clone());
             async move {
                 match open().await {
                     Ok(transport) => {
                         book.note_attempt(&id, None);
-                        Ok(BoxedTransport::new(TappedTransport::new(BoxedTransport::new(transport), id, tap)))
+                        let tapped =
+                            TappedTransport::new(BoxedTransport::new(transport), id, tap).noting_software(software);
+                        Ok(BoxedTransport::new(tapped))
                     }
                     Err(failure) => {
                         let message = failure.text();
@@ -194,7 +197,7 @@ impl Core {
         self.book.remove(id);
         {
             let mut st = lock(&self.state);
-            let CoreState { mirror, chats, sessions, pending, floors, streams, inbox, waiting, seen_hosts, .. } =
+            let CoreState { mirror, chats, sessions, pending, floors, streams, inbox, statuses, seen_hosts, .. } =
                 &mut *st;
             mirror.reset_host(id);
             chats.retain(|k, _| &k.host_id != id);
@@ -203,7 +206,7 @@ impl Core {
             floors.retain(|k, _| &k.host_id != id);
             streams.retain(|_, k| &k.host_id != id);
             inbox.retain(|(h, _, _), _| h != id.as_str());
-            waiting.retain(|(h, _)| h != id.as_str());
+            statuses.retain(|(h, _), _| h != id.as_str());
             seen_hosts.remove(id.as_str());
             let items = inbox.values().cloned().collect();
             send_app(&mut st.app_sinks, AppOp::Inbox { items });
@@ -240,6 +243,25 @@ impl Core {
     }
 
     /// A host as the sidebar shows it: with its connection in words.
+    /// The About box: the app's version, and each host's software and the
+    /// AHP version negotiated with it (in the sidebar's order: this
+    /// computer first).
+    pub async fn about(&self) -> AboutView {
+        let hosts = self
+            .handles()
+            .await
+            .into_iter()
+            .map(|h| AboutHost {
+                connected: matches!(h.state, HostState::Connected),
+                software: self.software.of(&h.id),
+                protocol_version: h.protocol_version,
+                id: h.id.as_str().to_owned(),
+                label: h.label,
+            })
+            .collect();
+        AboutView { version: env!("CARGO_PKG_VERSION").to_owned(), hosts }
+    }
+
     pub(super) fn view(&self, handle: &HostHandle) -> HostView {
         let mut view = host_view(handle, self.book.connection(&handle.id, &handle.state), self.book.remote(&handle.id));
         view.back = self.book.back(&handle.id);

@@ -31,6 +31,7 @@ mod resync;
 mod unsent;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -46,6 +47,8 @@ use crate::customizations::view::CustomizationsFollow;
 use crate::error::CoreError;
 use crate::event_feed::{EventFeed, SeqTap};
 use crate::host_book::HostBook;
+use crate::host_software::HostSoftware;
+use crate::notifications;
 use crate::outbox::Outbox;
 use crate::outgoing::{self, Composed};
 use crate::protocol::app::{InboxItem, SessionRow};
@@ -54,6 +57,7 @@ use crate::protocol::command::Sent;
 use crate::protocol::{AppOp, ChatOp, StreamEvent};
 use crate::session_rows::{needs_input, row};
 use crate::session_start::{HeldMessage, Lifecycle, SessionStart};
+use crate::settings_file::SettingsFile;
 
 /// Slots of the `ahp::Client`'s event broadcasts. It sizes the all-events
 /// channel the pump reads *and* every subscribed channel's own broadcast,
@@ -67,12 +71,13 @@ pub const EVENT_BUFFER: usize = 4_096;
 /// receiver is gone.
 pub type Sink = Arc<dyn Fn(StreamEvent) -> bool + Send + Sync>;
 
-/// Shows a desktop notification when a session needs the user.
+/// Shows a desktop notification when a session needs the user, finished
+/// or failed (as far as Settings allows).
 pub trait Notifier: Send + Sync {
     /// Whether the app's window has the focus (then nothing is shown).
     fn window_focused(&self) -> bool;
-    /// A session started waiting for input while the window is not focused.
-    fn needs_input(&self, session_title: &str, host_label: &str);
+    /// Show a notification (the window is not focused).
+    fn notify(&self, kind: notifications::Kind, title: &str, body: &str);
 }
 
 struct ChatWatch {
@@ -131,9 +136,10 @@ struct CoreState {
     floors: HashMap<HostedResourceKey, i64>,
     streams: HashMap<u64, HostedResourceKey>,
     inbox: BTreeMap<(String, String, String), InboxItem>,
-    waiting: HashSet<(String, String)>,
-    /// Hosts whose already-waiting sessions were noted (without a
-    /// notification) when the core first saw the host connected.
+    /// Each session's last status bits, to see what changed.
+    statuses: HashMap<(String, String), u32>,
+    /// Hosts whose sessions' statuses were noted (without a notification)
+    /// when the core first saw the host connected.
     seen_hosts: HashSet<String>,
     /// Messages waiting for their host (on disk once the saved list is loaded).
     outbox: Outbox,
@@ -145,6 +151,10 @@ pub struct Core {
     multi: MultiHostClient,
     state: Mutex<CoreState>,
     notifier: Mutex<Option<Arc<dyn Notifier>>>,
+    /// The settings (in memory until [`Core::use_data_dir`]) and the data dir.
+    settings: Mutex<(Arc<SettingsFile>, Option<PathBuf>)>,
+    /// Each host's software, from its `initialize` answer.
+    software: Arc<HostSoftware>,
     /// `serverSeq`s seen on each connection, to find lost events.
     tap: Arc<SeqTap>,
     /// Envelopes still to drop (the test seam [`Core::lose_next_envelopes`]).
@@ -190,6 +200,8 @@ impl Core {
             multi: MultiHostClient::new(),
             state: Mutex::new(CoreState::default()),
             notifier: Mutex::new(None),
+            settings: Mutex::new((Arc::new(SettingsFile::default()), None)),
+            software: Arc::new(HostSoftware::default()),
             tap: Arc::new(SeqTap::default()),
             lose: Arc::new(AtomicUsize::new(0)),
             resyncs: AtomicU64::new(0),
@@ -240,6 +252,18 @@ impl Core {
     /// Install the desktop notifier.
     pub fn set_notifier(&self, notifier: Arc<dyn Notifier>) {
         *lock(&self.notifier) = Some(notifier);
+    }
+
+    /// Keep the settings in `data_dir/settings.json` (read now) and show
+    /// `data_dir` (and its log file) in Settings.
+    pub fn use_data_dir(&self, data_dir: &Path) {
+        *lock(&self.settings) =
+            (Arc::new(SettingsFile::open(data_dir.join("settings.json"))), Some(data_dir.to_owned()));
+    }
+
+    /// The settings and the data dir, if the core has one.
+    pub fn settings(&self) -> (Arc<SettingsFile>, Option<PathBuf>) {
+        lock(&self.settings).clone()
     }
 
     /// Every session row of every host.
@@ -520,55 +544,62 @@ impl Core {
     }
 
     /// The first time a host is seen connected (its summaries just listed),
-    /// note its sessions that already wait, all at once, so that they do
-    /// not notify: they were waiting before the app started.
+    /// note its sessions' statuses, all at once, so that they do not
+    /// notify: a session already waiting was waiting before the app started.
     fn note_already_waiting(&self, h: &ahp::hosts::HostHandle) {
         if h.generation == 0 {
             return;
         }
         let mut st = lock(&self.state);
         if st.seen_hosts.insert(h.id.as_str().to_owned()) {
-            for s in h.session_summaries.iter().filter(|s| needs_input(s.status)) {
-                st.waiting.insert((h.id.as_str().to_owned(), s.resource.clone()));
+            for s in &h.session_summaries {
+                st.statuses.insert((h.id.as_str().to_owned(), s.resource.clone()), s.status);
             }
         }
     }
 
-    /// Track sessions that need input: subscribe their chat (for the
-    /// inbox) and notify when one starts waiting while the window is not
-    /// focused.
+    /// Track sessions' statuses: subscribe the chat of one that needs input
+    /// (for the inbox), and notify — while the window is not focused and
+    /// as far as Settings allows — when one starts waiting (an approval if
+    /// the inbox holds one of its chat's, else a question), finishes a
+    /// turn or fails.
     async fn note_status(&self, host: &HostId, host_label: &str, s: &ahp_types::state::SessionSummary) {
         let key = (host.as_str().to_owned(), s.resource.clone());
-        let waiting = needs_input(s.status);
-        let started = {
-            let mut st = lock(&self.state);
-            if waiting {
-                st.waiting.insert(key)
-            } else {
-                st.waiting.remove(&key);
-                false
-            }
-        };
-        if !waiting {
-            return;
-        }
-        if started {
-            let notifier = lock(&self.notifier).clone();
-            if let Some(n) = notifier.filter(|n| !n.window_focused()) {
-                n.needs_input(&s.title, host_label);
-            }
-        }
-        if let Some(chat) = &s.default_chat {
-            let chat_key = HostedResourceKey::new(host.clone(), chat.clone());
+        let before = lock(&self.state).statuses.insert(key, s.status).unwrap_or(0);
+        let change = notifications::change(before, s.status);
+        let chat_key = s.default_chat.as_ref().map(|chat| HostedResourceKey::new(host.clone(), chat.clone()));
+        if let (true, Some(chat_key)) = (needs_input(s.status), &chat_key) {
             let known = {
                 let st = lock(&self.state);
-                st.chats.contains_key(&chat_key) || st.pending.contains_key(&chat_key)
+                st.chats.contains_key(chat_key) || st.pending.contains_key(chat_key)
             };
             if !known {
-                if let Err(e) = self.ensure_chat(&chat_key, &s.resource).await {
-                    tracing::warn!("subscribing {} for the inbox: {e}", chat);
+                if let Err(e) = self.ensure_chat(chat_key, &s.resource).await {
+                    tracing::warn!("subscribing {} for the inbox: {e}", chat_key.uri);
                 }
             }
+        }
+        let kind = match change {
+            None => return,
+            Some(notifications::Change::Ended(kind)) => kind,
+            Some(notifications::Change::StartedWaiting) => {
+                let st = lock(&self.state);
+                let approval =
+                    chat_key.is_some_and(|k| st.inbox.keys().any(|(h, c, _)| h == k.host_id.as_str() && *c == k.uri));
+                if approval {
+                    notifications::Kind::Approval
+                } else {
+                    notifications::Kind::Question
+                }
+            }
+        };
+        if !notifications::allowed(&self.settings().0.get().notify, kind) {
+            return;
+        }
+        let notifier = lock(&self.notifier).clone();
+        if let Some(n) = notifier.filter(|n| !n.window_focused()) {
+            let (title, body) = notifications::text(kind, &s.title, host_label);
+            n.notify(kind, &title, &body);
         }
     }
 }

@@ -32,6 +32,7 @@ use super::customization::{
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
+use super::settings::{AboutView, OpenArgs, Settings, SettingsView};
 use super::sign_in::{AgentSignInArgs, SignedIn};
 use super::terminal::{TerminalArgs, TerminalInputArgs, TerminalRead};
 use crate::error::CoreError;
@@ -105,6 +106,14 @@ commands! {
     "app.watch" => AppWatch(NoArgs) -> StreamOpened, streams AppOp;
     /// Stop a stream's events.
     "stream.close" => StreamClose(StreamCloseArgs) -> ();
+    /// The Settings page: the settings, the data dir and the log file.
+    "settings.get" => SettingsGet(NoArgs) -> SettingsView;
+    /// Keep new settings (written to `settings.json` at once).
+    "settings.save" => SettingsSave(Settings) -> SettingsView;
+    /// Open the data dir or the log file with the desktop's own app.
+    "settings.open" => SettingsOpen(OpenArgs) -> ();
+    /// The About box: the app's version, each host's and the AHP version.
+    "app.about" => AppAbout(NoArgs) -> AboutView;
     /// "Add host", step one: a `wss://` host's certificate fingerprint, to trust.
     "host.probe" => HostProbe(HostProbeArgs) -> HostProbe;
     /// "Add host": prove the token, save the host (token in the OS keyring), connect.
@@ -710,6 +719,14 @@ mod tests {
         vec![
             ("app.watch", json!({})),
             ("stream.close", json!({"streamId": 3})),
+            ("settings.get", json!({})),
+            (
+                "settings.save",
+                json!({"theme": "dark", "notify": {"approvals": true, "questions": false, "finishedTurns": true,
+                    "failures": true}, "newSession": {"host": "local", "agent": "echo", "folder": "file:///w"}}),
+            ),
+            ("settings.open", json!({"place": "logFile"})),
+            ("app.about", json!({})),
             ("host.probe", json!({"url": "wss://box.lan:8765/"})),
             (
                 "host.add",

@@ -31,6 +31,8 @@
 //! - [`sign_in`] — the ways to sign an agent in, and `agent.signIn`;
 //! - [`agents`]  — the Agents page: a host's well-known agents, installs
 //!   with their progress, custom agents, and `agents.*`'s arguments;
+//! - [`settings`] — the app's Settings (kept in `settings.json`) and the
+//!   About box;
 //! - [`input`]   — input-request questions and answers, both as views and as
 //!   the arguments the UI sends back (converted to and from `ahp-types`);
 //! - `bindings`  — (tests) writes the TypeScript into `ui/src/gen/`.
@@ -51,6 +53,7 @@ pub mod customization;
 pub mod host;
 pub mod input;
 pub mod part;
+pub mod settings;
 pub mod sign_in;
 pub mod terminal;
 

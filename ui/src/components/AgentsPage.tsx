@@ -13,6 +13,7 @@ import { call, errorText } from '../ipc';
 import { agentRow, type CustomForm, emptyCustomForm, fromForm, installFraction, toForm } from '../state/agents';
 import { ConfirmDialog } from './ConfirmDialog';
 import { KeyValueRows } from './KeyValueRows';
+import { Notice } from './Notice';
 
 export function AgentsPage({
   host,
@@ -73,11 +74,7 @@ export function AgentsPage({
           tested with), or add your own ACP agent. Then start a session with it.
         </p>
       )}
-      {error && (
-        <p class="error banner" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <Notice error text={error} onClose={() => setError('')} />}
       {view && !view.npm && (
         <p class="notice small" data-testid="agents-no-npm">
           npm is not installed on {label}: installing an agent needs Node.js 20 or newer with npm (Debian:{' '}

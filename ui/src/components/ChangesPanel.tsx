@@ -18,6 +18,7 @@ import {
   statusLetter,
 } from '../state/changes';
 import { ConfirmDialog } from './ConfirmDialog';
+import { Notice } from './Notice';
 import { ReviewDiff } from './ReviewDiff';
 
 export interface ChangesPanelProps {
@@ -197,11 +198,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
           }}
         />
       )}
-      {error && (
-        <p class="error banner" role="alert" data-testid="changes-error" onClick={() => setError('')}>
-          {error}
-        </p>
-      )}
+      {error && <Notice error text={error} onClose={() => setError('')} testid="changes-error" />}
       {note && !error && (
         <p class="muted small" data-testid="changes-note">
           {note}{' '}

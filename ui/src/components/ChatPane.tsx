@@ -28,6 +28,7 @@ import { Composer } from './Composer';
 import { ConfirmDialog } from './ConfirmDialog';
 import type { EditTarget } from './CustomizationEditor';
 import { CustomizationsPanel } from './CustomizationsPanel';
+import { Notice } from './Notice';
 import { StartFailed } from './StartFailed';
 import { Turn, type TurnActions } from './Turn';
 
@@ -375,11 +376,7 @@ export function ChatPane({
       )}
       <div class="chat-body">
         <div class="chat-main">
-          {error && (
-            <p class="error banner" role="alert" onClick={() => setError('')}>
-              {error}
-            </p>
-          )}
+          {error && <Notice error text={error} onClose={() => setError('')} />}
           <div class="transcript" ref={scroller} onScroll={onScroll} data-testid="transcript">
             {view.meta?.forkedFrom && (
               <p class="fork-note small" data-testid="fork-note">

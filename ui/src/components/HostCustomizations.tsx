@@ -12,6 +12,7 @@ import type { HostCustomizations as Listing } from '../gen/HostCustomizations';
 import { call, errorText } from '../ipc';
 import type { EditTarget } from './CustomizationEditor';
 import { CustomizationsPanel } from './CustomizationsPanel';
+import { Notice } from './Notice';
 
 const CustomizationEditor = lazy(() =>
   import('./CustomizationEditor').then((m) => ({ default: m.CustomizationEditor })),
@@ -58,11 +59,7 @@ export function HostCustomizations({ host, label, onClose }: { host: string; lab
           </label>
         )}
       </header>
-      {error && (
-        <p class="error banner" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <Notice error text={error} onClose={() => setError('')} />}
       {listing && listing.agents.length === 0 && <p class="muted">This host offers no agents.</p>}
       {shown && (
         <CustomizationsPanel

@@ -1,9 +1,11 @@
 // New session: pick a host, an agent and a folder (folder picker backed by
 // resourceList on that host). The dialog may open before the host has
 // answered: it says the host is connecting and fills in as the host's state
-// arrives (hosts, agents, then the default folder's listing).
+// arrives (hosts, agents, then the default folder's listing). It starts
+// with Settings' defaults (host, agent, folder) when they are offered.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FolderListing } from '../gen/FolderListing';
+import type { NewSessionDefaults } from '../gen/NewSessionDefaults';
 import { call, errorText } from '../ipc';
 import type { AppState } from '../state/app-store';
 import { dialogHost, hostWaiting } from '../state/new-session';
@@ -11,15 +13,18 @@ import { FolderPicker } from './FolderPicker';
 
 export function NewSessionDialog({
   app,
+  defaults,
   onClose,
   onCreated,
 }: {
   app: AppState;
+  /** Settings' defaults for a new session. */
+  defaults?: NewSessionDefaults;
   onClose: () => void;
   onCreated: (host: string, uri: string) => void;
 }) {
-  const [pickedHost, setPickedHost] = useState('');
-  const [pickedAgent, setPickedAgent] = useState('');
+  const [pickedHost, setPickedHost] = useState(defaults?.host ?? '');
+  const [pickedAgent, setPickedAgent] = useState(defaults?.agent ?? '');
   const target = dialogHost(app, pickedHost, pickedAgent);
   const host = target.id;
   const waiting = hostWaiting(target);
@@ -29,19 +34,22 @@ export function NewSessionDialog({
   // Only the newest folder.list answer is shown (answers can cross).
   const asked = useRef(0);
 
-  const open = (uri?: string) => {
+  /** List `uri` (the host's default folder without one); `fallback`: if it cannot be listed, list that instead. */
+  const open = (uri?: string, fallback?: () => void) => {
     const n = ++asked.current;
     setError('');
     call('folder.list', { host, uri }).then(
       (l) => n === asked.current && setListing(l),
-      (e) => n === asked.current && setError(errorText(e)),
+      (e) => n === asked.current && (fallback ? fallback() : setError(errorText(e))),
     );
   };
-  // The host's default folder, once the host can list it (again after a switch).
+  // Settings' default folder on its host, else (or if it is gone) the
+  // host's default folder, once the host can list it (again after a switch).
   useEffect(() => {
     asked.current++;
     setListing(null);
-    if (host && target.ready) open();
+    const folder = defaults?.folder && (!defaults.host || defaults.host === host) ? defaults.folder : undefined;
+    if (host && target.ready) open(folder, folder ? () => open() : undefined);
   }, [host, target.ready]);
 
   const create = async () => {

@@ -2,6 +2,7 @@
 // menu) with live status, unread marker and title; "Add host".
 import { type AppState, folderName, groupSessions, rowKey, rowStatusText, statusLabel } from '../state/app-store';
 import { countsText } from '../state/changes';
+import { AppMenu } from './AppMenu';
 import { HostHeader } from './HostHeader';
 
 export function Sidebar(props: {
@@ -18,12 +19,14 @@ export function Sidebar(props: {
   onHostCustomizations: (host: string, label: string) => void;
   /** Open a host's agents. */
   onHostAgents: (host: string, label: string) => void;
+  onSettings: () => void;
+  onAbout: () => void;
 }) {
   const groups = groupSessions(props.app, props.showArchived);
   return (
     <nav class="sidebar" aria-label="Sessions">
       <div class="sidebar-head">
-        <span class="brand">Hangar</span>
+        <AppMenu onSettings={props.onSettings} onAbout={props.onAbout} />
         <button type="button" class="primary" data-testid="new-session" onClick={props.onNew}>
           New session
         </button>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyAppOp,
+  dismissNotice,
   emptyApp,
   folderName,
   groupSessions,
@@ -87,7 +88,22 @@ describe('app store', () => {
       action: 'chat/turnStarted',
       reason: 'busy',
     });
-    expect(s.notices[0]).toContain('busy');
+    expect(s.notices[0].text).toContain('busy');
+  });
+
+  it('keeps the five newest notices, each with its own id, and drops a dismissed one', () => {
+    let s = emptyApp();
+    for (let i = 0; i < 7; i++) {
+      s = applyAppOp(s, { op: 'rejected', host: 'local', channel: 'c', action: 'a', reason: `r${i}` });
+    }
+    expect(s.notices.map((n) => n.id)).toEqual([3, 4, 5, 6, 7]);
+    s = dismissNotice(s, 6);
+    expect(s.notices.map((n) => n.text)).toEqual([
+      'a was refused: r2',
+      'a was refused: r3',
+      'a was refused: r4',
+      'a was refused: r6',
+    ]);
   });
 
   it('names folders from file URIs', () => {

@@ -11,11 +11,18 @@ import type { SessionStatus } from '../gen/SessionStatus';
 
 export type { AgentView as AgentInfo, HostView, InboxItem, SessionRow, SessionStatus };
 
+/** A notice not about one item (a refused action): it goes away by itself or with a click. */
+export interface Notice {
+  id: number;
+  text: string;
+}
+
 export interface AppState {
   hosts: HostView[];
   sessions: Record<string, SessionRow>;
   inbox: InboxItem[];
-  notices: string[];
+  /** The newest notices (at most five), oldest first. */
+  notices: Notice[];
 }
 
 export const emptyApp = (): AppState => ({ hosts: [], sessions: {}, inbox: [], notices: [] });
@@ -45,8 +52,19 @@ export function applyAppOp(s: AppState, op: AppOp): AppState {
     case 'inbox':
       return { ...s, inbox: op.items };
     case 'rejected':
-      return { ...s, notices: [...s.notices.slice(-4), `${op.action} was refused: ${op.reason}`] };
+      return {
+        ...s,
+        notices: [
+          ...s.notices.slice(-4),
+          { id: (s.notices.at(-1)?.id ?? 0) + 1, text: `${op.action} was refused: ${op.reason}` },
+        ],
+      };
   }
+}
+
+/** The app view without notice `id` (closed, or its time is up). */
+export function dismissNotice(s: AppState, id: number): AppState {
+  return { ...s, notices: s.notices.filter((n) => n.id !== id) };
 }
 
 export interface HostGroup {

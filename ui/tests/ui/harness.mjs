@@ -34,9 +34,11 @@ export function withEnv(changes) {
 /**
  * Start the bridge and Chromium; `agents` are `ID=COMMAND` strings; `init`
  * (optional) runs in the page before the UI's own scripts; `env` (optional)
- * changes the bridge's environment (see `withEnv`).
+ * changes the bridge's environment (see `withEnv`); with `keepHome`, `stop`
+ * leaves HOME (and the data dir in it) for the next start, and waits for
+ * the bridge to exit (a restart of the app).
  */
-export async function start(home, agents = [], { init, env = {} } = {}) {
+export async function start(home, agents = [], { init, env = {}, keepHome = false } = {}) {
   const ui = process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : [];
   const bridge = spawn(
     bridgeBin,
@@ -97,9 +99,11 @@ export async function start(home, agents = [], { init, env = {} } = {}) {
   });
   const stop = async () => {
     await ctx.close();
+    const exited = bridge.exitCode == null ? new Promise((r) => bridge.once('exit', r)) : null;
     bridge.kill('SIGTERM');
     rmSync(browserDir, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
+    if (keepHome) await exited;
+    else rmSync(home, { recursive: true, force: true });
   };
   return { page, errors, stop };
 }

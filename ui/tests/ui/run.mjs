@@ -363,10 +363,23 @@ await test('rename a session; the sidebar follows', async () => {
 
 await test('dark theme follows the OS', async () => {
   await page.emulateMedia({ colorScheme: 'dark' });
-  const bg = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim());
+  // The theme (Settings: System) follows the media query's change event,
+  // dispatched at the next rendering update.
+  const bgIs = (want) =>
+    page
+      .waitForFunction((w) => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim() === w, want, {
+        timeout: 5000,
+      })
+      .then(
+        () => want,
+        () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()),
+      );
+  const bg = await bgIs('#16181d');
   if (bg !== '#16181d') throw new Error(`dark background not applied: ${bg}`);
   await shot('chat-dark');
   await page.emulateMedia({ colorScheme: 'light' });
+  const light = await bgIs('#ffffff');
+  if (light !== '#ffffff') throw new Error(`back to light: ${light}`);
 });
 
 // A new session with `agent`, in the folder the picker opens on; its URI

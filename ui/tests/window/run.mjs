@@ -370,6 +370,22 @@ await test('the host menu opens the Agents page; a custom agent added in its for
   await wd.clickEl('[data-testid=agents-close]');
 });
 
+await test('Ctrl+, opens Settings; the dark theme applies; About names the host and the AHP version', async () => {
+  await wd.exec('document.activeElement?.blur();');
+  await wd.press('\uE009', ',');
+  await wd.waitEl('[data-testid=settings-page]');
+  await wd.clickEl('[data-testid=theme-dark]');
+  await wd.waitFor('the dark theme', "return document.documentElement.dataset.theme === 'dark';");
+  await shot('real-window-settings');
+  await wd.clickEl('[data-testid=theme-system]');
+  await wd.clickEl('[data-testid=app-menu]');
+  await wd.clickEl('[data-testid=app-menu-about]');
+  await wd.waitEl('[data-testid=about-host][data-host=local] [data-testid=about-host-protocol]', '1.0.0');
+  await wd.waitEl('[data-testid=about-host][data-host=local] [data-testid=about-host-software]', 'Hangar');
+  await wd.clickEl('[data-testid=about-close]');
+  await wd.clickEl('[data-testid=settings-close]');
+});
+
 await test('no page errors', async () => {
   const errors = await wd.exec('return window.__errors;');
   if (errors.length) throw new Error(errors.join('\n'));

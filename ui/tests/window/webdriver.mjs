@@ -176,6 +176,19 @@ export class Session {
     await this.type(el, value);
   }
 
+  /**
+   * Real key events (WebDriver actions) to the focused element: `keys`
+   * pressed in order, then released in reverse (`['\uE009', ',']` is Ctrl+,).
+   */
+  async press(...keys) {
+    const actions = [
+      ...keys.map((value) => ({ type: 'keyDown', value })),
+      ...keys.toReversed().map((value) => ({ type: 'keyUp', value })),
+    ];
+    await this.cmd('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
+    await this.cmd('DELETE', '/actions');
+  }
+
   /** Resolves after two animation frames: what the DOM says has been painted. */
   frames() {
     return this.execAsync(

@@ -1,0 +1,39 @@
+//! The Settings page's commands: its view (the settings, the data dir, the
+//! log file, a problem reading the file), saving, and opening the data dir
+//! or the log file.
+
+use std::path::PathBuf;
+
+use crate::core::Core;
+use crate::error::CoreError;
+use crate::protocol::settings::{Place, Settings, SettingsView};
+
+fn shown(path: Option<PathBuf>) -> String {
+    path.map(|p| p.display().to_string()).unwrap_or_default()
+}
+
+/// What Settings shows now.
+pub fn view(core: &Core) -> SettingsView {
+    let (file, data_dir) = core.settings();
+    SettingsView {
+        settings: file.get(),
+        log_file: shown(data_dir.as_deref().map(crate::log_file::path)),
+        data_dir: shown(data_dir),
+        problem: file.problem(),
+    }
+}
+
+/// Keep `settings` (on disk first) and answer with the new view.
+pub fn save(core: &Core, settings: Settings) -> Result<SettingsView, CoreError> {
+    core.settings().0.save(settings)?;
+    Ok(view(core))
+}
+
+/// Open the data dir or the log file with the desktop's own app.
+pub fn open(core: &Core, place: Place) -> Result<(), CoreError> {
+    let data_dir = core.settings().1.ok_or_else(|| CoreError::NotFound("the app has no data directory".into()))?;
+    crate::opener::open(&match place {
+        Place::DataDir => data_dir,
+        Place::LogFile => crate::log_file::path(&data_dir),
+    })
+}

@@ -35,7 +35,7 @@ async fn call(
 }
 
 fn fake_agent() -> PathBuf {
-    let bridge = PathBuf::from(env!("CARGO_BIN_EXE_hangar-desktop-bridge"));
+    let bridge = hangar_e2e::desktop_bridge_bin();
     bridge.with_file_name("hangar-fake-agent")
 }
 

@@ -471,7 +471,7 @@ struct Bridge {
 impl Bridge {
     fn start(home: &Path, cfg: &Path, keyring: &SecretService) -> Self {
         use std::io::BufRead;
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hangar-desktop-bridge"));
+        let mut cmd = std::process::Command::new(hangar_e2e::desktop_bridge_bin());
         cmd.args(["--no-discover", "--data-dir", &home.join("data").display().to_string()])
             .args(["--config-dir", &cfg.display().to_string()])
             .env("HOME", home)

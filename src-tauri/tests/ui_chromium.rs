@@ -21,7 +21,7 @@
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes): the built
 //! UI in headless
-//! Chromium against `hangar-desktop-bridge` (built by cargo for this test)
+//! Chromium against `hangar-desktop-bridge` (`cargo build --workspace` builds it)
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
 //! (`cd ui && npm ci && npm run build`) and Debian's `chromium`. Skipped
 //! when those are missing unless `HANGAR_REQUIRE_UI=1` (CI sets it).
@@ -126,7 +126,7 @@ fn remote_hosts_say_their_state_and_are_added_renamed_and_removed() {
 /// prerequisites are missing.
 fn run_ui_script(script: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let bridge = PathBuf::from(env!("CARGO_BIN_EXE_hangar-desktop-bridge"));
+    let bridge = hangar_e2e::desktop_bridge_bin();
     let fake = bridge.with_file_name("hangar-fake-agent");
     let hangar = bridge.with_file_name("hangar");
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());

@@ -58,7 +58,7 @@ pub mod soak;
 pub mod wire_fuzz;
 
 pub use host::{Launch, TestHost};
-pub use process::{hangar_bin, ExitedHost};
+pub use process::{desktop_bridge_bin, hangar_bin, ExitedHost};
 pub use secret_service::SecretService;
 
 /// How long any single wait in a test may take before it fails.

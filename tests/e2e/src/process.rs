@@ -26,6 +26,15 @@ pub fn hangar_bin() -> PathBuf {
     })
 }
 
+/// The desktop core behind a loopback WebSocket (`hangar-desktop-bridge`,
+/// a crate of its own beside the app so that the packages do not ship it),
+/// next to `hangar`.
+pub fn desktop_bridge_bin() -> PathBuf {
+    let bin = hangar_bin().with_file_name("hangar-desktop-bridge");
+    assert!(bin.exists(), "{} is missing: run `cargo build -p hangar-desktop-bridge` first", bin.display());
+    bin
+}
+
 /// What a host process left behind once it exited.
 pub struct ExitedHost {
     /// Its exit status.

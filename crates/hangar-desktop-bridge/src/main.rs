@@ -35,7 +35,7 @@ struct BridgeOptions {
 async fn main() -> ExitCode {
     let BridgeOptions { app, ui, listen } = BridgeOptions::parse();
     hangar_desktop::log_file::init(hangar_desktop::startup::data_dir(&app).ok().as_deref());
-    let ui = ui.unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/dist")));
+    let ui = ui.unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui/dist")));
     if !listen.ip().is_loopback() {
         eprintln!("hangar-desktop-bridge: only loopback addresses are allowed");
         return ExitCode::FAILURE;

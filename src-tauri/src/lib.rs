@@ -6,7 +6,7 @@
 //!   the core, the local host registered like any remote.
 //! - [`embedded_host`] — `hangar_host` on 127.0.0.1:0 with a per-launch
 //!   token, data under the platform data dir; agents from `--agent` /
-//!   `HANGAR_AGENTS`, then `hangar_host::discovery` (the same agents
+//!   `HANGAR_AGENTS`, then `hangar_host::agents::discovery` (the same agents
 //!   `hangar serve` finds).
 //! - [`core`]          — [`core::Core`]: `ahp::hosts::MultiHostClient`, the
 //!   `MultiHostStateMirror` (official reducers), subscriptions, the event

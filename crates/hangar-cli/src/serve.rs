@@ -166,7 +166,7 @@ pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
         args.agents.iter().map(|a| AgentSpec::parse(a).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
     // The host searches the agents `hangar agents install` (or the app)
     // put in this data dir first, then these prefixes, then PATH.
-    let discovery = (!args.no_discover).then(|| hangar_host::agent_registry::Discovery {
+    let discovery = (!args.no_discover).then(|| hangar_host::agents::registry::Discovery {
         path: std::env::var_os("PATH"),
         npm_prefixes: args.npm_prefixes.clone(),
     });

@@ -32,7 +32,7 @@ pub struct HostConfig {
     pub agents: Vec<AgentSpec>,
     /// Where to find the well-known agents (Hangar's own install folder is
     /// always searched first); `None` turns discovery off.
-    pub discovery: Option<crate::agent_registry::Discovery>,
+    pub discovery: Option<crate::agents::registry::Discovery>,
     /// Extra allowed `Origin` values besides [`DESKTOP_ORIGINS`].
     pub allowed_origins: Vec<String>,
     /// How long a disconnected client stays active before the host removes it.

@@ -50,23 +50,16 @@
 //! → reducer → envelope with the next `serverSeq` → store writer (commit) →
 //! [`hub::Hub::publish`] → each subscriber's outbound queue.
 
-pub mod agent_catalog;
-pub mod agent_install;
-pub mod agent_keys;
-pub mod agent_registry;
 pub mod agents;
 pub mod changes;
+pub mod compat_v0_9;
 pub mod config;
-pub mod custom_agents;
 pub mod customizations;
-pub mod discovery;
 pub mod engine;
 pub mod host;
 pub mod hub;
 pub mod locks;
-pub mod outgoing;
-pub mod protocol;
-pub mod providers;
+pub(crate) mod process_groups;
 pub mod resources;
 pub mod rpc_error;
 pub mod server;

@@ -12,10 +12,10 @@ use ahp_types::state::{
 };
 use serde_json::json;
 
+use super::changes_db::{ChangeStoreError, FileChange};
 use super::hunks::{as_text, line_stats};
 use super::operations::Source;
 use super::scan::is_stored;
-use super::store::{ChangeStoreError, FileChange};
 use super::tracker::Tracker;
 use crate::resources::uri::path_to_file_uri;
 

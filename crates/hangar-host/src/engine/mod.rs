@@ -30,11 +30,13 @@
 //! The engine is used under a `Mutex` and never awaits: every method is a
 //! short, synchronous state transition.
 
+pub mod action_type;
 mod activity;
 mod changesets;
 mod channels;
 pub(crate) mod client_actions;
 pub mod clock;
+pub mod dispatchable;
 mod effects;
 mod input_requests;
 mod queue;
@@ -62,8 +64,8 @@ use ahp::ReduceOutcome;
 use ahp_types::state::{ChangesSummary, ResourceWatchState, RootState};
 use ahp_types::{ActionEnvelope, ActionOrigin, StateAction, ROOT_RESOURCE_URI};
 
+use crate::engine::action_type::type_of_action_json;
 use crate::hub::Publication;
-use crate::protocol::type_of_action_json;
 use crate::store::{StoreOp, StoreWriter};
 use changesets::ChangesetEntry;
 use channels::{ChatEntry, SessionEntry};

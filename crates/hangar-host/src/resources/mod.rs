@@ -13,7 +13,7 @@
 //!   tests, `FakeHome`, a home with a private key in `.ssh`.
 //! - [`meta`] — etags, ISO 8601 times, content types.
 //! - [`watch`] — `createResourceWatch` batches from a notify watcher.
-//! - [`completions`] — per-root file index kept fresh by notify; the `completions` answer.
+//! - [`mention_completions`] — per-root file index kept fresh by notify; the `completions` answer.
 //! - [`fuzzy`] — fuzzy scoring of paths.
 //! - `tests.rs` — end-to-end tests through [`ResourceService::handle`].
 //!
@@ -51,10 +51,10 @@
 //! Platform: Unix only (raw-byte paths, `O_NOFOLLOW`).
 
 pub mod access;
-pub mod completions;
 pub mod fuzzy;
 pub mod grants;
 pub mod home;
+pub mod mention_completions;
 pub mod meta;
 pub mod ops;
 pub mod policy;
@@ -74,9 +74,9 @@ use serde_json::Value;
 pub use access::{
     BadRequestPolicy, GrantInfo, ListGrantsResult, PendingRequest, RequestPolicy, RequestStep, RevokeGrantParams,
 };
-pub use completions::{bench_completions, generate_tree, CompletionsBench};
 pub use grants::GrantStoreError;
 pub use home::{credential_dirs, home_dir};
+pub use mention_completions::{bench_completions, generate_tree, CompletionsBench};
 pub use ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
 pub use watch::{changed_action, OnChange, WatchHandle};
 
@@ -113,7 +113,7 @@ struct Inner {
 pub struct ResourceService {
     inner: Arc<Inner>,
     policy: Arc<policy::Policy>,
-    completions: Arc<completions::Completions>,
+    completions: Arc<mention_completions::Completions>,
 }
 
 fn parse<T: DeserializeOwned>(params: Value) -> Result<T, crate::RpcError> {
@@ -141,7 +141,7 @@ impl ResourceService {
         let policy =
             Arc::new(policy::Policy::new(browse_roots, working_dirs, store, data_dir, protected, request_policy));
         let inner = Inner { ops: ops::Ops::new(policy.clone()), access: access::Access::new(policy.clone()) };
-        let completions = Arc::new(completions::Completions::excluding(policy.never_served().to_vec()));
+        let completions = Arc::new(mention_completions::Completions::excluding(policy.never_served().to_vec()));
         Ok(Self { inner: Arc::new(inner), policy, completions })
     }
 

@@ -1,9 +1,4 @@
-//! Protocol facts the official crates do not carry: which actions a client may
-//! dispatch, the negotiated generation, and what a 0.9 connection gets and sends.
-
-pub mod dispatchable;
-pub mod v0_9;
-pub mod versions;
+//! The wire `type` of an action, which the official crates do not give.
 
 use ahp_types::StateAction;
 

@@ -1,6 +1,10 @@
 //! [`Host`]: the engine, the store, the hub and the agent layer wired
 //! together, and the background duties (active-client grace periods).
 
+mod change_tracking;
+pub mod client_requests;
+pub mod fork_session;
+
 use std::collections::HashMap;
 use std::fs::File;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,15 +15,15 @@ use ahp_types::actions::{RootAgentsChangedAction, SessionActiveClientRemovedActi
 use ahp_types::state::{ChatState, RootState, SessionState};
 use ahp_types::StateAction;
 
+use crate::agents::acp::{agent_layer, AgentHost, AgentLayer};
+use crate::compat_v0_9::generation::ProtocolGeneration;
 use crate::config::HostConfig;
-use crate::customizations::completions::AgentCommand;
 use crate::customizations::service::{Customizations, Publish};
+use crate::customizations::slash_completions::AgentCommand;
 use crate::engine::{ChannelRef, Engine, SideEffect};
+use crate::host::client_requests::OutgoingRequests;
 use crate::hub::{ConnId, Hub, Publication};
 use crate::locks::lock;
-use crate::outgoing::OutgoingRequests;
-use crate::protocol::versions::ProtocolGeneration;
-use crate::providers::{agent_layer, AgentHost, AgentLayer};
 use crate::resources::{uri::file_uri_to_path, ResourceService, ResourceServiceError, WatchHandle};
 use crate::store::{self, TurnPages};
 use crate::RpcError;
@@ -60,7 +64,7 @@ pub enum HostError {
     Customizations(#[from] crate::customizations::enablement::EnablementError),
     /// The change tracker's store.
     #[error(transparent)]
-    Changes(#[from] crate::changes::store::ChangeStoreError),
+    Changes(#[from] crate::changes::changes_db::ChangeStoreError),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> HostError {
@@ -88,7 +92,7 @@ pub struct Host {
     /// Each session's agent's own `/` commands, as it last reported them.
     agent_commands: Mutex<HashMap<String, Vec<AgentCommand>>>,
     /// Per agent: the modes and settings its last session offered.
-    agent_options: Mutex<HashMap<String, Vec<crate::providers::AgentOption>>>,
+    agent_options: Mutex<HashMap<String, Vec<crate::agents::acp::AgentOption>>>,
     /// Set at shutdown; the customization watcher's callback holds it while
     /// it uses the host.
     watch_gate: Arc<Mutex<bool>>,
@@ -105,11 +109,11 @@ pub struct Host {
     grace_timers: Mutex<HashMap<String, tokio::task::AbortHandle>>,
     agents: Arc<dyn AgentLayer>,
     /// The agents, current (installs and custom agents change it live).
-    pub agent_registry: Arc<crate::agent_registry::AgentRegistry>,
+    pub agent_registry: Arc<crate::agents::registry::AgentRegistry>,
     /// Installs from the Agents page, running or failed.
-    pub agent_installs: crate::agent_install::Installs,
+    pub agent_installs: crate::agents::install::Installs,
     /// The API keys saved for agents (in the OS keyring; names on disk).
-    pub agent_keys: crate::agent_keys::AgentKeys,
+    pub agent_keys: crate::agents::keys::AgentKeys,
     /// Running pseudo-terminals (clients' shells, logins), by channel URI.
     pub terminals: crate::terminals::LiveTerminals,
     /// This host, for handing the agent layer an owned [`AgentHost`].
@@ -145,7 +149,7 @@ impl Host {
             config.customization_home.clone(),
             Arc::new(crate::customizations::discover::discover),
         )?);
-        let registry = Arc::new(crate::agent_registry::AgentRegistry::new(
+        let registry = Arc::new(crate::agents::registry::AgentRegistry::new(
             config.agents.clone(),
             config.discovery.clone(),
             config.data_dir.clone(),
@@ -201,8 +205,8 @@ impl Host {
             grace_timers: Mutex::new(HashMap::new()),
             agents: agent_layer(registry.clone(), &config.data_dir),
             agent_registry: registry,
-            agent_installs: crate::agent_install::Installs::default(),
-            agent_keys: crate::agent_keys::AgentKeys::open(&config.data_dir),
+            agent_installs: crate::agents::install::Installs::default(),
+            agent_keys: crate::agents::keys::AgentKeys::open(&config.data_dir),
             terminals: crate::terminals::LiveTerminals::default(),
             me: me.clone(),
             next_conn: AtomicU64::new(1),
@@ -389,13 +393,13 @@ impl Host {
         &self,
         provider: &str,
         id: &str,
-    ) -> Option<(crate::agents::AgentSpec, crate::providers::SignInMethod)> {
+    ) -> Option<(crate::agents::AgentSpec, crate::agents::acp::SignInMethod)> {
         self.agents.sign_in_method(provider, id)
     }
 
     /// Where agent process groups are recorded (logins and `authenticate`
     /// runs are recorded there too).
-    pub(crate) fn process_groups(&self) -> crate::providers::groups::Registry {
+    pub(crate) fn process_groups(&self) -> crate::process_groups::Registry {
         self.agents.process_groups()
     }
 
@@ -638,7 +642,7 @@ impl AgentHost for Host {
         self.terminals.insert(uri, session, process);
     }
 
-    fn process_groups(&self) -> crate::providers::groups::Registry {
+    fn process_groups(&self) -> crate::process_groups::Registry {
         Host::process_groups(self)
     }
 
@@ -691,11 +695,11 @@ impl AgentHost for Host {
         lock(&self.agent_commands).insert(session.to_owned(), commands);
     }
 
-    fn agent_options_changed(&self, provider: &str, options: Vec<crate::providers::AgentOption>) {
+    fn agent_options_changed(&self, provider: &str, options: Vec<crate::agents::acp::AgentOption>) {
         lock(&self.agent_options).insert(provider.to_owned(), options);
     }
 
-    fn agent_options(&self, provider: &str) -> Vec<crate::providers::AgentOption> {
+    fn agent_options(&self, provider: &str) -> Vec<crate::agents::acp::AgentOption> {
         lock(&self.agent_options).get(provider).cloned().unwrap_or_default()
     }
 

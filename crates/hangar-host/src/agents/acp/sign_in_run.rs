@@ -18,7 +18,6 @@ use ahp_types::state::{
 use serde_json::json;
 
 use super::agent_host::AgentHost;
-use super::groups::Registry;
 use super::rpc::Connection;
 use super::sign_in::{SignInKind, SignInMethod};
 use super::startup::{ask, ask_starting, initialize_params, Live};
@@ -26,6 +25,7 @@ use super::terminal_channel::TerminalChannel;
 use super::{fs, transport};
 use crate::agents::AgentSpec;
 use crate::engine::terminal_uri;
+use crate::process_groups::Registry;
 use crate::resources::uri::path_to_file_uri;
 use crate::terminals::{Exit, Launch, PtyProcess, Size, TerminalEvents};
 

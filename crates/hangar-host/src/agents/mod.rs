@@ -1,6 +1,31 @@
-//! One agent as the host runs it ([`AgentSpec`]): given with `--agent
-//! ID=COMMAND`, found by discovery, or added as a custom agent; and how
-//! `RootState.agents` shows it. The live list is `agent_registry.rs`.
+//! The agents wing: which agents the host can run, and running them over
+//! ACP. One agent as the host runs it is an [`AgentSpec`] (defined here):
+//! given with `--agent ID=COMMAND`, found by discovery, or added as a custom
+//! agent; and how `RootState.agents` shows it.
+//!
+//! Map:
+//! - `registry.rs`  — the live list: explicit, custom, then discovered
+//!   agents, made again when one is installed, removed or added.
+//! - `discovery.rs` — well-known ACP agents found on `PATH` / in npm
+//!   prefixes, and the survey the Agents page shows.
+//! - `install.rs`   — the well-known agents installed with npm into
+//!   `DATA_DIR/agents` at a pinned version, with progress.
+//! - `keys.rs`      — agents' API keys in the OS keyring, set in their
+//!   environment at start.
+//! - `custom.rs`    — agents added by hand (command, args, env), kept in the
+//!   data dir.
+//! - `catalog.rs`   — the Agents page's view: each well-known agent's state
+//!   and version, installs running, custom agents.
+//! - `acp/`         — the ACP layer: runs agents for sessions and turns,
+//!   reaching the host only through [`acp::AgentHost`].
+
+pub mod acp;
+pub mod catalog;
+pub mod custom;
+pub mod discovery;
+pub mod install;
+pub mod keys;
+pub mod registry;
 
 use ahp_types::state::AgentInfo;
 

@@ -35,7 +35,6 @@ use super::coalesce::coalesce;
 use super::config_options::AgentOptions;
 use super::elicitation::Elicitations;
 use super::fork_context::fork_context;
-use super::groups::Registry;
 use super::models::{AgentModels, ModelSource};
 use super::prompt::{prompt_blocks, with_custom_agent, PromptSupport};
 use super::rpc::{Inbound, RpcFailure};
@@ -46,6 +45,7 @@ use super::turn::{prompt_usage, Ending, Turn};
 use super::{fs, tools, AgentHost, Timeouts};
 use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
+use crate::process_groups::Registry;
 
 /// What the layer sends a session task.
 pub enum Command {

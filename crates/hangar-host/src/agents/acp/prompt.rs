@@ -68,7 +68,7 @@ pub fn prompt_blocks(message: &Message, support: PromptSupport, scope: &Scope) -
             MessageAttachment::Resource(r) => blocks.push(resource(r, support, scope)),
             MessageAttachment::EmbeddedResource(e) => blocks.push(embedded(e, support)),
             // The message's text carries the command, which the agent runs.
-            a if crate::customizations::completions::is_agent_command(a) => {}
+            a if crate::customizations::slash_completions::is_agent_command(a) => {}
             MessageAttachment::Simple(s) => {
                 blocks.push(text_block(s.model_representation.as_deref().unwrap_or(&s.label)))
             }

@@ -30,8 +30,8 @@ use ahp_types::StateAction;
 use serde_json::Value;
 
 use super::{RecordingHost, CHAT};
-use crate::providers::tools::permission_outcome;
-use crate::providers::turn::{prompt_usage, Ending, Turn};
+use crate::agents::acp::tools::permission_outcome;
+use crate::agents::acp::turn::{prompt_usage, Ending, Turn};
 
 /// The turn id the replayed client uses.
 pub const TURN: &str = "turn-1";

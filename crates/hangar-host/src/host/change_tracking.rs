@@ -18,8 +18,8 @@ use ahp_types::StateAction;
 use base64::Engine as _;
 use serde_json::{json, Value};
 
-use super::changeset::{self, AUDIT_SCHEME, CONTENT_SCHEME};
-use super::operations::{OperationError, Outcome, Scope, Source};
+use crate::changes::changeset::{self, AUDIT_SCHEME, CONTENT_SCHEME};
+use crate::changes::operations::{OperationError, Outcome, Scope, Source};
 use crate::engine::clock::{new_id, now};
 use crate::host::Host;
 use crate::resources::uri::file_uri_to_path;
@@ -240,7 +240,7 @@ impl Host {
             return Err(RpcError::invalid_params("target", format!("{} has no {kind:?} scope here", op.id)));
         }
         self.operation_status(&p.channel, &op.id, ChangesetOperationStatus::Running, None);
-        let undo_id = format!("{}{}", super::operations::UNDO_PREFIX, new_id());
+        let undo_id = format!("{}{}", crate::changes::operations::UNDO_PREFIX, new_id());
         let result = match op.id.as_str() {
             "accept" => self.changes.accept(&session, &source, &scope),
             _ => self.changes.reject(&session, &source, &scope, &undo_id),
@@ -345,7 +345,7 @@ fn scope_of(target: Option<&ChangesetOperationTarget>) -> Result<(Scope, Changes
 fn message(op: &str, source: &Source, outcome: &Outcome) -> String {
     let n = outcome.files.len();
     let files = if n == 1 { "1 file".to_owned() } else { format!("{n} files") };
-    let redo = matches!(source, Source::Turn(t) if t.starts_with(super::operations::UNDO_PREFIX));
+    let redo = matches!(source, Source::Turn(t) if t.starts_with(crate::changes::operations::UNDO_PREFIX));
     match &outcome.undo {
         Some(_) if op == "reject" && redo => format!("Redid the changes in {files}."),
         Some(_) if op == "reject" => format!("Undid the changes in {files}."),

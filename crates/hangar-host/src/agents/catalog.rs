@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 
-use crate::agent_install::{self, Progress};
-use crate::custom_agents::CustomAgent;
+use crate::agents::custom::CustomAgent;
+use crate::agents::install::{self, Progress};
 use crate::host::Host;
 
 /// The host's agents, for the Agents page.
@@ -69,8 +69,8 @@ impl Catalog {
     pub fn of(host: &Host) -> Self {
         let registry = &host.agent_registry;
         let (prefixes, path) = registry.search();
-        let own = agent_install::prefix(&host.config.data_dir);
-        let known = crate::discovery::survey(path.as_deref(), &prefixes)
+        let own = install::prefix(&host.config.data_dir);
+        let known = crate::agents::discovery::survey(path.as_deref(), &prefixes)
             .into_iter()
             .map(|p| {
                 let location = match &p.program {
@@ -79,7 +79,7 @@ impl Catalog {
                     None => Where::Missing,
                 };
                 KnownAgent {
-                    pinned: agent_install::pinned(&p.id).unwrap_or_default().to_owned(),
+                    pinned: install::pinned(&p.id).unwrap_or_default().to_owned(),
                     install: host.agent_installs.get(&p.id),
                     id: p.id,
                     name: p.display_name,
@@ -90,7 +90,7 @@ impl Catalog {
                 }
             })
             .collect();
-        let (custom, custom_error) = match crate::custom_agents::load(&host.config.data_dir) {
+        let (custom, custom_error) = match crate::agents::custom::load(&host.config.data_dir) {
             Ok(custom) => (custom, None),
             Err(e) => (Vec::new(), Some(e.to_string())),
         };
@@ -112,5 +112,5 @@ fn on_path(name: &str, path: Option<&std::ffi::OsStr>) -> bool {
     let Some(path) = path.or(own.as_deref()) else {
         return false;
     };
-    std::env::split_paths(path).any(|dir| crate::discovery::is_executable(&dir.join(name)))
+    std::env::split_paths(path).any(|dir| crate::agents::discovery::is_executable(&dir.join(name)))
 }

@@ -12,7 +12,7 @@ use ahp_types::state::{AgentCustomization, ChatState, RootState, SessionState};
 use ahp_types::StateAction;
 
 use crate::customizations::acp_mcp::Skipped;
-use crate::customizations::completions::AgentCommand;
+use crate::customizations::slash_completions::AgentCommand;
 use crate::customizations::McpLaunch;
 
 use super::config_options::AgentOption;
@@ -52,8 +52,8 @@ pub trait AgentHost: Send + Sync {
 
     /// Where agent process groups are recorded (so a `kill -9`'d host's are
     /// ended at the next start). One that records nothing by default.
-    fn process_groups(&self) -> super::groups::Registry {
-        super::groups::Registry::default()
+    fn process_groups(&self) -> crate::process_groups::Registry {
+        crate::process_groups::Registry::default()
     }
 
     /// Variables set in agent `agent`'s environment when it starts (the API

@@ -17,7 +17,7 @@ use ahp_types::state::{
 };
 use ahp_types::state::{TextPosition, TextRange};
 
-use crate::resources::completions::{utf16_len, word_at};
+use crate::resources::mention_completions::{utf16_len, word_at};
 use crate::RpcError;
 
 /// Most items one answer carries.

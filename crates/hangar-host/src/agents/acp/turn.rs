@@ -743,7 +743,7 @@ mod tests {
     use ahp_types::state::{ResponsePart, ToolCallState, ToolResultContent};
 
     use super::*;
-    use crate::providers::test_support::{RecordingHost, CHAT};
+    use crate::agents::acp::test_support::{RecordingHost, CHAT};
 
     fn running_text(host: &RecordingHost) -> Option<Vec<String>> {
         let chat = host.chat_state();

@@ -8,6 +8,7 @@
 //! the table of differences this follows.
 
 pub mod downgrade;
+pub mod generation;
 pub mod upgrade;
 
 /// Action types 0.9 does not define (0.10 added the canvas ones, 1.0 the rest).

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use crate::discovery::{known_ids, package_of};
+use crate::agents::discovery::{known_ids, package_of};
 use crate::locks::lock;
 
 /// The folder, under the data dir, agents are installed into.

@@ -24,7 +24,6 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use super::config_options::AgentOptions;
-use super::groups::Registry;
 use super::models::AgentModels;
 use super::prompt::PromptSupport;
 use super::rpc::{Connection, Inbound, RpcFailure};
@@ -33,6 +32,7 @@ use super::transport::{self, AgentProcess};
 use super::{fs, AgentHost};
 use crate::agents::AgentSpec;
 use crate::customizations::acp_mcp;
+use crate::process_groups::Registry;
 
 /// Key in `SessionState._meta` where the ACP session id is kept.
 pub const META_KEY: &str = "hangar.acp";
@@ -424,7 +424,6 @@ mod tests {
 
     use super::super::config_options::AgentOptions;
     use super::super::fs::Scope;
-    use super::super::groups::Registry;
     use super::super::models::AgentModels;
     use super::super::sign_in::AuthMethods;
     use super::super::test_support::{RecordingHost, SESSION};
@@ -432,6 +431,7 @@ mod tests {
     use crate::agents::AgentSpec;
     use crate::customizations::acp_mcp::Skipped;
     use crate::customizations::{McpLaunch, McpTransport};
+    use crate::process_groups::Registry;
 
     /// An agent on a real TCP socket playing its side of the start-up
     /// transcript: `initialize` answered with `caps`, then one session

@@ -66,7 +66,7 @@ impl AgentRegistry {
     /// The npm prefixes searched, Hangar's own first, and the `PATH`
     /// searched (none without discovery).
     pub fn search(&self) -> (Vec<PathBuf>, Option<OsString>) {
-        let mut prefixes = vec![crate::agent_install::prefix(&self.data_dir)];
+        let mut prefixes = vec![crate::agents::install::prefix(&self.data_dir)];
         let path = self.discovery.as_ref().and_then(|d| {
             prefixes.extend(d.npm_prefixes.iter().cloned());
             d.path.clone()
@@ -77,7 +77,7 @@ impl AgentRegistry {
     /// Make the list again from its sources; whether it changed.
     pub fn reload(&self) -> bool {
         let mut agents = self.explicit.clone();
-        match crate::custom_agents::load(&self.data_dir) {
+        match crate::agents::custom::load(&self.data_dir) {
             Ok(custom) => {
                 for agent in custom {
                     if !agents.iter().any(|a| a.id == agent.id) {
@@ -89,7 +89,7 @@ impl AgentRegistry {
         }
         let taken: Vec<String> = agents.iter().map(|a| a.id.clone()).collect();
         let (prefixes, path) = self.search();
-        for agent in crate::discovery::discover(path.as_deref(), &prefixes, &taken) {
+        for agent in crate::agents::discovery::discover(path.as_deref(), &prefixes, &taken) {
             tracing::info!("found agent {} ({})", agent.id, agent.command.join(" "));
             agents.push(agent);
         }
@@ -105,7 +105,7 @@ impl AgentRegistry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::custom_agents::{save, CustomAgent};
+    use crate::agents::custom::{save, CustomAgent};
     use std::os::unix::fs::PermissionsExt;
 
     #[test]
@@ -129,7 +129,7 @@ mod tests {
         // A custom agent with an id given on the command line is left out.
         save(data.path(), custom).unwrap();
         // Installed into Hangar's own folder while the host runs.
-        let bin = crate::agent_install::prefix(data.path()).join("node_modules/.bin");
+        let bin = crate::agents::install::prefix(data.path()).join("node_modules/.bin");
         std::fs::create_dir_all(&bin).unwrap();
         std::fs::write(bin.join("gemini"), "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(bin.join("gemini"), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -153,7 +153,7 @@ mod tests {
         exe(path_dir.path(), "codex-acp");
         let registry = AgentRegistry::new(Vec::new(), None, data.path().to_owned());
         assert!(registry.is_empty());
-        exe(&crate::agent_install::prefix(data.path()).join("node_modules/.bin"), "gemini");
+        exe(&crate::agents::install::prefix(data.path()).join("node_modules/.bin"), "gemini");
         assert!(registry.reload());
         let ids: Vec<String> = registry.all().into_iter().map(|a| a.id).collect();
         assert_eq!(ids, ["gemini"]);

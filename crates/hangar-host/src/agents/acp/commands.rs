@@ -5,7 +5,7 @@
 use agent_client_protocol::v1::schema::{AvailableCommandInput, AvailableCommandsUpdate};
 use serde_json::Value;
 
-use crate::customizations::completions::AgentCommand;
+use crate::customizations::slash_completions::AgentCommand;
 
 /// The commands an `available_commands_update` (the `update` object of a
 /// `session/update`) lists; `None` when it is not one. Items the schema

@@ -1,7 +1,7 @@
 //! The protocol generation a connection negotiated.
 //!
 //! The host negotiates `1.0.0` or `0.9.x` (`ahp_types::SUPPORTED_PROTOCOL_VERSIONS`);
-//! what a 0.9 connection gets and sends is in [`super::v0_9`].
+//! what a 0.9 connection gets and sends is in [`super`].
 
 /// The negotiated protocol generation of one connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

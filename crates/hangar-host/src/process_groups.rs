@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::transport::signal_group;
+use crate::agents::acp::transport::signal_group;
 
 /// Folder of the records under the data dir.
 const DIR: &str = "agent-groups";

@@ -2,7 +2,7 @@
 //! shape of AHP's `ForkChatSource`): a new session whose chat starts with
 //! the source chat's transcript through that turn (`origin.kind: "fork"`)
 //! and whose working directories are copies of the source's, restored to
-//! that turn's end ([`super::fork`]). The source session and its folders
+//! that turn's end ([`crate::changes::fork`]). The source session and its folders
 //! are not touched.
 //!
 //! AHP's own fork (`createChat` with `source.kind: "fork"`) makes a chat in
@@ -18,7 +18,7 @@ use ahp_types::commands::ForkChatSource;
 use ahp_types::state::Turn;
 use serde_json::{json, Value};
 
-use super::fork::ForkError;
+use crate::changes::fork::ForkError;
 use crate::engine::clock::new_id;
 use crate::engine::{ChannelRef, CreateSession, ForkSeed};
 use crate::host::Host;

@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use clap::{Args, FromArgMatches};
 use hangar_host::agents::AgentSpec;
-use hangar_host::config::HostConfig;
+use hangar_host::config::{HostConfig, TlsIdentity};
 use hangar_host::host::Host;
 use hangar_host::hub::{MAX_REPLAY_CAPACITY, MIN_REPLAY_CAPACITY};
-use hangar_host::server::tls::{self, TlsIdentity};
+use hangar_host::server::tls;
 use hangar_remote::Fingerprint;
 use tokio::net::TcpListener;
 

@@ -7,11 +7,14 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+use tokio_rustls::rustls::pki_types::CertificateDer;
+use tokio_rustls::rustls::ServerConfig;
 
 use crate::agents::AgentSpec;
 use crate::resources::{credential_dirs, home_dir, RequestPolicy};
-use crate::server::tls::TlsIdentity;
 
 /// Origins of the desktop app's own webview, always allowed.
 pub const DESKTOP_ORIGINS: &[&str] = &["tauri://localhost", "http://tauri.localhost", "https://tauri.localhost"];
@@ -92,4 +95,13 @@ impl HostConfig {
             data_dir,
         }
     }
+}
+
+/// A ready TLS setup (made by [`crate::server::tls`]).
+#[derive(Debug, Clone)]
+pub struct TlsIdentity {
+    /// What the listener hands to each handshake.
+    pub server_config: Arc<ServerConfig>,
+    /// The certificate clients see first (its SHA-256 is the fingerprint they pin).
+    pub certificate: CertificateDer<'static>,
 }

@@ -1,3 +1,7 @@
+//! Process groups, below both the agents and the terminals: signalling a
+//! group ([`signal_group`]), the groups of a login session
+//! ([`session_groups`]), and the [`Registry`] of running agents' groups.
+//!
 //! The process groups of running agents: kept by session in memory (ended
 //! together at shutdown) and recorded in `DATA_DIR/agent-groups/`, one file
 //! per group named by its id, so that a host killed with `kill -9` ends its
@@ -10,10 +14,21 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::agents::acp::transport::signal_group;
+/// Send `signal` to process group `pgid` (through kill(1): this crate has no
+/// unsafe code, so no raw `killpg`).
+pub fn signal_group(pgid: u32, signal: &str) {
+    let _ = std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg("--")
+        .arg(format!("-{pgid}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
 
 /// Folder of the records under the data dir.
 const DIR: &str = "agent-groups";

@@ -5,11 +5,13 @@
 //! `x-hangar/agents` answers with it, and every change the page makes
 //! answers with it again.
 
+use std::path::Path;
+
 use serde::Serialize;
 
 use crate::agents::custom::CustomAgent;
-use crate::agents::install::{self, Progress};
-use crate::host::Host;
+use crate::agents::install::{self, Installs, Progress};
+use crate::agents::registry::AgentRegistry;
 
 /// The host's agents, for the Agents page.
 #[derive(Debug, Clone, Serialize)]
@@ -65,11 +67,11 @@ pub struct KnownAgent {
 }
 
 impl Catalog {
-    /// `host`'s agents as they are now.
-    pub fn of(host: &Host) -> Self {
-        let registry = &host.agent_registry;
+    /// The agents as they are now: `registry`'s, those installed in
+    /// `data_dir`, and the `installs` running.
+    pub fn of(registry: &AgentRegistry, data_dir: &Path, installs: &Installs) -> Self {
         let (prefixes, path) = registry.search();
-        let own = install::prefix(&host.config.data_dir);
+        let own = install::prefix(data_dir);
         let known = crate::agents::discovery::survey(path.as_deref(), &prefixes)
             .into_iter()
             .map(|p| {
@@ -80,7 +82,7 @@ impl Catalog {
                 };
                 KnownAgent {
                     pinned: install::pinned(&p.id).unwrap_or_default().to_owned(),
-                    install: host.agent_installs.get(&p.id),
+                    install: installs.get(&p.id),
                     id: p.id,
                     name: p.display_name,
                     package: p.package,
@@ -90,7 +92,7 @@ impl Catalog {
                 }
             })
             .collect();
-        let (custom, custom_error) = match crate::agents::custom::load(&host.config.data_dir) {
+        let (custom, custom_error) = match crate::agents::custom::load(data_dir) {
             Ok(custom) => (custom, None),
             Err(e) => (Vec::new(), Some(e.to_string())),
         };

@@ -32,6 +32,7 @@
 
 pub mod action_type;
 mod activity;
+pub mod changeset_uris;
 mod changesets;
 mod channels;
 pub(crate) mod client_actions;

@@ -71,13 +71,12 @@ use ahp_types::commands::{CompletionsParams, CompletionsResult, CreateResourceWa
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use access::{
-    BadRequestPolicy, GrantInfo, ListGrantsResult, PendingRequest, RequestPolicy, RequestStep, RevokeGrantParams,
-};
+pub use access::{GrantInfo, ListGrantsResult, PendingRequest, RequestStep, RevokeGrantParams};
 pub use grants::GrantStoreError;
 pub use home::{credential_dirs, home_dir};
 pub use mention_completions::{bench_completions, generate_tree, CompletionsBench};
 pub use ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
+pub use policy::{BadRequestPolicy, RequestPolicy};
 pub use watch::{changed_action, OnChange, WatchHandle};
 
 /// The methods [`ResourceService::handle`] serves.

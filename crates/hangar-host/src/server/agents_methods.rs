@@ -53,7 +53,8 @@ pub struct SaveParams {
 
 /// The catalog as the answer's JSON.
 pub fn catalog(host: &Host) -> Result<Value, RpcError> {
-    serde_json::to_value(Catalog::of(host)).map_err(|e| RpcError::internal(e.to_string()))
+    serde_json::to_value(Catalog::of(&host.agent_registry, &host.config.data_dir, &host.agent_installs))
+        .map_err(|e| RpcError::internal(e.to_string()))
 }
 
 /// Start installing `p.id`; answers with the catalog showing it started.

@@ -11,8 +11,8 @@ use tokio::process::Command;
 use tokio::sync::watch;
 
 use super::output::{Output, Utf8Stream};
-use crate::agents::acp::transport::signal_group;
 use crate::locks::lock;
+use crate::process_groups::signal_group;
 
 /// How long the readers may drain after the command has exited (a
 /// background child can hold the pipes open).

@@ -17,9 +17,9 @@ use portable_pty::{native_pty_system, CommandBuilder, MasterPty, PtySize};
 
 use super::output::{Output, Utf8Stream};
 use super::process::{exit_of, Exit, ExitWatch, Launch, TerminalEvents};
-use crate::agents::acp::transport::signal_group;
 use crate::locks::lock;
 use crate::process_groups::session_groups;
+use crate::process_groups::signal_group;
 
 /// How long the reader may drain after the program has exited (a
 /// background job can hold the terminal open).

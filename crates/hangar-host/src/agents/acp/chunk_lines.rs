@@ -21,7 +21,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::rpc::Inbound;
+use super::inbound::Inbound;
 
 /// Largest merged text, so one delta stays a reasonable frame.
 const MAX_MERGED_BYTES: usize = 64 * 1024;

@@ -11,7 +11,7 @@
 use serde_json::Value;
 use tokio::sync::mpsc::UnboundedReceiver;
 
-use super::rpc::Inbound;
+use super::inbound::Inbound;
 
 /// Largest merged text, so one delta stays a reasonable frame.
 const MAX_MERGED_BYTES: usize = 64 * 1024;

@@ -71,6 +71,7 @@ mod config_options;
 mod elicitation;
 mod fork_context;
 mod fs;
+mod inbound;
 mod models;
 mod prompt;
 mod rpc;

@@ -12,6 +12,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, oneshot};
 
 use super::chunk_lines;
+use super::inbound::Inbound;
 use super::transport::Transport;
 
 /// An error answer (or the connection ending) for one of our requests.
@@ -29,29 +30,6 @@ pub enum RpcFailure {
     },
     /// The connection closed before the answer.
     #[error("the agent closed the connection")]
-    Closed,
-}
-
-/// Something the agent sent us.
-#[derive(Debug)]
-pub enum Inbound {
-    /// A request we must answer.
-    Request {
-        /// Its id, as the agent wrote it.
-        id: Value,
-        /// Method.
-        method: String,
-        /// Params.
-        params: Value,
-    },
-    /// A notification.
-    Notification {
-        /// Method.
-        method: String,
-        /// Params.
-        params: Value,
-    },
-    /// The stream ended.
     Closed,
 }
 

@@ -24,9 +24,10 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use super::config_options::AgentOptions;
+use super::inbound::Inbound;
 use super::models::AgentModels;
 use super::prompt::PromptSupport;
-use super::rpc::{Connection, Inbound, RpcFailure};
+use super::rpc::{Connection, RpcFailure};
 use super::sign_in::{self, AuthMethods, SignInKind, SignInMethod};
 use super::transport::{self, AgentProcess};
 use super::{fs, AgentHost};

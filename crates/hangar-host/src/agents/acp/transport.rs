@@ -13,6 +13,8 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::watch;
 
+use crate::process_groups::signal_group;
+
 /// Bytes of stderr kept for error messages.
 const STDERR_TAIL: usize = 4096;
 
@@ -99,18 +101,6 @@ impl AgentProcess {
         let _ = self.child.start_kill();
         let _ = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
     }
-}
-
-/// Send `signal` to process group `pgid` (through kill(1): this crate has no
-/// unsafe code, so no raw `killpg`).
-pub fn signal_group(pgid: u32, signal: &str) {
-    let _ = std::process::Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg("--")
-        .arg(format!("-{pgid}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
 }
 
 /// Start (or connect to) the agent given by `command`, with `env` set on

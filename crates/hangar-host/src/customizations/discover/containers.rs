@@ -12,10 +12,10 @@ use serde_json::json;
 use super::super::{customization_id, McpLaunch, Roots};
 use super::collect::Group;
 use super::layout::Scope;
-use super::read::{self, Outcome};
+use super::read;
 use super::scan;
 use super::shadowing::Candidate;
-use super::source::{file_name, Source};
+use super::source::{file_name, Outcome, Source};
 use crate::resources::uri::path_to_file_uri;
 
 /// What one container yielded.

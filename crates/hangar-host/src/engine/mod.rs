@@ -5,7 +5,7 @@
 //! - `mod.rs`       — [`Engine`]: channel lookup, [`Engine::emit`] (reduce,
 //!   sequence, persist, publish) — the one path every state change takes.
 //! - `channels.rs`  — per-channel entries and snapshots.
-//! - `terminals.rs` — terminal channels (commands agents run, logins, a
+//! - `terminal_channels.rs` — terminal channels (commands agents run, logins, a
 //!   client's own terminals), listed on the root while they run; who may
 //!   type in them.
 //! - `changesets.rs` — changeset channels and `SessionSummary.changes`, fed by
@@ -44,7 +44,7 @@ mod queue;
 mod sessions;
 mod subscriptions;
 mod summaries;
-mod terminals;
+mod terminal_channels;
 #[cfg(test)]
 mod tests;
 
@@ -52,7 +52,7 @@ pub use channels::ChannelRef;
 pub use client_actions::Rejection;
 pub use effects::SideEffect;
 pub use sessions::{CreateSession, ForkSeed, SessionPage};
-pub use terminals::{terminal_uri, MAX_TERMINAL_CONTENT};
+pub use terminal_channels::{terminal_uri, MAX_TERMINAL_CONTENT};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -70,7 +70,7 @@ use crate::hub::Publication;
 use crate::store::{StoreOp, StoreWriter};
 use changesets::ChangesetEntry;
 use channels::{ChatEntry, SessionEntry};
-use terminals::TerminalEntry;
+use terminal_channels::TerminalEntry;
 
 /// A channel's actions between two checkpoints.
 const CHECKPOINT_EVERY: u32 = 256;

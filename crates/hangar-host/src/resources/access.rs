@@ -15,8 +15,8 @@ use std::sync::Arc;
 use ahp_types::commands::{ResourceRequestParams, ResourceRequestResult};
 use serde::{Deserialize, Serialize};
 
+use super::file_ops::parse_uri;
 use super::grants::Grant;
-use super::ops::parse_uri;
 use super::policy::{canonicalize_lenient, Policy};
 use super::uri::path_to_file_uri;
 use crate::RpcError;

@@ -5,7 +5,7 @@
 //! - `mod.rs` — [`ResourceService`]: opening, method dispatch, the public API.
 //! - [`uri`] — `file:` URI ⇄ absolute path; refuses other schemes, `..`, encoded separators and NUL.
 //! - [`policy`] — canonicalization and the access decision (working dirs, grants, browse roots).
-//! - [`ops`] — resourceRead/Write/List/Copy/Move/Delete/Resolve/Mkdir.
+//! - [`file_ops`] — resourceRead/Write/List/Copy/Move/Delete/Resolve/Mkdir.
 //! - [`access`] — resourceRequest ([`RequestPolicy`]) and `x-hangar/listGrants` / `x-hangar/revokeGrant`.
 //! - [`grants`] — grants persisted in SQLite (`resource_grants` in `hangar.db`).
 //! - [`home`] — the user's home and the credential folders under it no grant opens
@@ -51,12 +51,12 @@
 //! Platform: Unix only (raw-byte paths, `O_NOFOLLOW`).
 
 pub mod access;
+pub mod file_ops;
 pub mod fuzzy;
 pub mod grants;
 pub mod home;
 pub mod mention_completions;
 pub mod meta;
-pub mod ops;
 pub mod policy;
 pub mod uri;
 pub mod watch;
@@ -72,10 +72,10 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use access::{GrantInfo, ListGrantsResult, PendingRequest, RequestStep, RevokeGrantParams};
+pub use file_ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
 pub use grants::GrantStoreError;
 pub use home::{credential_dirs, home_dir};
 pub use mention_completions::{bench_completions, generate_tree, CompletionsBench};
-pub use ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
 pub use policy::{BadRequestPolicy, RequestPolicy};
 pub use watch::{changed_action, OnChange, WatchHandle};
 
@@ -103,7 +103,7 @@ pub enum ResourceServiceError {
 }
 
 struct Inner {
-    ops: ops::Ops,
+    ops: file_ops::Ops,
     access: access::Access,
 }
 
@@ -139,7 +139,7 @@ impl ResourceService {
         let store = Arc::new(grants::GrantStore::open(data_dir)?);
         let policy =
             Arc::new(policy::Policy::new(browse_roots, working_dirs, store, data_dir, protected, request_policy));
-        let inner = Inner { ops: ops::Ops::new(policy.clone()), access: access::Access::new(policy.clone()) };
+        let inner = Inner { ops: file_ops::Ops::new(policy.clone()), access: access::Access::new(policy.clone()) };
         let completions = Arc::new(mention_completions::Completions::excluding(policy.never_served().to_vec()));
         Ok(Self { inner: Arc::new(inner), policy, completions })
     }

@@ -32,7 +32,7 @@
 //!   pseudo-terminal (a terminal channel the person answers), or a fresh
 //!   agent process sent `authenticate`; both recorded in `groups.rs`.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
-//! - `terminals.rs` — `terminal/*`: the agent's commands as AHP terminal
+//! - `terminal_requests.rs` — `terminal/*`: the agent's commands as AHP terminal
 //!   channels, and what a tool call shows of them.
 //! - `terminal_channel.rs` — a program's output and exit told to its
 //!   terminal channel (logins, clients' shells).
@@ -80,7 +80,7 @@ pub mod sign_in;
 mod sign_in_run;
 mod startup;
 mod terminal_channel;
-mod terminals;
+mod terminal_requests;
 #[cfg(test)]
 mod test_support;
 mod tools;

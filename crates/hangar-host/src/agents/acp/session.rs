@@ -41,7 +41,7 @@ use super::prompt::{prompt_blocks, with_custom_agent, PromptSupport};
 use super::rpc::RpcFailure;
 use super::sign_in::{self, AuthMethods};
 use super::startup::{ask, default_answer, Live, StartFailure, Starter};
-use super::terminals::{AgentTerminals, Owner};
+use super::terminal_requests::{AgentTerminals, Owner};
 use super::turn::{prompt_usage, Ending, Turn};
 use super::{fs, tools, AgentHost, Timeouts};
 use crate::agents::AgentSpec;

@@ -328,7 +328,7 @@ pub fn initialize_params() -> Value {
             "terminal": true,
             "elicitation": { "form": {}, "url": {} },
             // Zed's extension: agents that run commands themselves
-            // stream them as `_meta.terminal_*` (`terminals.rs`).
+            // stream them as `_meta.terminal_*` (`terminal_requests.rs`).
             "_meta": { "terminal_output": true },
             // ACP terminal sign-in: the agent's own login runs in a
             // terminal on the host (`sign_in.rs`).

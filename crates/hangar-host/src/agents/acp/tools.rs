@@ -82,7 +82,7 @@ pub fn block_text(block: &ContentBlock) -> Option<String> {
 pub fn result_content(
     content: &[ToolCallContent],
     cwd: &std::path::Path,
-    terminals: &super::terminals::TerminalLinks,
+    terminals: &super::terminal_requests::TerminalLinks,
 ) -> Vec<ToolResultContent> {
     content
         .iter()

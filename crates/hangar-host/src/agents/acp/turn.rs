@@ -160,7 +160,7 @@ pub struct Turn {
     /// File results shown in permission requests, and those approved.
     pub approvals: super::approvals::Approvals,
     /// The session's terminals as tool calls show them.
-    pub terminals: super::terminals::TerminalLinks,
+    pub terminals: super::terminal_requests::TerminalLinks,
 }
 
 impl Turn {

@@ -9,13 +9,13 @@ use serde_json::{Map, Value};
 
 use super::layout::Read;
 use super::source::{Outcome, Source};
-use super::{agents, frontmatter, hooks, mcp, prompts, rules, skills, text, toml_spans};
+use super::{agent_files, frontmatter, hooks, mcp, prompts, rules, skills, text, toml_spans};
 
 /// Read `src` as its row says.
 pub fn read(src: &Source) -> Outcome {
     match src.place.read {
         Read::Rule(mode) => one(src, |fields| rules::child(src, fields, mode)),
-        Read::Agent => one(src, |fields| agents::child(src, fields)),
+        Read::Agent => one(src, |fields| agent_files::child(src, fields)),
         Read::Skill | Read::Command => one(src, |fields| skills::child(src, fields)),
         Read::Prompt => one(src, |fields| prompts::child(src, fields)),
         Read::Hooks => hooks::read(src),

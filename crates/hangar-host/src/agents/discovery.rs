@@ -2,8 +2,7 @@
 //! prefix, so a user who installed `codex-acp` or `@google/gemini-cli` gets
 //! them without `--agent` flags (as Zed's agent panel lists installed agents).
 //!
-//! Map: `KNOWN` — the table of well-known agents (id, npm package,
-//! executables, ACP arguments); `search_dirs` — where to look; [`discover`]
+//! Map: the agents are the rows of [`KNOWN`] (`known.rs`); `search_dirs` — where to look; [`discover`]
 //! — the agents to register, used by `hangar serve` and by the desktop app's
 //! embedded host, so both list the same agents; [`survey`] — every
 //! well-known agent with where it was found and its version, or that it is
@@ -11,51 +10,13 @@
 
 use std::path::{Path, PathBuf};
 
+use super::known::{KnownAgent, KNOWN};
 use crate::agents::AgentSpec;
-
-/// A known agent: its id, the executables that provide it (first found
-/// wins) and the arguments that put it in ACP stdio mode.
-struct Known {
-    id: &'static str,
-    package: &'static str,
-    /// The version `hangar agents install` installs (the one tested:
-    /// tests/interop/agents and ../shared/docs/acp-agents.md).
-    pinned: &'static str,
-    executables: &'static [&'static str],
-    args: &'static [&'static str],
-}
-
-const KNOWN: &[Known] = &[
-    Known {
-        id: "claude",
-        package: "@zed-industries/claude-agent-acp",
-        pinned: "0.23.1",
-        executables: &["claude-agent-acp", "claude-code-acp"],
-        args: &[],
-    },
-    Known {
-        id: "codex",
-        package: "@zed-industries/codex-acp",
-        pinned: "0.16.0",
-        executables: &["codex-acp"],
-        args: &[],
-    },
-    Known { id: "gemini", package: "@google/gemini-cli", pinned: "0.61.0", executables: &["gemini"], args: &["--acp"] },
-    Known {
-        id: "copilot",
-        package: "@github/copilot",
-        pinned: "1.0.102",
-        executables: &["copilot"],
-        args: &["--acp", "--stdio"],
-    },
-    Known { id: "opencode", package: "opencode-ai", pinned: "1.18.33", executables: &["opencode"], args: &["acp"] },
-    Known { id: "qwen", package: "@qwen-code/qwen-code", pinned: "0.15.10", executables: &["qwen"], args: &["--acp"] },
-];
 
 /// The npm package of well-known agent `id` and the version Hangar
 /// installs of it.
 pub fn package_of(id: &str) -> Option<(&'static str, &'static str)> {
-    KNOWN.iter().find(|k| k.id == id).map(|k| (k.package, k.pinned))
+    super::known::known(id).map(|k| (k.package, k.pinned))
 }
 
 /// The ids of the well-known agents.
@@ -90,7 +51,7 @@ pub fn survey(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf]) -> V
             let version = program.as_deref().and_then(|p| package_version(p, known.package));
             Presence {
                 id: known.id.to_owned(),
-                display_name: crate::agents::display_name_for(known.id),
+                display_name: known.name.to_owned(),
                 package: known.package.to_owned(),
                 program,
                 version,
@@ -100,7 +61,7 @@ pub fn survey(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf]) -> V
 }
 
 /// The first of `known`'s executables in `dirs`.
-fn find(known: &Known, dirs: &[PathBuf]) -> Option<PathBuf> {
+fn find(known: &KnownAgent, dirs: &[PathBuf]) -> Option<PathBuf> {
     known.executables.iter().flat_map(|exe| dirs.iter().map(move |d| d.join(exe))).find(|c| is_executable(c))
 }
 
@@ -146,7 +107,7 @@ pub fn discover(path_var: Option<&std::ffi::OsStr>, npm_prefixes: &[PathBuf], ta
         if let Some(program) = find(known, &dirs) {
             let mut spec_line =
                 format!("{}={}", known.id, shlex::try_quote(&program.to_string_lossy()).unwrap_or_default());
-            for arg in known.args {
+            for arg in known.acp_args {
                 spec_line.push(' ');
                 spec_line.push_str(arg);
             }

@@ -6,6 +6,9 @@
 //! Map:
 //! - `registry.rs`  — the live list: explicit, custom, then discovered
 //!   agents, made again when one is installed, removed or added.
+//! - `known.rs`     — THE table: each well-known agent's facts (name, npm
+//!   package and tested version, executables, ACP arguments, key variables,
+//!   sign-in, MCP transports, the files it reads itself).
 //! - `discovery.rs` — well-known ACP agents found on `PATH` / in npm
 //!   prefixes, and the survey the Agents page shows.
 //! - `install.rs`   — the well-known agents installed with npm into
@@ -25,9 +28,12 @@ pub mod custom;
 pub mod discovery;
 pub mod install;
 pub mod keys;
+pub mod known;
 pub mod registry;
 
 use ahp_types::state::AgentInfo;
+
+use known::display_name_for;
 
 /// A registered ACP agent.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,19 +94,6 @@ impl AgentSpec {
 /// and `.` only.
 pub fn is_valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-}
-
-/// Friendly names for the well-known agents; the id otherwise.
-pub(crate) fn display_name_for(id: &str) -> String {
-    match id {
-        "claude" | "claude-agent" | "claude-code" => "Claude Agent".to_owned(),
-        "codex" => "Codex".to_owned(),
-        "gemini" => "Gemini CLI".to_owned(),
-        "copilot" => "Copilot CLI".to_owned(),
-        "opencode" => "OpenCode".to_owned(),
-        "qwen" => "Qwen Code".to_owned(),
-        other => other.to_owned(),
-    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //!   Codex says so with `type: "env_var"` and `vars`; Gemini with
 //!   `_meta["api-key"]`; Qwen only in words ("Requires setting the
 //!   `OPENAI_API_KEY` environment variable"). The key is kept in the OS
-//!   keyring (`agent_keys.rs`) and set in the agent's environment at start.
+//!   keyring (`agents/keys.rs`) and set in the agent's environment at start.
 //! - [`SignInKind::Terminal`]: the agent's own login command, run on the
 //!   host as a terminal channel the person watches: ACP `type: "terminal"`
 //!   (the agent's command plus `args` and `env`), Qwen's older
@@ -133,14 +133,10 @@ fn first_var(m: &Value) -> Option<String> {
     valid_var(var).then(|| var.to_owned())
 }
 
-/// Gemini's `_meta["api-key"] {provider}`: the variable its CLI reads.
+/// Gemini's `_meta["api-key"] {provider}`: the variable its CLI reads
+/// (the provider's row in [`crate::agents::known::KNOWN`]).
 fn api_key_var(meta: &Map<String, Value>) -> Option<String> {
-    match meta.get("api-key")?.get("provider")?.as_str()? {
-        "google" => Some("GEMINI_API_KEY".to_owned()),
-        "anthropic" => Some("ANTHROPIC_API_KEY".to_owned()),
-        "openai" => Some("OPENAI_API_KEY".to_owned()),
-        _ => None,
-    }
+    crate::agents::known::api_key_var(meta.get("api-key")?.get("provider")?.as_str()?).map(str::to_owned)
 }
 
 /// "Requires setting the `OPENAI_API_KEY` environment variable" → the

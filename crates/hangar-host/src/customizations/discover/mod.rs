@@ -67,8 +67,9 @@ use serde_json::json;
 
 use super::{Discovery, Roots};
 use collect::Collected;
-use layout::{Kind, Scope};
 #[doc(hidden)]
+pub use layout::Reader;
+use layout::{Kind, Scope};
 pub use watch_points::known_paths;
 
 /// Everything found for `roots`.

@@ -161,6 +161,49 @@ impl Engine {
     /// Reduce `action` on `channel`; if applied, give it the next `serverSeq`,
     /// queue it for the store, publish it after commit, and keep derived
     /// state (summaries, queue) in step.
+    ///
+    /// The contract: an applied action gets exactly the next `serverSeq`
+    /// (returned) and is published only after the store committed it; an
+    /// action the reducer does not apply changes nothing (no `serverSeq`
+    /// spent, nothing stored or published) and says why; an action for a
+    /// channel the engine does not hold is [`EmitError::UnknownChannel`].
+    ///
+    /// ```
+    /// use std::sync::mpsc;
+    ///
+    /// use ahp_types::state::RootState;
+    /// use ahp_types::{StateAction, ROOT_RESOURCE_URI};
+    /// use hangar_host::engine::{EmitError, Engine};
+    /// use hangar_host::hub::Publication;
+    /// use hangar_host::store;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let conn = store::open(&dir.path().join("hangar.db"))?;
+    /// let (committed, published) = mpsc::channel();
+    /// let (writer, _thread) = store::spawn_writer(conn, move |batch: Vec<Publication>| {
+    ///     let _ = committed.send(batch);
+    /// })?;
+    /// let root = RootState { agents: Vec::new(), active_sessions: Some(0), terminals: None, config: None, meta: None };
+    /// let mut engine = Engine::new(41, root, writer, 50);
+    ///
+    /// let action = |json: &str| serde_json::from_str::<StateAction>(json);
+    /// // Applied: the next serverSeq, published once the store committed it.
+    /// let changed = action(r#"{"type":"root/agentsChanged","agents":[]}"#)?;
+    /// assert_eq!(engine.emit(ROOT_RESOURCE_URI, changed, None), Ok(42));
+    /// let batch = published.recv()?;
+    /// assert!(matches!(&batch[..], [Publication::Envelope { .. }]));
+    ///
+    /// // A channel the engine does not hold: nothing happens.
+    /// let title = action(r#"{"type":"session/titleChanged","title":"x"}"#)?;
+    /// assert_eq!(engine.emit("ahp-session:/nobody", title, None), Err(EmitError::UnknownChannel));
+    ///
+    /// // Not applied (an action of another channel's kind): no serverSeq spent.
+    /// let title = action(r#"{"type":"session/titleChanged","title":"x"}"#)?;
+    /// assert!(matches!(engine.emit(ROOT_RESOURCE_URI, title, None), Err(EmitError::NotApplied(_))));
+    /// let again = action(r#"{"type":"root/agentsChanged","agents":[]}"#)?;
+    /// assert_eq!(engine.emit(ROOT_RESOURCE_URI, again, None), Ok(43));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn emit(&mut self, channel: &str, action: StateAction, origin: Option<ActionOrigin>) -> Result<u64, EmitError> {
         if self.terminal_full(channel, &action) {
             return Err(EmitError::NotApplied("the terminal shows no more output".to_owned()));

@@ -111,9 +111,8 @@ impl AgentOptions {
 
     /// Read a `current_mode_update`: the mode's key and new value, if it
     /// changed.
-    pub fn mode_changed(&mut self, update: &Value) -> Option<(String, String)> {
-        let parsed: CurrentModeUpdate = serde_json::from_value(update.clone()).ok()?;
-        let id = parsed.current_mode_id.to_string();
+    pub fn mode_changed(&mut self, update: &CurrentModeUpdate) -> Option<(String, String)> {
+        let id = update.current_mode_id.to_string();
         let mode = self.options.iter_mut().find(|o| o.key == "mode")?;
         if mode.current.as_deref() == Some(id.as_str()) {
             return None;
@@ -260,7 +259,8 @@ mod tests {
             o.request("mode", "yolo", "s").unwrap(),
             ("session/set_mode", json!({"sessionId": "s", "modeId": "yolo"}))
         );
-        let update = json!({"sessionUpdate": "current_mode_update", "currentModeId": "yolo"});
+        let update: CurrentModeUpdate =
+            serde_json::from_value(json!({"sessionUpdate": "current_mode_update", "currentModeId": "yolo"})).unwrap();
         assert_eq!(o.mode_changed(&update), Some(("mode".into(), "yolo".into())));
         assert_eq!(o.mode_changed(&update), None);
     }

@@ -13,7 +13,10 @@
 //!   cancel, steering, crash/hang handling.
 //! - `startup.rs`   — starting a session's agent: transport, `initialize`,
 //!   `session/new|load|resume`, the ACP session id kept in `_meta`.
-//! - `turn.rs`      — mapping ACP `session/update`s of one prompt onto an AHP
+//! - `update.rs`    — THE router's input: one `session/update` decoded once
+//!   into a typed [`update::SessionUpdate`]; the session routes its own kinds
+//!   (title, commands, options, mode) and hands the rest to the turn.
+//! - `turn.rs`      — mapping the typed updates of one prompt onto an AHP
 //!   turn (parts, tool-call state machine, plan, usage, endings).
 //! - `prompt.rs`    — a user message and its attachments as ACP prompt
 //!   content, within the agent's `promptCapabilities`.
@@ -30,7 +33,7 @@
 //!   `authenticate`; a start refused with `auth_required` names them.
 //! - `sign_in_run.rs` — carrying out a login: its command in a
 //!   pseudo-terminal (a terminal channel the person answers), or a fresh
-//!   agent process sent `authenticate`; both recorded in `groups.rs`.
+//!   agent process sent `authenticate`; both recorded in `crate::process_groups`.
 //! - `fs.rs`        — `fs/read_text_file` / `fs/write_text_file`, confined.
 //! - `terminal_requests.rs` — `terminal/*`: the agent's commands as AHP terminal
 //!   channels, and what a tool call shows of them.
@@ -38,11 +41,11 @@
 //!   terminal channel (logins, clients' shells).
 //! - `approvals.rs` — approvals bound to the diff that was shown.
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
+//! - `inbound.rs`   — what the reader hands on: a request, a notification,
+//!   the end of the stream.
 //! - `chunk_lines.rs` — the reader's fast path for streamed text chunks:
 //!   typed parse, merged while more lines are buffered.
 //! - `coalesce.rs`  — merging a burst of queued text chunks into one delta.
-//! - `groups.rs`    — agent process groups, recorded in the data dir so a
-//!   host killed with `kill -9` ends the leftovers at its next start.
 //! - `transport.rs` — child process (cwd, own process group, stderr tail) or TCP.
 //! - `test_support/` — (tests only) an [`AgentHost`] double reducing with
 //!   `ahp::reducers`, and the in-process replay of recorded ACP transcripts.
@@ -88,6 +91,7 @@ mod tools;
 mod transcript_tests;
 pub(crate) mod transport;
 mod turn;
+mod update;
 
 pub use agent_host::AgentHost;
 pub use config_options::AgentOption;

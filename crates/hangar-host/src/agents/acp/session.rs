@@ -43,6 +43,7 @@ use super::sign_in::{self, AuthMethods};
 use super::startup::{ask, default_answer, Live, StartFailure, Starter};
 use super::terminal_requests::{AgentTerminals, Owner};
 use super::turn::{prompt_usage, Ending, Turn};
+use super::update::SessionUpdate;
 use super::{fs, tools, AgentHost, Timeouts};
 use crate::agents::AgentSpec;
 use crate::engine::SideEffect;
@@ -530,26 +531,21 @@ impl SessionTask {
     async fn on_inbound(&mut self, msg: Inbound) {
         match msg {
             Inbound::Notification { method, params } if method == "session/update" => {
-                let Some(update) = params.get("update") else {
+                let Some(raw) = params.get("update") else {
                     return;
                 };
-                match update.get("sessionUpdate").and_then(Value::as_str) {
-                    Some("session_info_update") => {
-                        if let Some(title) = update.get("title").and_then(Value::as_str).filter(|t| !t.is_empty()) {
-                            let current = self.host.session(&self.setup.session, |s| s.title.clone());
-                            if current.as_deref() != Some(title) {
-                                self.emit_session(StateAction::SessionTitleChanged(SessionTitleChangedAction {
-                                    title: title.to_owned(),
-                                }));
-                            }
+                match SessionUpdate::decode(raw) {
+                    SessionUpdate::SessionInfo { title: Some(title) } => {
+                        let current = self.host.session(&self.setup.session, |s| s.title.clone());
+                        if current.as_deref() != Some(title.as_str()) {
+                            self.emit_session(StateAction::SessionTitleChanged(SessionTitleChangedAction { title }));
                         }
                     }
-                    Some("available_commands_update") => {
-                        if let Some(commands) = super::commands::from_update(update) {
-                            self.host.agent_commands_changed(&self.setup.session, commands);
-                        }
+                    SessionUpdate::SessionInfo { title: None } => {}
+                    SessionUpdate::AvailableCommands(commands) => {
+                        self.host.agent_commands_changed(&self.setup.session, commands);
                     }
-                    Some("config_option_update") => {
+                    SessionUpdate::ConfigOptions(update) => {
                         if self.models.update_from(update) {
                             self.models.publish(&*self.host, &self.setup.agent.id);
                         }
@@ -560,17 +556,17 @@ impl SessionTask {
                         let changed = self.options.currents_changed_since(&before);
                         self.agent_set(changed);
                     }
-                    Some("current_mode_update") => {
-                        if let Some(changed) = self.options.mode_changed(update) {
+                    SessionUpdate::CurrentMode(mode) => {
+                        if let Some(changed) = self.options.mode_changed(&mode) {
                             self.agent_set(vec![changed]);
                         }
                     }
-                    kind => {
+                    update => {
                         let Some(turn) = self.turn.as_mut().filter(|t| !t.ended) else { return };
-                        if matches!(kind, Some("tool_call" | "tool_call_update")) {
+                        if update.is_tool_call() {
                             let owner =
                                 Owner { session: &self.setup.session, chat: &turn.chat, turn_id: Some(&turn.turn_id) };
-                            self.terminals.on_tool_meta(&owner, update);
+                            self.terminals.on_tool_meta(&owner, raw);
                         }
                         turn.on_update(&*self.host, update);
                     }

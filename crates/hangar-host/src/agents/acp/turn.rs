@@ -34,6 +34,7 @@ use ahp_types::state::{
 use ahp_types::StateAction;
 use serde_json::{json, Value};
 
+use super::update::SessionUpdate;
 use super::{tools, AgentHost};
 
 /// Where a tool call is in the AHP state machine (as far as we know).
@@ -246,53 +247,27 @@ impl Turn {
         self.thought_part = None;
     }
 
-    /// One `session/update` payload (`params.update`).
-    pub fn on_update(&mut self, host: &dyn AgentHost, update: &Value) {
+    /// One `session/update`, decoded once ([`SessionUpdate`]); the session
+    /// task has routed its own kinds (title, commands, options, mode).
+    pub fn on_update(&mut self, host: &dyn AgentHost, update: SessionUpdate<'_>) {
         if self.ended {
             return;
         }
-        let kind = update.get("sessionUpdate").and_then(Value::as_str).unwrap_or_default();
-        match kind {
-            "agent_message_chunk" => {
-                if let Some(text) = chunk_text(update) {
-                    self.text(host, text, false);
-                }
+        match update {
+            SessionUpdate::MessageChunk(text) => self.text(host, text, false),
+            SessionUpdate::ThoughtChunk(text) => self.text(host, text, true),
+            SessionUpdate::ToolCall(tc) => {
+                let id = tc.tool_call_id.to_string();
+                self.upsert(host, &id, (*tc).into());
             }
-            "agent_thought_chunk" => {
-                if let Some(text) = chunk_text(update) {
-                    self.text(host, text, true);
-                }
+            SessionUpdate::ToolCallUpdate(tc) => {
+                let id = tc.tool_call_id.to_string();
+                self.upsert(host, &id, (*tc).into());
             }
-            "tool_call" => match serde_json::from_value::<ToolCall>(salvage(update)) {
-                Ok(tc) => {
-                    let id = tc.tool_call_id.to_string();
-                    self.upsert(host, &id, tc.into());
-                }
-                Err(e) => tracing::debug!("ignored a malformed tool_call: {e}"),
-            },
-            "tool_call_update" => match serde_json::from_value::<ToolCallUpdate>(salvage(update)) {
-                Ok(tc) => {
-                    let id = tc.tool_call_id.to_string();
-                    self.upsert(host, &id, tc.into());
-                }
-                Err(e) => tracing::debug!("ignored a malformed tool_call_update: {e}"),
-            },
-            "plan" => match serde_json::from_value::<Plan>(update.clone()) {
-                Ok(plan) => self.plan(host, &plan),
-                Err(e) => tracing::debug!("ignored a malformed plan: {e}"),
-            },
-            "usage_update" => {
-                let usage = UsageInfo {
-                    input_tokens: update.get("used").and_then(Value::as_i64),
-                    meta: Some(
-                        json!({ "contextWindow": update.get("size"), "cost": update.get("cost") })
-                            .as_object()
-                            .cloned()
-                            .unwrap_or_default(),
-                    ),
-                    ..Default::default()
-                };
-                self.usage(host, usage);
+            SessionUpdate::Plan(plan) => self.plan(host, &plan),
+            SessionUpdate::Usage(usage) => self.usage(host, usage),
+            SessionUpdate::Other(kind) | SessionUpdate::Malformed(kind) => {
+                tracing::trace!("ignored session update {kind}");
             }
             other => tracing::trace!("ignored session update {other:?}"),
         }
@@ -710,22 +685,6 @@ impl Turn {
     }
 }
 
-/// The text of a chunk, `None` when empty or not text.
-fn chunk_text(update: &Value) -> Option<String> {
-    let block: ContentBlock = serde_json::from_value(update.get("content")?.clone()).ok()?;
-    tools::block_text(&block).filter(|t| !t.is_empty())
-}
-
-/// A tool call update with content the schema does not know dropped from
-/// its `content` list (so one odd block does not lose the whole update).
-fn salvage(update: &Value) -> Value {
-    let mut v = update.clone();
-    if let Some(list) = v.get_mut("content").and_then(Value::as_array_mut) {
-        list.retain(|c| serde_json::from_value::<ToolCallContent>(c.clone()).is_ok());
-    }
-    v
-}
-
 /// Prompt usage (`PromptResponse.usage`) as AHP usage.
 pub fn prompt_usage(result: &Value) -> Option<UsageInfo> {
     let u = result.get("usage")?;
@@ -777,8 +736,8 @@ mod tests {
             "status": "in_progress", "content": text_content("ls") });
         let usage = json!({ "sessionUpdate": "usage_update", "used": 5, "size": 100 });
         for _ in 0..2 {
-            turn.on_update(&host, &update);
-            turn.on_update(&host, &usage);
+            turn.on_update(&host, SessionUpdate::decode(&update));
+            turn.on_update(&host, SessionUpdate::decode(&usage));
         }
         let kinds: Vec<String> = host
             .emitted()
@@ -799,7 +758,7 @@ mod tests {
         let mut turn = host.start_turn("t", "go");
         let call = json!({ "sessionUpdate": "tool_call", "toolCallId": "a", "title": "Run", "kind": "execute",
             "status": "pending", "content": text_content("ls") });
-        turn.on_update(&host, &call);
+        turn.on_update(&host, SessionUpdate::decode(&call));
         let request: RequestPermissionRequest = serde_json::from_value(json!({ "sessionId": "s",
             "toolCall": { "toolCallId": "a", "content": text_content("ls") },
             "options": [{ "optionId": "yes", "name": "Allow", "kind": "allow_once" }] }))
@@ -824,7 +783,7 @@ mod tests {
         // The agent runs the call with the content it had before.
         let running = json!({ "sessionUpdate": "tool_call_update", "toolCallId": "a", "status": "in_progress",
             "content": text_content("ls") });
-        turn.on_update(&host, &running);
+        turn.on_update(&host, SessionUpdate::decode(&running));
         assert_eq!(running_text(&host), Some(vec!["ls".to_owned()]));
     }
 }

@@ -32,6 +32,7 @@ use serde_json::Value;
 use super::{RecordingHost, CHAT};
 use crate::agents::acp::tools::permission_outcome;
 use crate::agents::acp::turn::{prompt_usage, Ending, Turn};
+use crate::agents::acp::update::SessionUpdate;
 
 /// The turn id the replayed client uses.
 pub const TURN: &str = "turn-1";
@@ -116,7 +117,7 @@ impl Replay {
 
     fn update(&mut self, update: &Value) {
         if let Some(turn) = self.turn.as_mut().filter(|t| !t.ended) {
-            turn.on_update(&self.host, update);
+            turn.on_update(&self.host, SessionUpdate::decode(update));
         }
     }
 

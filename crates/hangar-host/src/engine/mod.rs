@@ -10,12 +10,17 @@
 //!   type in them.
 //! - `changesets.rs` — changeset channels and `SessionSummary.changes`, fed by
 //!   the change tracker (`crate::changes`).
+//! - `changeset_uris.rs` — changeset URIs and a session's changeset
+//!   catalogue (`SessionState.changesets`), set when a session is created.
 //! - `summaries.rs` — keeping `session.chats[]` and `SessionSummary` derived
 //!   from the chats (`session/chatUpdated`, `root/sessionSummaryChanged`).
 //! - `sessions.rs`  — create, dispose, list sessions; restore at startup.
 //! - `subscriptions.rs` — subscribing a connection with its snapshot and
 //!   answering behind every action already queued.
 //! - `client_actions.rs` — validating a client's `dispatchAction`.
+//! - `dispatchable.rs` — the client-dispatchable action table.
+//! - `action_type.rs` — an action's wire `type`, which the official crates
+//!   do not give.
 //! - `input_requests.rs` — input requests: the session's `inputNeeded`
 //!   mirror (input requests, tool confirmations, tool sign-ins) and the
 //!   preconditions of a client's answers.

@@ -1,6 +1,26 @@
-//! [`Host`]: the engine, the store, the hub and the agent layer wired
-//! together, and the background duties (active-client grace periods).
+//! The host wing: [`Host`], the engine, the store, the hub and the agent
+//! layer wired together, and the background duties (active-client grace
+//! periods). Every `impl Host` is in this folder; the server calls it, and
+//! the wings below (agents, changes, customizations, resources, terminals,
+//! engine, store, hub) never import it.
+//!
+//! Map:
+//! - `mod.rs`            — [`Host`]: opening the data dir, restoring state,
+//!   wiring; side effects handed to the agent layer; customizations,
+//!   resources and terminals per session.
+//! - `agent_host.rs`     — the host as the agent layer sees it (`impl
+//!   AgentHost for Host`).
+//! - `change_tracking.rs` — the change tracker wired in: turn hooks,
+//!   changeset channels and `SessionSummary.changes`,
+//!   `invokeChangesetOperation` with its audit entries, "viewed" marks,
+//!   `resourceRead` of kept content.
+//! - `fork_session.rs`   — `createSession` with `_meta["hangar/fork"]`: a new
+//!   session from another chat's turn, its folders copied as that turn left
+//!   them.
+//! - `client_requests.rs` — requests the host sends to clients (e.g.
+//!   `resourceRequest` under `--grant-policy ask`) and their answers.
 
+mod agent_host;
 mod change_tracking;
 pub mod client_requests;
 pub mod fork_session;
@@ -12,7 +32,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 
 use ahp_types::actions::{RootAgentsChangedAction, SessionActiveClientRemovedAction};
-use ahp_types::state::{ChatState, RootState, SessionState};
+use ahp_types::state::RootState;
 use ahp_types::StateAction;
 
 use crate::agents::acp::{agent_layer, AgentHost, AgentLayer};
@@ -20,7 +40,7 @@ use crate::compat_v0_9::generation::ProtocolGeneration;
 use crate::config::HostConfig;
 use crate::customizations::service::{Customizations, Publish};
 use crate::customizations::slash_completions::AgentCommand;
-use crate::engine::{ChannelRef, Engine, SideEffect};
+use crate::engine::{Engine, SideEffect};
 use crate::host::client_requests::OutgoingRequests;
 use crate::hub::{ConnId, Hub, Publication};
 use crate::locks::lock;
@@ -598,115 +618,6 @@ fn agents_with_customizations(
             info
         })
         .collect()
-}
-
-/// The agent layer's view of the host: actions go through
-/// [`Host::with_engine`] (so their side effects run), reads hold the engine
-/// lock only while the closure runs.
-impl AgentHost for Host {
-    fn emit(&self, channel: &str, action: StateAction) -> bool {
-        self.engine_then_effects(|e| e.emit_server(channel, action).is_ok())
-    }
-
-    fn before_turn(&self, session: &str, turn_id: &str) {
-        self.changes_before_turn(session, turn_id);
-    }
-
-    fn record_decision(&self, session: &str, entry: serde_json::Value) {
-        let at =
-            entry.get("at").and_then(serde_json::Value::as_str).map_or_else(crate::engine::clock::now, str::to_owned);
-        if let Err(e) = self.changes.record(session, &at, &entry) {
-            tracing::warn!(session, "writing the audit log: {e}");
-        }
-    }
-
-    fn emit_on_root(&self, build: &mut dyn FnMut(&RootState) -> Option<StateAction>) -> bool {
-        self.engine_then_effects(|e| match build(e.root()) {
-            Some(action) => e.emit_server(ahp_types::ROOT_RESOURCE_URI, action).is_ok(),
-            None => false,
-        })
-    }
-
-    fn emit_on_session(&self, session: &str, build: &mut dyn FnMut(&SessionState) -> Option<StateAction>) -> bool {
-        self.engine_then_effects(|e| match e.session_state(session).and_then(&mut *build) {
-            Some(action) => e.emit_server(session, action).is_ok(),
-            None => false,
-        })
-    }
-
-    fn open_terminal(&self, session: &str, uri: &str, state: ahp_types::state::TerminalState) -> bool {
-        self.engine_then_effects(|e| e.open_terminal(uri, session, state))
-    }
-
-    fn attach_pty(&self, uri: &str, session: Option<&str>, process: Arc<crate::terminals::PtyProcess>) {
-        self.terminals.insert(uri, session, process);
-    }
-
-    fn process_groups(&self) -> crate::process_groups::Registry {
-        Host::process_groups(self)
-    }
-
-    fn agent_env(&self, agent: &str) -> Vec<(String, String)> {
-        let mut env = self.agent_registry.get(agent).map(|a| a.env).unwrap_or_default();
-        env.extend(self.agent_keys.env(agent));
-        env
-    }
-
-    fn read_root(&self, read: &mut dyn FnMut(&RootState)) {
-        read(lock(&self.engine).root());
-    }
-
-    fn read_session(&self, session: &str, read: &mut dyn FnMut(&SessionState)) {
-        if let Some(state) = lock(&self.engine).session_state(session) {
-            read(state);
-        }
-    }
-
-    fn read_chat(&self, chat: &str, read: &mut dyn FnMut(&ChatState)) {
-        if let Some(state) = lock(&self.engine).chat_state(chat) {
-            read(state);
-        }
-    }
-
-    fn session_of_chat(&self, chat: &str) -> Option<String> {
-        match lock(&self.engine).channel(chat)? {
-            ChannelRef::Chat { session } => Some(session),
-            _ => None,
-        }
-    }
-
-    fn never_served(&self) -> Vec<std::path::PathBuf> {
-        self.resources.never_served().to_vec()
-    }
-
-    fn mcp_servers(&self, session: &str) -> Vec<crate::customizations::McpLaunch> {
-        self.ensure_customizations(session);
-        let (launches, out) = self.customizations.mcp_for_agent(session);
-        self.publish(out);
-        launches
-    }
-
-    fn mcp_servers_skipped(&self, session: &str, skipped: Vec<crate::customizations::acp_mcp::Skipped>) {
-        let out = self.customizations.mcp_skipped(session, skipped);
-        self.publish(out);
-    }
-
-    fn agent_commands_changed(&self, session: &str, commands: Vec<AgentCommand>) {
-        lock(&self.agent_commands).insert(session.to_owned(), commands);
-    }
-
-    fn agent_options_changed(&self, provider: &str, options: Vec<crate::agents::acp::AgentOption>) {
-        lock(&self.agent_options).insert(provider.to_owned(), options);
-    }
-
-    fn agent_options(&self, provider: &str) -> Vec<crate::agents::acp::AgentOption> {
-        lock(&self.agent_options).get(provider).cloned().unwrap_or_default()
-    }
-
-    fn custom_agent(&self, session: &str, uri: &str) -> Option<ahp_types::state::AgentCustomization> {
-        self.ensure_customizations(session);
-        self.customizations.custom_agent(session, uri)
-    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,7 @@
 //! # hangar-host — the Agent Host Protocol (AHP 1.0.0) host as a library
 //!
 //! Map of the crate, top-down as the data flows (a module imports only
-//! modules below it; one exception left: the engine checks sizes with
-//! [`terminals::Size`]):
+//! modules below it):
 //!
 //! - [`server`]   — the WebSocket JSON-RPC server: upgrade checks, TLS,
 //!   frames, the method table. Calls the host.

@@ -57,7 +57,7 @@ pub use channels::ChannelRef;
 pub use client_actions::Rejection;
 pub use effects::SideEffect;
 pub use sessions::{CreateSession, ForkSeed, SessionPage};
-pub use terminal_channels::{terminal_uri, MAX_TERMINAL_CONTENT};
+pub use terminal_channels::{terminal_uri, BadSize, Size, MAX_CELLS, MAX_TERMINAL_CONTENT};
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -16,6 +16,46 @@ use ahp_types::{StateAction, ROOT_RESOURCE_URI};
 use super::{Engine, SideEffect};
 use crate::RpcError;
 
+/// The largest width or height of a terminal, in cells.
+pub const MAX_CELLS: u16 = 1000;
+
+/// A terminal's size in cells: what `createTerminal` and `terminal/resized`
+/// may ask for, and what a pseudo-terminal is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    /// Columns.
+    pub cols: u16,
+    /// Rows.
+    pub rows: u16,
+}
+
+/// A size outside 1..=[`MAX_CELLS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a terminal is 1 to {MAX_CELLS} cells wide and high, not {cols}x{rows}")]
+pub struct BadSize {
+    /// Columns asked for.
+    pub cols: i64,
+    /// Rows asked for.
+    pub rows: i64,
+}
+
+impl Size {
+    /// `cols` x `rows` when both are within 1..=[`MAX_CELLS`].
+    pub fn new(cols: i64, rows: i64) -> Result<Self, BadSize> {
+        let cell = |n: i64| u16::try_from(n).ok().filter(|n| (1..=MAX_CELLS).contains(n));
+        match (cell(cols), cell(rows)) {
+            (Some(cols), Some(rows)) => Ok(Self { cols, rows }),
+            _ => Err(BadSize { cols, rows }),
+        }
+    }
+}
+
+impl Default for Size {
+    fn default() -> Self {
+        Self { cols: 80, rows: 24 }
+    }
+}
+
 /// Most output a terminal channel holds; what comes later is not shown
 /// (the agent still gets it through `terminal/output`).
 pub const MAX_TERMINAL_CONTENT: usize = 1024 * 1024;
@@ -121,9 +161,7 @@ impl Engine {
             StateAction::TerminalInput(_) | StateAction::TerminalResized(_) if state.is_pty != Some(true) => {
                 Err("this terminal has no pseudo-terminal: it takes no input".to_owned())
             }
-            StateAction::TerminalResized(a) => {
-                crate::terminals::Size::new(a.cols, a.rows).map(drop).map_err(|e| e.to_string())
-            }
+            StateAction::TerminalResized(a) => Size::new(a.cols, a.rows).map(drop).map_err(|e| e.to_string()),
             StateAction::TerminalClaimed(a) if matches!(a.claim, TerminalClaim::Session(_)) => {
                 Err("a client may hand its terminal only to a client".to_owned())
             }
@@ -161,7 +199,7 @@ impl Engine {
                 self.effects.push(SideEffect::TerminalInput { terminal: uri.to_owned(), data: a.data.clone() });
             }
             StateAction::TerminalResized(a) if client.is_some() => {
-                if let Ok(size) = crate::terminals::Size::new(a.cols, a.rows) {
+                if let Ok(size) = Size::new(a.cols, a.rows) {
                     self.effects.push(SideEffect::TerminalResized { terminal: uri.to_owned(), size });
                 }
             }

@@ -32,10 +32,11 @@ mod pty;
 #[cfg(test)]
 mod recorded;
 
+pub use crate::engine::{BadSize, Size, MAX_CELLS};
 pub use live::LiveTerminals;
 pub use output::{Output, Utf8Stream};
 pub use process::{Exit, Launch, TerminalEvents, TerminalProcess};
-pub use pty::{PtyError, PtyProcess, Size, MAX_CELLS};
+pub use pty::{PtyError, PtyProcess};
 
 /// The raw output an AHP terminal state holds, its parts joined (what a
 /// client that ignores command boundaries shows).

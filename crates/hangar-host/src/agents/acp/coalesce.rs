@@ -37,6 +37,36 @@ fn text_chunk(msg: &Inbound) -> Option<(&str, &str)> {
 /// Merge the chunks of the same kind already queued behind `first` into it.
 /// Returns the merged message and the first queued message that did not fit
 /// (to be handled next).
+///
+/// The streaming rule: text chunks of one kind waiting in the queue become
+/// one `chat/delta` with the same text; a message of another kind (a
+/// thought, a tool call, the end of the stream) stops the merge and is
+/// handled next, so the order of what the agent said is kept.
+///
+/// ```
+/// use hangar_host::agents::acp::coalesce::coalesce;
+/// use hangar_host::agents::acp::inbound::Inbound;
+/// use serde_json::json;
+///
+/// let chunk = |kind: &str, text: &str| Inbound::Notification {
+///     method: "session/update".to_owned(),
+///     params: json!({ "update": { "sessionUpdate": kind, "content": { "type": "text", "text": text } } }),
+/// };
+/// let (queued, mut queue) = tokio::sync::mpsc::unbounded_channel();
+/// queued.send(chunk("agent_message_chunk", "lo, "))?;
+/// queued.send(chunk("agent_message_chunk", "world"))?;
+/// queued.send(chunk("agent_thought_chunk", "hmm"))?;
+/// queued.send(chunk("agent_message_chunk", "!"))?;
+///
+/// let (merged, next) = coalesce(chunk("agent_message_chunk", "Hel"), &mut queue);
+/// let Inbound::Notification { params, .. } = merged else { unreachable!() };
+/// assert_eq!(params["update"]["content"]["text"], "Hello, world");
+/// // The thought ends the burst; it comes next, and the last chunk after it.
+/// let Some(Inbound::Notification { params, .. }) = next else { unreachable!() };
+/// assert_eq!(params["update"]["sessionUpdate"], "agent_thought_chunk");
+/// assert!(matches!(queue.try_recv(), Ok(Inbound::Notification { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn coalesce(first: Inbound, queue: &mut UnboundedReceiver<Inbound>) -> (Inbound, Option<Inbound>) {
     let Some((kind, text)) = text_chunk(&first) else {
         return (first, None);

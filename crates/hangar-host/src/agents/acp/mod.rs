@@ -68,13 +68,13 @@
 mod agent_host;
 mod approvals;
 mod chunk_lines;
-mod coalesce;
+pub mod coalesce;
 mod commands;
 mod config_options;
 mod elicitation;
 mod fork_context;
 mod fs;
-mod inbound;
+pub mod inbound;
 mod models;
 mod prompt;
 mod rpc;

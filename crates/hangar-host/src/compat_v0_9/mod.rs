@@ -6,6 +6,13 @@
 //! it ([`upgrade`]). Both work on JSON, not on typed values: most frames need
 //! no change and pass through without being parsed. `docs/ahp-0.9.md` has
 //! the table of differences this follows.
+//!
+//! Map:
+//! - `generation.rs` — [`generation::ProtocolGeneration`]: the generation a
+//!   connection negotiated (`0.9.x` or `1.x`).
+//! - `downgrade.rs`  — 1.0 frames and states lowered to 0.9.
+//! - `upgrade.rs`    — what a 0.9 client sends lifted to 1.0.
+//! - `mod.rs`        — which actions and channels 0.9 defines.
 
 pub mod downgrade;
 pub mod generation;

@@ -20,6 +20,10 @@
 //! - `recorded.rs` — (tests only) a `TerminalEvents` that keeps what it is
 //!   told.
 //!
+//! A terminal's [`Size`] is the engine's (it checks `terminal/resized`);
+//! process groups are signalled through `crate::process_groups`, which the
+//! agents use too.
+//!
 //! An agent's commands get pipes (`isPty: false`): their output is plain
 //! text, as the ACP agents expect of `terminal/output`, and nobody types in
 //! them. Shells and logins get a pseudo-terminal (`isPty: true`): a person

@@ -73,7 +73,7 @@ impl CustomAgent {
         if !is_valid_id(&self.id) {
             return invalid("id", "use 1 to 64 letters, digits, '-', '_' or '.'");
         }
-        if crate::agents::discovery::package_of(&self.id).is_some() {
+        if crate::agents::known::package_of(&self.id).is_some() {
             return invalid("id", "is a well-known agent's id; pick another");
         }
         if self.command.trim().is_empty() {

@@ -13,17 +13,6 @@ use std::path::{Path, PathBuf};
 use super::known::{KnownAgent, KNOWN};
 use crate::agents::AgentSpec;
 
-/// The npm package of well-known agent `id` and the version Hangar
-/// installs of it.
-pub fn package_of(id: &str) -> Option<(&'static str, &'static str)> {
-    super::known::known(id).map(|k| (k.package, k.pinned))
-}
-
-/// The ids of the well-known agents.
-pub fn known_ids() -> Vec<&'static str> {
-    KNOWN.iter().map(|k| k.id).collect()
-}
-
 /// A well-known agent as [`survey`] found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Presence {

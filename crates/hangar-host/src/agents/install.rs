@@ -1,6 +1,6 @@
 //! Installing the well-known ACP agents into Hangar's own npm prefix,
 //! `DATA_DIR/agents` ([`prefix`]), at the version Hangar pins
-//! (`discovery::package_of`), and removing them again. The host searches
+//! (`known::package_of`), and removing them again. The host searches
 //! that prefix first (`agent_registry.rs`), so an agent installed here is
 //! found whatever `PATH` says.
 //!
@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use crate::agents::discovery::{known_ids, package_of};
+use crate::agents::known::{known_ids, package_of};
 use crate::locks::lock;
 
 /// The folder, under the data dir, agents are installed into.

@@ -144,6 +144,17 @@ pub fn known(id: &str) -> Option<&'static KnownAgent> {
     KNOWN.iter().find(|k| k.id == id)
 }
 
+/// The npm package of well-known agent `id` and the version Hangar
+/// installs of it.
+pub fn package_of(id: &str) -> Option<(&'static str, &'static str)> {
+    known(id).map(|k| (k.package, k.pinned))
+}
+
+/// The ids of the well-known agents.
+pub fn known_ids() -> Vec<&'static str> {
+    KNOWN.iter().map(|k| k.id).collect()
+}
+
 /// The name of agent `id`: a well-known agent's (by id or alias), else the id.
 pub fn display_name_for(id: &str) -> String {
     KNOWN.iter().find(|k| k.id == id || k.aliases.contains(&id)).map_or_else(|| id.to_owned(), |k| k.name.to_owned())

@@ -1,7 +1,7 @@
 //! Installing the well-known ACP agents into Hangar's own npm prefix,
 //! `DATA_DIR/agents` ([`prefix`]), at the version Hangar pins
 //! (`known::package_of`), and removing them again. The host searches
-//! that prefix first (`agent_registry.rs`), so an agent installed here is
+//! that prefix first (`registry.rs`), so an agent installed here is
 //! found whatever `PATH` says.
 //!
 //! npm does the work. An install runs it twice:

@@ -1,7 +1,7 @@
 //! The live list of agents the host runs. It is made of, in this order
 //! (an id taken earlier wins):
 //! 1. the agents the host was started with (`--agent ID=COMMAND`);
-//! 2. the custom agents saved in the data dir (`custom_agents.rs`);
+//! 2. the custom agents saved in the data dir (`custom.rs`);
 //! 3. the well-known agents found in Hangar's own install folder
 //!    (`DATA_DIR/agents`, where the Agents page installs them), then, when
 //!    discovery is on, in the configured npm prefixes and on `PATH`

@@ -9,7 +9,7 @@
 //! the same session, sharing its folders; a fork whose files differ needs
 //! its own folders, so it is a session of its own, named by this `_meta`
 //! key. The agent of the new session has not seen the earlier turns: their
-//! text goes with its first prompt (see `providers::session`).
+//! text goes with its first prompt (see `agents::acp::session`).
 
 use std::path::PathBuf;
 use std::sync::Arc;

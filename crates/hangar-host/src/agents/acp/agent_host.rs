@@ -3,7 +3,7 @@
 //! from the current state atomically, find a chat's session, the paths
 //! that are never served, and the MCP servers to pass to a session's agent. [`crate::host::Host`] implements it; tests use a
 //! double that reduces the actions with `ahp::reducers`
-//! (`providers/test_support/mod.rs`), so the ACP mapping runs without a host,
+//! (`agents/acp/test_support/mod.rs`), so the ACP mapping runs without a host,
 //! a store or an agent process.
 
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! channel the person watches and answers through `terminal/input`
 //! ([`run_login`]), or ACP `authenticate` sent to a fresh agent process
 //! started for that alone ([`authenticate`]). A key is kept by
-//! `agent_keys.rs` instead and needs nothing run. Both processes are
+//! `agents/keys.rs` instead and needs nothing run. Both processes are
 //! recorded in the data dir's process-group registry while they run, so a
 //! host killed with `kill -9` has them ended at its next start.
 

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use hangar_host::agent_registry::Discovery;
+use hangar_host::agents::registry::Discovery;
 use hangar_host::agents::AgentSpec;
 use hangar_host::config::HostConfig;
 use hangar_host::host::Host;
@@ -59,7 +59,7 @@ pub fn discovery(options: &AppOptions) -> Option<Discovery> {
     (!off).then(|| Discovery {
         path: std::env::var_os("PATH"),
         npm_prefixes: dirs::data_dir()
-            .map(|d| hangar_host::agent_install::prefix(&d.join("hangar")))
+            .map(|d| hangar_host::agents::install::prefix(&d.join("hangar")))
             .into_iter()
             .collect(),
     })

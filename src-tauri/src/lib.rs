@@ -10,7 +10,7 @@
 //!   any remote.
 //! - [`embedded_host`] — `hangar_host` on 127.0.0.1:0 with a per-launch
 //!   token, data under the platform data dir; agents from `--agent` /
-//!   `HANGAR_AGENTS`, then `hangar_host::discovery` (the same agents
+//!   `HANGAR_AGENTS`, then `hangar_host::agents::discovery` (the same agents
 //!   `hangar serve` finds).
 //! - [`core`]          — [`core::Core`]: `ahp::hosts::MultiHostClient`, the
 //!   `MultiHostStateMirror` (official reducers), subscriptions, the event

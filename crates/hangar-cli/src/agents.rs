@@ -2,9 +2,9 @@
 //! has them — where (in Hangar's own prefix, on `PATH` or in an npm
 //! prefix), at which version of their npm package — or, when missing, how to
 //! install them. The same search `hangar serve` registers agents with
-//! (`hangar_host::discovery`). `hangar agents install NAME` / `remove NAME`:
+//! (`hangar_host::agents::discovery`). `hangar agents install NAME` / `remove NAME`:
 //! npm into (out of) `DATA_DIR/agents` at the pinned version
-//! (`hangar_host::agent_install`); a `hangar serve` on that data dir finds
+//! (`hangar_host::agents::install`); a `hangar serve` on that data dir finds
 //! it at its next start (an install through the host itself, from the
 //! app's Agents page, is used at once).
 
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use hangar_host::agent_install;
+use hangar_host::agents::install;
 
 use crate::listing;
 
@@ -76,9 +76,9 @@ pub fn run(args: AgentsArgs) -> Result<(), String> {
     match args.command {
         AgentsCommand::Install { name, version, data_dir } => {
             let data_dir = crate::serve::data_dir(data_dir).map_err(|e| e.to_string())?;
-            let (package, version) = agent_install::install(&data_dir, &name, version.as_deref(), true, &mut |_| {})
-                .map_err(|e| e.to_string())?;
-            println!("installed {name}: {package}@{version} in {}", agent_install::prefix(&data_dir).display());
+            let (package, version) =
+                install::install(&data_dir, &name, version.as_deref(), true, &mut |_| {}).map_err(|e| e.to_string())?;
+            println!("installed {name}: {package}@{version} in {}", install::prefix(&data_dir).display());
             println!(
                 "hangar serve --data-dir {} finds it at its next start (installs from the app's Agents page are used at once)",
                 data_dir.display()
@@ -87,15 +87,15 @@ pub fn run(args: AgentsArgs) -> Result<(), String> {
         }
         AgentsCommand::Remove { name, data_dir } => {
             let data_dir = crate::serve::data_dir(data_dir).map_err(|e| e.to_string())?;
-            let package = agent_install::remove(&data_dir, &name, true).map_err(|e| e.to_string())?;
-            println!("removed {name} ({package}) from {}", agent_install::prefix(&data_dir).display());
+            let package = install::remove(&data_dir, &name, true).map_err(|e| e.to_string())?;
+            println!("removed {name} ({package}) from {}", install::prefix(&data_dir).display());
             Ok(())
         }
         AgentsCommand::List { json, npm_prefixes, data_dir } => {
             let data_dir = crate::serve::data_dir(data_dir).map_err(|e| e.to_string())?;
-            let mut prefixes = vec![agent_install::prefix(&data_dir)];
+            let mut prefixes = vec![install::prefix(&data_dir)];
             prefixes.extend(npm_prefixes);
-            let found = hangar_host::discovery::survey(std::env::var_os("PATH").as_deref(), &prefixes);
+            let found = hangar_host::agents::discovery::survey(std::env::var_os("PATH").as_deref(), &prefixes);
             let listed: Vec<Listed> = found
                 .into_iter()
                 .map(|p| Listed {

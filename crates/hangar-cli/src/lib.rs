@@ -2,7 +2,7 @@
 //!
 //! Map:
 //! - [`serve`] runs the headless host (`hangar serve`): its arguments, the
-//!   host configuration they make (with `hangar_host::discovery` finding
+//!   host configuration they make (with `hangar_host::agents::discovery` finding
 //!   well-known ACP agents on `PATH` / in npm prefixes; TLS from PEM files or
 //!   self-signed), the listening host.
 //! - `token_file.rs` creates and reads the host's token file.
@@ -12,7 +12,7 @@
 //! - [`remote`] — `hangar remote add|list|remove|rename`: the hosts this
 //!   machine connects to (`hangar_remote`: list, keyring, pinning).
 //! - [`agents`] — `hangar agents list`: the well-known ACP agents, installed
-//!   (where, which version) or missing (`hangar_host::discovery::survey`).
+//!   (where, which version) or missing (`hangar_host::agents::discovery::survey`).
 //!
 //! `main.rs` (the binary) parses the command line and dispatches.
 //!

@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use clap::{Args, FromArgMatches};
 use hangar_host::agents::AgentSpec;
-use hangar_host::config::HostConfig;
+use hangar_host::config::{HostConfig, TlsIdentity};
 use hangar_host::host::Host;
 use hangar_host::hub::{MAX_REPLAY_CAPACITY, MIN_REPLAY_CAPACITY};
-use hangar_host::server::tls::{self, TlsIdentity};
+use hangar_host::server::tls;
 use hangar_remote::Fingerprint;
 use tokio::net::TcpListener;
 
@@ -166,7 +166,7 @@ pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
         args.agents.iter().map(|a| AgentSpec::parse(a).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
     // The host searches the agents `hangar agents install` (or the app)
     // put in this data dir first, then these prefixes, then PATH.
-    let discovery = (!args.no_discover).then(|| hangar_host::agent_registry::Discovery {
+    let discovery = (!args.no_discover).then(|| hangar_host::agents::registry::Discovery {
         path: std::env::var_os("PATH"),
         npm_prefixes: args.npm_prefixes.clone(),
     });

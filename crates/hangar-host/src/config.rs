@@ -7,11 +7,14 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+use tokio_rustls::rustls::pki_types::CertificateDer;
+use tokio_rustls::rustls::ServerConfig;
 
 use crate::agents::AgentSpec;
 use crate::resources::{credential_dirs, home_dir, RequestPolicy};
-use crate::server::tls::TlsIdentity;
 
 /// Origins of the desktop app's own webview, always allowed.
 pub const DESKTOP_ORIGINS: &[&str] = &["tauri://localhost", "http://tauri.localhost", "https://tauri.localhost"];
@@ -32,7 +35,7 @@ pub struct HostConfig {
     pub agents: Vec<AgentSpec>,
     /// Where to find the well-known agents (Hangar's own install folder is
     /// always searched first); `None` turns discovery off.
-    pub discovery: Option<crate::agent_registry::Discovery>,
+    pub discovery: Option<crate::agents::registry::Discovery>,
     /// Extra allowed `Origin` values besides [`DESKTOP_ORIGINS`].
     pub allowed_origins: Vec<String>,
     /// How long a disconnected client stays active before the host removes it.
@@ -92,4 +95,13 @@ impl HostConfig {
             data_dir,
         }
     }
+}
+
+/// A ready TLS setup (made by [`crate::server::tls`]).
+#[derive(Debug, Clone)]
+pub struct TlsIdentity {
+    /// What the listener hands to each handshake.
+    pub server_config: Arc<ServerConfig>,
+    /// The certificate clients see first (its SHA-256 is the fingerprint they pin).
+    pub certificate: CertificateDer<'static>,
 }

@@ -27,8 +27,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{mpsc, Notify};
 
-use crate::protocol::v0_9::downgrade;
-use crate::protocol::versions::ProtocolGeneration;
+use crate::compat_v0_9::downgrade;
+use crate::compat_v0_9::generation::ProtocolGeneration;
 use crate::store::Sequenced;
 
 /// The fewest envelopes the replay ring keeps (AHP hosts keep at least

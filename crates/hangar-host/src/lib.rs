@@ -1,47 +1,43 @@
 //! # hangar-host — the Agent Host Protocol (AHP 1.0.0) host as a library
 //!
-//! Map of the crate:
+//! Map of the crate, top-down as the data flows (a module imports only
+//! modules below it):
+//!
+//! - [`server`]   — the WebSocket JSON-RPC server: upgrade checks, TLS,
+//!   frames, the method table. Calls the host.
 //! - [`host`]     — [`host::Host`]: opens the data dir, restores state, wires
-//!   engine, store, hub and agents; active-client grace periods.
-//! - [`server`]   — the WebSocket JSON-RPC server: upgrade checks, frames, the
-//!   method table.
-//! - [`engine`]   — protocol state, changed only by `ahp::reducers`; one global
-//!   `serverSeq`; client action validation; summaries; queued messages.
+//!   engine, store, hub and agents; every `impl Host` (the agent layer's
+//!   view, change tracking, forked sessions) and the requests the host sends
+//!   to clients.
+//! - [`config`]   — the host's configuration (TLS identity included); its
+//!   file-access defaults come from [`resources`].
+//! - [`agents`]   — which agents the host runs and running them:
+//!   [`agents::known`] (THE table of the well-known agents' facts), discovery,
+//!   install, keys, custom agents, the live registry, the Agents page's
+//!   catalog; and [`agents::acp`], the ACP layer (sessions, turns, one typed
+//!   router for `session/update`), which reaches the host only through
+//!   [`agents::acp::AgentHost`].
+//! - Services below the host and the agents:
+//!   - [`changes`]  — every file change agents make, kept per turn:
+//!     changesets, accept and reject, the audit log (`changes.db`).
+//!   - [`customizations`] — rules, agents, skills, prompts, hooks, MCP
+//!     servers and plugins found in files: discovered, watched, toggled,
+//!     applied.
+//!   - [`resources`] — the `resource*` file-system surface and its sandbox;
+//!     `@`-mention completions; the home directory and the credential
+//!     folders never served.
+//!   - [`terminals`] — programs run in terminals on the host: an agent's
+//!     `terminal/create` (pipes), a client's shell and an agent's login
+//!     (pseudo-terminals): output, exit.
+//! - [`engine`]   — protocol state, changed only by `ahp::reducers`; one
+//!   global `serverSeq`; client action validation; summaries; queued
+//!   messages; the dispatchable-action table.
 //! - [`hub`]      — subscriptions, fan-out after commit, the replay ring.
-//! - [`outgoing`] — requests the host sends to clients, and their answers.
 //! - [`store`]    — SQLite: action log, checkpoints, turns, session index.
-//! - [`protocol`] — tables the official crates lack (dispatchable actions,
-//!   version filtering).
-//! - [`agent_catalog`] — the Agents page's view of the host: each
-//!   well-known agent's state and version, installs running, custom agents.
-//! - [`agent_install`] — `hangar agents install|remove` and the Agents
-//!   page: the well-known agents installed with npm into `DATA_DIR/agents`
-//!   at a pinned version, with progress.
-//! - [`agent_keys`] — agents' API keys in the OS keyring, set in their
-//!   environment at start.
-//! - [`agents`]   — one agent as the host runs it, and as `RootState.agents`
-//!   shows it.
-//! - [`agent_registry`] — the live list: explicit, custom, then discovered
-//!   agents, made again when one is installed, removed or added.
-//! - [`custom_agents`] — agents added by hand (command, args, env), kept in
-//!   the data dir.
-//! - [`discovery`] — well-known ACP agents found on `PATH` / in npm prefixes,
-//!   and the survey the Agents page shows.
-//! - [`providers`] — the agent layer: runs agents for sessions and turns; it
-//!   reaches the host only through [`providers::AgentHost`] (which
-//!   [`host::Host`] implements), so the ACP mapping is testable without one.
-//! - [`resources`] — the `resource*` file-system surface and its sandbox;
-//!   also the home directory and the credential folders never served.
-//! - [`config`] — the host's configuration; its file-access defaults come from
-//!   [`resources`] (one way: `resources` never imports `config`).
-//! - [`changes`]  — every file change agents make, kept per turn: changesets,
-//!   accept and reject, the audit log of decisions on edits.
-//! - [`customizations`] — rules, agents, skills, prompts, hooks, MCP servers
-//!   and plugins found in files: discovered, watched, toggled, applied.
-//! - [`terminals`] — programs run in terminals on the host: an agent's
-//!   `terminal/create` (pipes), a client's shell (`createTerminal`) and an
-//!   agent's login (pseudo-terminals that take input): process groups,
-//!   output, exit.
+//! - [`compat_v0_9`] — serving AHP 0.9 clients: the negotiated generation,
+//!   frames lowered to 0.9 and lifted from it.
+//! - `process_groups` — signalling a process group and recording agents'
+//!   groups, used by both the agents and the terminals.
 //! - [`rpc_error`] — JSON-RPC errors.
 //! - [`locks`]    — taking a `std::sync` lock past a panicked holder (the one
 //!   helper every module uses).
@@ -50,23 +46,16 @@
 //! → reducer → envelope with the next `serverSeq` → store writer (commit) →
 //! [`hub::Hub::publish`] → each subscriber's outbound queue.
 
-pub mod agent_catalog;
-pub mod agent_install;
-pub mod agent_keys;
-pub mod agent_registry;
 pub mod agents;
 pub mod changes;
+pub mod compat_v0_9;
 pub mod config;
-pub mod custom_agents;
 pub mod customizations;
-pub mod discovery;
 pub mod engine;
 pub mod host;
 pub mod hub;
 pub mod locks;
-pub mod outgoing;
-pub mod protocol;
-pub mod providers;
+pub(crate) mod process_groups;
 pub mod resources;
 pub mod rpc_error;
 pub mod server;

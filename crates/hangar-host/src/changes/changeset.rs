@@ -7,16 +7,18 @@ use std::path::Path;
 
 use ahp_types::common::StringOrMarkdown;
 use ahp_types::state::{
-    ChangesSummary, Changeset, ChangesetCapabilities, ChangesetFile, ChangesetOperation, ChangesetOperationScope,
-    ChangesetOperationStatus, ChangesetState, ChangesetStatus, ContentRef, FileEdit, FileEditDiffStats, FileEditSide,
+    ChangesSummary, ChangesetFile, ChangesetOperation, ChangesetOperationScope, ChangesetOperationStatus,
+    ChangesetState, ChangesetStatus, ContentRef, FileEdit, FileEditDiffStats, FileEditSide,
 };
 use serde_json::json;
 
+use super::changes_db::{ChangeStoreError, FileChange};
 use super::hunks::{as_text, line_stats};
 use super::operations::Source;
 use super::scan::is_stored;
-use super::store::{ChangeStoreError, FileChange};
 use super::tracker::Tracker;
+use crate::engine::changeset_uris::INFIX;
+pub use crate::engine::changeset_uris::{catalogue, session_uri, turn_uri, uncommitted_entry, uncommitted_uri};
 use crate::resources::uri::path_to_file_uri;
 
 /// The scheme of stored content (`resourceRead` serves it).
@@ -24,23 +26,6 @@ pub const CONTENT_SCHEME: &str = "hangar-content:/";
 /// The scheme of a session's audit log (`hangar-audit:` + session URI),
 /// readable with `resourceRead` as JSON lines.
 pub const AUDIT_SCHEME: &str = "hangar-audit:";
-const INFIX: &str = "/changesets/";
-
-/// The session's pending changes.
-pub fn session_uri(session: &str) -> String {
-    format!("{session}{INFIX}session")
-}
-
-/// One turn's changes.
-pub fn turn_uri(session: &str, turn: &str) -> String {
-    format!("{session}{INFIX}turn/{turn}")
-}
-
-/// What differs from `HEAD` in the session's git repository.
-pub fn uncommitted_uri(session: &str) -> String {
-    format!("{session}{INFIX}uncommitted")
-}
-
 /// The session and changeset a changeset URI names.
 pub fn parse(uri: &str) -> Option<(String, Source)> {
     let (session, rest) = uri.split_once(INFIX)?;
@@ -50,38 +35,6 @@ pub fn parse(uri: &str) -> Option<(String, Source)> {
         _ => Source::Turn(rest.strip_prefix("turn/").filter(|t| !t.is_empty())?.to_owned()),
     };
     Some((session.to_owned(), source))
-}
-
-/// `SessionState.changesets`.
-pub fn catalogue(session: &str) -> Vec<Changeset> {
-    vec![
-        Changeset {
-            label: "Session changes".to_owned(),
-            uri_template: session_uri(session),
-            description: Some("What the agent changed in this session and nobody has kept or undone yet".to_owned()),
-            change_kind: "session".to_owned(),
-            capabilities: Some(ChangesetCapabilities { review: Some(Default::default()) }),
-        },
-        Changeset {
-            label: "Turn changes".to_owned(),
-            uri_template: format!("{session}{INFIX}turn/{{turnId}}"),
-            description: Some("What one turn changed".to_owned()),
-            change_kind: "turn".to_owned(),
-            capabilities: None,
-        },
-    ]
-}
-
-/// The catalogue entry of the `uncommitted` changeset (a session whose
-/// folder is in a git repository).
-pub fn uncommitted_entry(session: &str) -> Changeset {
-    Changeset {
-        label: "Uncommitted changes".to_owned(),
-        uri_template: uncommitted_uri(session),
-        description: Some("What differs from the repository's last commit (HEAD), whoever changed it".to_owned()),
-        change_kind: "uncommitted".to_owned(),
-        capabilities: None,
-    }
 }
 
 fn operation(id: &str, label: &str, scopes: &[ChangesetOperationScope], confirm: Option<&str>) -> ChangesetOperation {

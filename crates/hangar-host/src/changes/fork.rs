@@ -15,8 +15,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::changes_db::FileHashes;
 use super::scan::{self, Limits, Manifest};
-use super::store::FileHashes;
 use super::Tracker;
 use crate::locks::lock;
 
@@ -30,7 +30,7 @@ pub enum ForkError {
     UnknownTurn(String),
     /// `changes.db`.
     #[error(transparent)]
-    Store(#[from] super::store::ChangeStoreError),
+    Store(#[from] super::changes_db::ChangeStoreError),
     /// Writing the copy.
     #[error("{0}")]
     Io(String),

@@ -4,17 +4,17 @@
 //! Map:
 //! - `scan.rs`       — walking the working directories (`.gitignore`
 //!   respected) into a manifest; the big-file rule; the fast path.
-//! - `store.rs`      — `changes.db`: content-addressed blobs and the rows.
+//! - `changes_db.rs` — `changes.db`: content-addressed blobs and the rows.
 //! - `tracker.rs`    — [`Tracker`]: a scan before and after each turn, what
 //!   the turn changed, the session's pending changes.
 //! - `hunks.rs`      — line hunks, picking hunks by a range, three-way merge.
 //! - `operations.rs` — `accept` and `reject` at each scope.
 //! - `changeset.rs`  — the AHP view: URIs, catalogue, `ChangesetState`.
 //! - `fork.rs`       — a working copy as a turn left the files (a fork).
-//! - `fork_session.rs` — `createSession` with `_meta["hangar/fork"]`.
 //! - `uncommitted.rs` — the diff against git's `HEAD` (the `git` CLI).
-//! - `wiring.rs`     — the host side: turn hooks, channels,
-//!   `invokeChangesetOperation`, the audit log, kept content.
+//!
+//! The host side (turn hooks, channels, `invokeChangesetOperation`, the
+//! audit log, kept content, forked sessions) is in `host/`.
 //!
 //! Why a content-addressed store in SQLite and not a shadow git repository
 //! (Cline, Roo): one file, written in the same transaction as the rows that
@@ -22,15 +22,13 @@
 //! no `git` binary needed; and the fast path (size, mtime, inode) is the
 //! same one git's index uses. See `docs/changesets.md`.
 
+pub mod changes_db;
 pub mod changeset;
 pub mod fork;
-pub mod fork_session;
 pub mod hunks;
 pub mod operations;
 pub mod scan;
-pub mod store;
 pub mod tracker;
 pub mod uncommitted;
-mod wiring;
 
 pub use tracker::Tracker;

@@ -11,9 +11,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::changes_db::{ChangeStoreError, FileChange, Pending};
 use super::hunks::{as_text, merge, splice, touches};
 use super::scan::{self, is_stored};
-use super::store::{ChangeStoreError, FileChange, Pending};
 use super::tracker::{Inner, Tracker};
 use crate::locks::lock;
 
@@ -294,7 +294,7 @@ impl Tracker {
     }
 }
 
-fn keep(tx: &super::store::Tx<'_>, hash: &str, bytes: &[u8]) {
+fn keep(tx: &super::changes_db::Tx<'_>, hash: &str, bytes: &[u8]) {
     if let Err(e) = tx.put_blob(hash, bytes) {
         tracing::warn!("keeping restored content: {e}");
     }

@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use super::changes_db::{ChangeStore, ChangeStoreError, FileChange, Pending, Tx};
 use super::scan::{self, Manifest};
-use super::store::{ChangeStore, ChangeStoreError, FileChange, Pending, Tx};
 use crate::locks::lock;
 
 /// What a closed turn changed.

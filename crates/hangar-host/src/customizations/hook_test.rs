@@ -15,7 +15,7 @@ use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
-use crate::providers::transport::signal_group;
+use crate::process_groups::signal_group;
 
 /// Most bytes kept of each output stream.
 const KEEP: usize = 64 * 1024;

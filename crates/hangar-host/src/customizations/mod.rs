@@ -19,7 +19,7 @@
 //!   (shared files and its own; not another agent's private config).
 //! - `watcher.rs`  — one debounced `notify` watcher over the known folders
 //!   (never the whole tree); a change re-discovers and publishes.
-//! - `completions.rs` — enabled prompts and skills as `/` completions.
+//! - `slash_completions.rs` — enabled prompts and skills as `/` completions.
 //! - `annotate.rs` — what each entry does for the session's agent, in
 //!   `_meta` (applied by the host, read by the agent itself, or neither).
 //! - `service.rs`  — [`service::Customizations`]: every open session's
@@ -29,7 +29,6 @@
 
 pub mod acp_mcp;
 pub mod annotate;
-pub mod completions;
 pub mod discover;
 pub mod enablement;
 pub mod hook_test;
@@ -38,6 +37,7 @@ pub mod mcp_test;
 pub mod service;
 #[cfg(test)]
 mod service_tests;
+pub mod slash_completions;
 pub mod watcher;
 
 use std::path::PathBuf;

@@ -267,8 +267,11 @@ impl Customizations {
     }
 
     /// The enabled prompts and skills of `session`, for `/` completions.
-    pub fn slash_commands(&self, session: &str) -> Vec<super::completions::SlashCommand> {
-        lock(&self.sessions).get(session).map(|t| super::completions::slash_commands(&t.published)).unwrap_or_default()
+    pub fn slash_commands(&self, session: &str) -> Vec<super::slash_completions::SlashCommand> {
+        lock(&self.sessions)
+            .get(session)
+            .map(|t| super::slash_completions::slash_commands(&t.published))
+            .unwrap_or_default()
     }
 
     /// The enabled custom agent of `session` with this URI.

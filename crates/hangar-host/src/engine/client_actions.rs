@@ -12,8 +12,8 @@ use ahp_types::state::{ChatState, SessionLifecycle, SessionState, ToolCallState}
 use ahp_types::{ActionEnvelope, ActionOrigin, StateAction};
 
 use super::{EmitError, Engine};
-use crate::protocol::action_type;
-use crate::protocol::dispatchable::is_client_dispatchable;
+use crate::engine::action_type::action_type;
+use crate::engine::dispatchable::is_client_dispatchable;
 
 /// A rejected client action: the echo frame for the sender.
 #[derive(Debug)]

@@ -117,7 +117,7 @@ pub enum SideEffect {
         /// Terminal URI.
         terminal: String,
         /// The new size.
-        size: crate::terminals::Size,
+        size: super::Size,
     },
 }
 

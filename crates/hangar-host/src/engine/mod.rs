@@ -5,17 +5,22 @@
 //! - `mod.rs`       — [`Engine`]: channel lookup, [`Engine::emit`] (reduce,
 //!   sequence, persist, publish) — the one path every state change takes.
 //! - `channels.rs`  — per-channel entries and snapshots.
-//! - `terminals.rs` — terminal channels (commands agents run, logins, a
+//! - `terminal_channels.rs` — terminal channels (commands agents run, logins, a
 //!   client's own terminals), listed on the root while they run; who may
 //!   type in them.
 //! - `changesets.rs` — changeset channels and `SessionSummary.changes`, fed by
 //!   the change tracker (`crate::changes`).
+//! - `changeset_uris.rs` — changeset URIs and a session's changeset
+//!   catalogue (`SessionState.changesets`), set when a session is created.
 //! - `summaries.rs` — keeping `session.chats[]` and `SessionSummary` derived
 //!   from the chats (`session/chatUpdated`, `root/sessionSummaryChanged`).
 //! - `sessions.rs`  — create, dispose, list sessions; restore at startup.
 //! - `subscriptions.rs` — subscribing a connection with its snapshot and
 //!   answering behind every action already queued.
 //! - `client_actions.rs` — validating a client's `dispatchAction`.
+//! - `dispatchable.rs` — the client-dispatchable action table.
+//! - `action_type.rs` — an action's wire `type`, which the official crates
+//!   do not give.
 //! - `input_requests.rs` — input requests: the session's `inputNeeded`
 //!   mirror (input requests, tool confirmations, tool sign-ins) and the
 //!   preconditions of a client's answers.
@@ -30,18 +35,21 @@
 //! The engine is used under a `Mutex` and never awaits: every method is a
 //! short, synchronous state transition.
 
+pub mod action_type;
 mod activity;
+pub mod changeset_uris;
 mod changesets;
 mod channels;
 pub(crate) mod client_actions;
 pub mod clock;
+pub mod dispatchable;
 mod effects;
 mod input_requests;
 mod queue;
 mod sessions;
 mod subscriptions;
 mod summaries;
-mod terminals;
+mod terminal_channels;
 #[cfg(test)]
 mod tests;
 
@@ -49,7 +57,7 @@ pub use channels::ChannelRef;
 pub use client_actions::Rejection;
 pub use effects::SideEffect;
 pub use sessions::{CreateSession, ForkSeed, SessionPage};
-pub use terminals::{terminal_uri, MAX_TERMINAL_CONTENT};
+pub use terminal_channels::{terminal_uri, BadSize, Size, MAX_CELLS, MAX_TERMINAL_CONTENT};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -62,12 +70,12 @@ use ahp::ReduceOutcome;
 use ahp_types::state::{ChangesSummary, ResourceWatchState, RootState};
 use ahp_types::{ActionEnvelope, ActionOrigin, StateAction, ROOT_RESOURCE_URI};
 
+use crate::engine::action_type::type_of_action_json;
 use crate::hub::Publication;
-use crate::protocol::type_of_action_json;
 use crate::store::{StoreOp, StoreWriter};
 use changesets::ChangesetEntry;
 use channels::{ChatEntry, SessionEntry};
-use terminals::TerminalEntry;
+use terminal_channels::TerminalEntry;
 
 /// A channel's actions between two checkpoints.
 const CHECKPOINT_EVERY: u32 = 256;
@@ -158,6 +166,49 @@ impl Engine {
     /// Reduce `action` on `channel`; if applied, give it the next `serverSeq`,
     /// queue it for the store, publish it after commit, and keep derived
     /// state (summaries, queue) in step.
+    ///
+    /// The contract: an applied action gets exactly the next `serverSeq`
+    /// (returned) and is published only after the store committed it; an
+    /// action the reducer does not apply changes nothing (no `serverSeq`
+    /// spent, nothing stored or published) and says why; an action for a
+    /// channel the engine does not hold is [`EmitError::UnknownChannel`].
+    ///
+    /// ```
+    /// use std::sync::mpsc;
+    ///
+    /// use ahp_types::state::RootState;
+    /// use ahp_types::{StateAction, ROOT_RESOURCE_URI};
+    /// use hangar_host::engine::{EmitError, Engine};
+    /// use hangar_host::hub::Publication;
+    /// use hangar_host::store;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let conn = store::open(&dir.path().join("hangar.db"))?;
+    /// let (committed, published) = mpsc::channel();
+    /// let (writer, _thread) = store::spawn_writer(conn, move |batch: Vec<Publication>| {
+    ///     let _ = committed.send(batch);
+    /// })?;
+    /// let root = RootState { agents: Vec::new(), active_sessions: Some(0), terminals: None, config: None, meta: None };
+    /// let mut engine = Engine::new(41, root, writer, 50);
+    ///
+    /// let action = |json: &str| serde_json::from_str::<StateAction>(json);
+    /// // Applied: the next serverSeq, published once the store committed it.
+    /// let changed = action(r#"{"type":"root/agentsChanged","agents":[]}"#)?;
+    /// assert_eq!(engine.emit(ROOT_RESOURCE_URI, changed, None), Ok(42));
+    /// let batch = published.recv()?;
+    /// assert!(matches!(&batch[..], [Publication::Envelope { .. }]));
+    ///
+    /// // A channel the engine does not hold: nothing happens.
+    /// let title = action(r#"{"type":"session/titleChanged","title":"x"}"#)?;
+    /// assert_eq!(engine.emit("ahp-session:/nobody", title, None), Err(EmitError::UnknownChannel));
+    ///
+    /// // Not applied (an action of another channel's kind): no serverSeq spent.
+    /// let title = action(r#"{"type":"session/titleChanged","title":"x"}"#)?;
+    /// assert!(matches!(engine.emit(ROOT_RESOURCE_URI, title, None), Err(EmitError::NotApplied(_))));
+    /// let again = action(r#"{"type":"root/agentsChanged","agents":[]}"#)?;
+    /// assert_eq!(engine.emit(ROOT_RESOURCE_URI, again, None), Ok(43));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn emit(&mut self, channel: &str, action: StateAction, origin: Option<ActionOrigin>) -> Result<u64, EmitError> {
         if self.terminal_full(channel, &action) {
             return Err(EmitError::NotApplied("the terminal shows no more output".to_owned()));

@@ -90,7 +90,7 @@ impl Engine {
             default_chat: None,
             config: req.config.clone(),
             customizations: None,
-            changesets: Some(crate::changes::changeset::catalogue(&req.uri)),
+            changesets: Some(super::changeset_uris::catalogue(&req.uri)),
             input_needed: None,
             meta,
         };

@@ -16,8 +16,8 @@ use serde_json::Value;
 
 use super::clock::instant;
 use super::Engine;
+use crate::compat_v0_9::downgrade;
 use crate::hub::{OutFrame, Publication};
-use crate::protocol::v0_9::downgrade;
 use crate::store::StoreOp;
 
 /// Status bits that say what a chat is doing (idle, error, in progress, input needed).

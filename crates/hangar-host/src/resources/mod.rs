@@ -5,7 +5,7 @@
 //! - `mod.rs` — [`ResourceService`]: opening, method dispatch, the public API.
 //! - [`uri`] — `file:` URI ⇄ absolute path; refuses other schemes, `..`, encoded separators and NUL.
 //! - [`policy`] — canonicalization and the access decision (working dirs, grants, browse roots).
-//! - [`ops`] — resourceRead/Write/List/Copy/Move/Delete/Resolve/Mkdir.
+//! - [`file_ops`] — resourceRead/Write/List/Copy/Move/Delete/Resolve/Mkdir.
 //! - [`access`] — resourceRequest ([`RequestPolicy`]) and `x-hangar/listGrants` / `x-hangar/revokeGrant`.
 //! - [`grants`] — grants persisted in SQLite (`resource_grants` in `hangar.db`).
 //! - [`home`] — the user's home and the credential folders under it no grant opens
@@ -13,7 +13,7 @@
 //!   tests, `FakeHome`, a home with a private key in `.ssh`.
 //! - [`meta`] — etags, ISO 8601 times, content types.
 //! - [`watch`] — `createResourceWatch` batches from a notify watcher.
-//! - [`completions`] — per-root file index kept fresh by notify; the `completions` answer.
+//! - [`mention_completions`] — per-root file index kept fresh by notify; the `completions` answer.
 //! - [`fuzzy`] — fuzzy scoring of paths.
 //! - `tests.rs` — end-to-end tests through [`ResourceService::handle`].
 //!
@@ -51,12 +51,12 @@
 //! Platform: Unix only (raw-byte paths, `O_NOFOLLOW`).
 
 pub mod access;
-pub mod completions;
+pub mod file_ops;
 pub mod fuzzy;
 pub mod grants;
 pub mod home;
+pub mod mention_completions;
 pub mod meta;
-pub mod ops;
 pub mod policy;
 pub mod uri;
 pub mod watch;
@@ -71,13 +71,12 @@ use ahp_types::commands::{CompletionsParams, CompletionsResult, CreateResourceWa
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use access::{
-    BadRequestPolicy, GrantInfo, ListGrantsResult, PendingRequest, RequestPolicy, RequestStep, RevokeGrantParams,
-};
-pub use completions::{bench_completions, generate_tree, CompletionsBench};
+pub use access::{GrantInfo, ListGrantsResult, PendingRequest, RequestStep, RevokeGrantParams};
+pub use file_ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
 pub use grants::GrantStoreError;
 pub use home::{credential_dirs, home_dir};
-pub use ops::{MAX_LIST_ENTRIES, MAX_READ_BYTES, MAX_WRITE_BYTES};
+pub use mention_completions::{bench_completions, generate_tree, CompletionsBench};
+pub use policy::{BadRequestPolicy, RequestPolicy};
 pub use watch::{changed_action, OnChange, WatchHandle};
 
 /// The methods [`ResourceService::handle`] serves.
@@ -104,7 +103,7 @@ pub enum ResourceServiceError {
 }
 
 struct Inner {
-    ops: ops::Ops,
+    ops: file_ops::Ops,
     access: access::Access,
 }
 
@@ -113,7 +112,7 @@ struct Inner {
 pub struct ResourceService {
     inner: Arc<Inner>,
     policy: Arc<policy::Policy>,
-    completions: Arc<completions::Completions>,
+    completions: Arc<mention_completions::Completions>,
 }
 
 fn parse<T: DeserializeOwned>(params: Value) -> Result<T, crate::RpcError> {
@@ -140,8 +139,8 @@ impl ResourceService {
         let store = Arc::new(grants::GrantStore::open(data_dir)?);
         let policy =
             Arc::new(policy::Policy::new(browse_roots, working_dirs, store, data_dir, protected, request_policy));
-        let inner = Inner { ops: ops::Ops::new(policy.clone()), access: access::Access::new(policy.clone()) };
-        let completions = Arc::new(completions::Completions::excluding(policy.never_served().to_vec()));
+        let inner = Inner { ops: file_ops::Ops::new(policy.clone()), access: access::Access::new(policy.clone()) };
+        let completions = Arc::new(mention_completions::Completions::excluding(policy.never_served().to_vec()));
         Ok(Self { inner: Arc::new(inner), policy, completions })
     }
 

@@ -21,10 +21,70 @@ use std::sync::Arc;
 
 use ahp_types::commands::ResourceRequestParams;
 
-use super::access::RequestPolicy;
 use super::grants::GrantStore;
+use super::home::home_dir;
 use super::uri::path_to_file_uri;
 use crate::RpcError;
+
+/// How `resourceRequest` is decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestPolicy {
+    /// Grant every request (still never the never-served paths).
+    GrantAll,
+    /// Deny every request with `-32009`.
+    DenyAll,
+    /// Grant requests for paths inside these folders (compared canonically); deny others.
+    GrantUnder(Vec<PathBuf>),
+    /// Ask a connected client (`resourceRequest` sent by the host); deny when
+    /// none accepts in time.
+    Ask,
+}
+
+/// A `--grant-policy` value that is none of `deny`, `all`, `ask`, `under:PATH`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("grant policy must be deny, all, ask or under:PATH (got {0:?})")]
+pub struct BadRequestPolicy(pub String);
+
+impl std::str::FromStr for RequestPolicy {
+    type Err = BadRequestPolicy;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "deny" => Ok(RequestPolicy::DenyAll),
+            "all" => Ok(RequestPolicy::GrantAll),
+            "ask" => Ok(RequestPolicy::Ask),
+            _ => match s.strip_prefix("under:") {
+                Some(path) if std::path::Path::new(path).is_absolute() => {
+                    Ok(RequestPolicy::GrantUnder(vec![PathBuf::from(path)]))
+                }
+                _ => Err(BadRequestPolicy(s.to_owned())),
+            },
+        }
+    }
+}
+
+impl RequestPolicy {
+    /// The default for `hangar serve`: grant under the user's home directory
+    /// ([`home_dir`]); deny all without one.
+    pub fn default_for_home() -> Self {
+        match home_dir() {
+            Some(home) => RequestPolicy::GrantUnder(vec![home]),
+            None => RequestPolicy::DenyAll,
+        }
+    }
+
+    /// The decision without asking anyone: `Some(granted)`, or `None` for [`RequestPolicy::Ask`].
+    pub fn decide(&self, canonical: &std::path::Path) -> Option<bool> {
+        match self {
+            RequestPolicy::GrantAll => Some(true),
+            RequestPolicy::DenyAll => Some(false),
+            RequestPolicy::GrantUnder(roots) => {
+                Some(roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()).any(|r| canonical.starts_with(r)))
+            }
+            RequestPolicy::Ask => None,
+        }
+    }
+}
 
 /// Callback listing the working directories of all current sessions.
 pub type WorkingDirs = Arc<dyn Fn() -> Vec<PathBuf> + Send + Sync>;

@@ -27,7 +27,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use notify::event::{ModifyKind, RenameMode};
 use notify::{Config, Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
-use super::ops::parse_uri;
+use super::file_ops::parse_uri;
 use super::policy::{canonicalize_lenient, Need, Policy};
 use super::uri::path_to_file_uri;
 use crate::RpcError;

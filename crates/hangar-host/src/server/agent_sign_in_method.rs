@@ -27,10 +27,10 @@ use serde_json::{json, Value};
 
 use super::frames::answer_later;
 use super::session_folder::session_folder;
-use crate::agent_keys::AgentKeyError;
+use crate::agents::acp::{authenticate, run_login, SignInKind};
+use crate::agents::keys::AgentKeyError;
 use crate::host::Host;
 use crate::hub::ConnId;
-use crate::providers::{authenticate, run_login, SignInKind};
 use crate::RpcError;
 
 /// How long an agent may take to answer `authenticate` (a browser login).

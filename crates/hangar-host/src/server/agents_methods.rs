@@ -20,9 +20,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::frames::answer_later;
-use crate::agent_catalog::Catalog;
-use crate::agent_install::{self, InstallError};
-use crate::custom_agents::{CustomAgent, CustomAgentError};
+use crate::agents::catalog::Catalog;
+use crate::agents::custom::{CustomAgent, CustomAgentError};
+use crate::agents::install::{self, InstallError};
 use crate::host::Host;
 use crate::hub::ConnId;
 use crate::RpcError;
@@ -53,12 +53,13 @@ pub struct SaveParams {
 
 /// The catalog as the answer's JSON.
 pub fn catalog(host: &Host) -> Result<Value, RpcError> {
-    serde_json::to_value(Catalog::of(host)).map_err(|e| RpcError::internal(e.to_string()))
+    serde_json::to_value(Catalog::of(&host.agent_registry, &host.config.data_dir, &host.agent_installs))
+        .map_err(|e| RpcError::internal(e.to_string()))
 }
 
 /// Start installing `p.id`; answers with the catalog showing it started.
 pub fn install(host: &Arc<Host>, p: InstallParams) -> Result<Value, RpcError> {
-    let pinned = agent_install::pinned(&p.id).map_err(|e| RpcError::invalid_params("id", e.to_string()))?;
+    let pinned = install::pinned(&p.id).map_err(|e| RpcError::invalid_params("id", e.to_string()))?;
     let version = p.version.unwrap_or_else(|| pinned.to_owned());
     if host.agent_installs.begin(&p.id, &version) {
         let host = host.clone();
@@ -71,7 +72,7 @@ pub fn install(host: &Arc<Host>, p: InstallParams) -> Result<Value, RpcError> {
             let _runtime = runtime.enter();
             let installs = host.agent_installs.clone();
             let id = p.id;
-            let result = agent_install::install(&host.config.data_dir, &id, Some(&version), false, &mut |event| {
+            let result = install::install(&host.config.data_dir, &id, Some(&version), false, &mut |event| {
                 installs.update(&id, &event)
             });
             if let Err(e) = &result {
@@ -93,7 +94,7 @@ pub fn install(host: &Arc<Host>, p: InstallParams) -> Result<Value, RpcError> {
 pub fn remove(host: &Arc<Host>, conn: ConnId, id: Value, p: IdParams) {
     answer_later(host, conn, id, |host| async move {
         let data_dir = host.config.data_dir.clone();
-        let removed = tokio::task::spawn_blocking(move || agent_install::remove(&data_dir, &p.id, false))
+        let removed = tokio::task::spawn_blocking(move || install::remove(&data_dir, &p.id, false))
             .await
             .map_err(|e| RpcError::internal(e.to_string()))?;
         removed.map_err(|e| match e {
@@ -107,14 +108,14 @@ pub fn remove(host: &Arc<Host>, conn: ConnId, id: Value, p: IdParams) {
 
 /// Add or replace a custom agent.
 pub fn save(host: &Arc<Host>, p: SaveParams) -> Result<Value, RpcError> {
-    crate::custom_agents::save(&host.config.data_dir, p.agent).map_err(custom_error)?;
+    crate::agents::custom::save(&host.config.data_dir, p.agent).map_err(custom_error)?;
     host.reload_agents();
     catalog(host)
 }
 
 /// Delete custom agent `p.id`.
 pub fn delete(host: &Arc<Host>, p: &IdParams) -> Result<Value, RpcError> {
-    if !crate::custom_agents::delete(&host.config.data_dir, &p.id).map_err(custom_error)? {
+    if !crate::agents::custom::delete(&host.config.data_dir, &p.id).map_err(custom_error)? {
         return Err(RpcError::not_found(format!("no custom agent {:?}", p.id)));
     }
     host.reload_agents();

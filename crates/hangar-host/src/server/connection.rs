@@ -21,10 +21,10 @@ use tokio_tungstenite::tungstenite::Message;
 use super::device_watch::DeviceHashes;
 use super::frames::{error_frame, nesting_exceeds, parse, Incoming};
 use super::methods::{answer, handle_notification, handle_request, ConnState};
-use super::upgrade::{Credential, UpgradePolicy};
+use super::ws_upgrade::{Credential, UpgradePolicy};
+use crate::compat_v0_9::generation::ProtocolGeneration;
 use crate::host::Host;
 use crate::hub::OutFrame;
-use crate::protocol::versions::ProtocolGeneration;
 use crate::RpcError;
 
 /// How long a new connection has for its TLS handshake and WebSocket

@@ -32,7 +32,7 @@ pub enum Incoming {
         /// Params (`null` when absent).
         params: Box<RawValue>,
     },
-    /// A response to a request the host sent (see [`crate::outgoing`]).
+    /// A response to a request the host sent (see [`crate::host::client_requests`]).
     Response {
         /// The id, as the client echoed it.
         id: Value,

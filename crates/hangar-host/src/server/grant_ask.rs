@@ -14,9 +14,9 @@ use ahp_types::commands::ResourceRequestParams;
 use serde_json::Value;
 use tokio::time::Instant;
 
+use crate::host::client_requests::OutgoingError;
 use crate::host::Host;
 use crate::hub::ConnId;
-use crate::outgoing::OutgoingError;
 use crate::resources::RequestStep;
 use crate::RpcError;
 

@@ -17,12 +17,12 @@ use serde_json::{json, Value};
 
 use super::frames::{error_frame, result_frame};
 use super::resource_methods;
-use crate::changes::fork_session::fork_source;
+use crate::compat_v0_9::generation::ProtocolGeneration;
+use crate::compat_v0_9::{self, downgrade, upgrade};
 use crate::engine::{ChannelRef, CreateSession};
+use crate::host::fork_session::fork_source;
 use crate::host::Host;
 use crate::hub::ConnId;
-use crate::protocol::v0_9::{self, downgrade, upgrade};
-use crate::protocol::versions::ProtocolGeneration;
 use crate::resources::uri::{file_uri_to_path, path_to_file_uri};
 use crate::resources::ResourceService;
 use crate::store::TurnCursor;
@@ -141,14 +141,14 @@ pub fn handle_request(
             Ok(Reply::Sent)
         }
         "resolveSessionConfig" => {
-            let mut config = crate::providers::resolve_session_config(&**host, &decode(&params)?);
+            let mut config = crate::agents::acp::resolve_session_config(&**host, &decode(&params)?);
             if conn.generation == ProtocolGeneration::V0_9 {
                 downgrade::session_config(&mut config);
             }
             Ok(Reply::Result(config))
         }
         "sessionConfigCompletions" => {
-            Ok(Reply::Result(crate::providers::session_config_completions(&**host, &decode(&params)?)))
+            Ok(Reply::Result(crate::agents::acp::session_config_completions(&**host, &decode(&params)?)))
         }
         other => Err(RpcError::method_not_found(other)),
     }
@@ -218,7 +218,7 @@ fn initialize(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: InitializeP
             .initial_subscriptions
             .unwrap_or_default()
             .iter()
-            .filter(|uri| generation == ProtocolGeneration::V1 || v0_9::defines_channel(uri))
+            .filter(|uri| generation == ProtocolGeneration::V1 || compat_v0_9::defines_channel(uri))
             .filter_map(|uri| engine.snapshot(uri))
             .collect();
         let channels: Vec<String> = snapshots.iter().map(|s| s.resource.clone()).collect();
@@ -267,7 +267,7 @@ fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectPar
         if !replayed {
             let snapshots: Vec<_> = present
                 .iter()
-                .filter(|uri| generation == ProtocolGeneration::V1 || v0_9::defines_channel(uri))
+                .filter(|uri| generation == ProtocolGeneration::V1 || compat_v0_9::defines_channel(uri))
                 .filter_map(|uri| engine.snapshot(uri))
                 .collect();
             let channels: Vec<String> = snapshots.iter().map(|s| s.resource.clone()).collect();
@@ -280,7 +280,7 @@ fn reconnect(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: ReconnectPar
 }
 
 fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribeParams) -> Result<Reply, RpcError> {
-    if conn.generation == ProtocolGeneration::V0_9 && !v0_9::defines_channel(&p.channel) {
+    if conn.generation == ProtocolGeneration::V0_9 && !compat_v0_9::defines_channel(&p.channel) {
         return Err(RpcError::not_found(format!("AHP 0.9 has no such channel: {}", p.channel)));
     }
     // A session restored after a restart shows current customizations.
@@ -384,7 +384,7 @@ fn session_config(
     requested: Option<serde_json::Map<String, Value>>,
 ) -> Option<ahp_types::state::SessionConfigState> {
     let resolved =
-        crate::providers::resolve_session_config(&**host, &json!({ "provider": provider, "config": requested }));
+        crate::agents::acp::resolve_session_config(&**host, &json!({ "provider": provider, "config": requested }));
     let mut config: ahp_types::state::SessionConfigState = serde_json::from_value(resolved).ok()?;
     config.values.extend(requested.unwrap_or_default());
     Some(config)

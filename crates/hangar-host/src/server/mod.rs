@@ -1,7 +1,7 @@
 //! The WebSocket JSON-RPC server.
 //!
 //! Map:
-//! - `upgrade.rs`    — token, Origin and Host checks on the HTTP upgrade.
+//! - `ws_upgrade.rs` — token, Origin and Host checks on the HTTP upgrade.
 //! - `token_throttle.rs` — failed tokens per address: too many → 429.
 //! - `device_tokens.rs` — per-device tokens on disk (hashes only):
 //!   `hangar token create|list|revoke`.
@@ -53,7 +53,7 @@ mod session_folder;
 mod terminal_methods;
 pub mod tls;
 pub mod token_throttle;
-pub mod upgrade;
+pub mod ws_upgrade;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -63,7 +63,7 @@ use tokio_rustls::TlsAcceptor;
 
 use crate::host::Host;
 use device_watch::DeviceRegistry;
-use upgrade::UpgradePolicy;
+use ws_upgrade::UpgradePolicy;
 
 /// Accept connections on `listener` until `shutdown` resolves: over TLS when
 /// `host.config.tls` is set; the host's token or any unrevoked device token

@@ -73,7 +73,7 @@ pub fn completions(host: &Arc<Host>, conn: ConnId, id: Value, params: Completion
         host.ensure_customizations(&session);
         let commands = host.customizations.slash_commands(&session);
         let agent = host.agent_commands(&session);
-        let outcome = match crate::customizations::completions::slash_completions(&agent, &commands, &params) {
+        let outcome = match crate::customizations::slash_completions::slash_completions(&agent, &commands, &params) {
             Ok(Some(slash)) => Ok(slash),
             Ok(None) => host.resources.completions(&roots, &params),
             Err(e) => Err(e),

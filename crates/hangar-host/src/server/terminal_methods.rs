@@ -26,8 +26,8 @@ use ahp_types::state::{TerminalClaim, TerminalLifecycleState, TerminalRunningLif
 use serde_json::Value;
 
 use super::session_folder::session_folder;
+use crate::agents::acp::TerminalChannel;
 use crate::host::Host;
-use crate::providers::TerminalChannel;
 use crate::resources::uri::{file_uri_to_path, path_to_file_uri};
 use crate::terminals::{Launch, PtyProcess, Size};
 use crate::RpcError;

@@ -13,6 +13,8 @@ use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::rustls::{self, ServerConfig};
 
+use crate::config::TlsIdentity;
+
 /// Where `--tls-self-signed` keeps its pair, under the data directory.
 pub const SELF_SIGNED_DIR: &str = "tls";
 const CERT_FILE: &str = "cert.pem";
@@ -46,15 +48,6 @@ pub enum TlsError {
     /// `rcgen` could not make a certificate.
     #[error("making a self-signed certificate: {0}")]
     Generate(#[from] rcgen::Error),
-}
-
-/// A ready TLS setup.
-#[derive(Debug, Clone)]
-pub struct TlsIdentity {
-    /// What the listener hands to each handshake.
-    pub server_config: Arc<ServerConfig>,
-    /// The certificate clients see first (its SHA-256 is the fingerprint they pin).
-    pub certificate: CertificateDer<'static>,
 }
 
 /// The chain in `cert` (PEM, leaf first) and the private key in `key` (PEM).

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::pty::{PtyProcess, Size};
+use super::pty::PtyProcess;
+use crate::engine::Size;
 use crate::locks::lock;
 
 struct Live {

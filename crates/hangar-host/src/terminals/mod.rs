@@ -20,6 +20,10 @@
 //! - `recorded.rs` — (tests only) a `TerminalEvents` that keeps what it is
 //!   told.
 //!
+//! A terminal's [`Size`] is the engine's (it checks `terminal/resized`);
+//! process groups are signalled through `crate::process_groups`, which the
+//! agents use too.
+//!
 //! An agent's commands get pipes (`isPty: false`): their output is plain
 //! text, as the ACP agents expect of `terminal/output`, and nobody types in
 //! them. Shells and logins get a pseudo-terminal (`isPty: true`): a person
@@ -32,10 +36,11 @@ mod pty;
 #[cfg(test)]
 mod recorded;
 
+pub use crate::engine::{BadSize, Size, MAX_CELLS};
 pub use live::LiveTerminals;
 pub use output::{Output, Utf8Stream};
 pub use process::{Exit, Launch, TerminalEvents, TerminalProcess};
-pub use pty::{PtyError, PtyProcess, Size, MAX_CELLS};
+pub use pty::{PtyError, PtyProcess};
 
 /// The raw output an AHP terminal state holds, its parts joined (what a
 /// client that ignores command boundaries shows).

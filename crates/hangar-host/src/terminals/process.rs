@@ -12,7 +12,7 @@ use tokio::sync::watch;
 
 use super::output::{Output, Utf8Stream};
 use crate::locks::lock;
-use crate::providers::transport::signal_group;
+use crate::process_groups::signal_group;
 
 /// How long the readers may drain after the command has exited (a
 /// background child can hold the pipes open).

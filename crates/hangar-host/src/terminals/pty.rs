@@ -17,16 +17,14 @@ use portable_pty::{native_pty_system, CommandBuilder, MasterPty, PtySize};
 
 use super::output::{Output, Utf8Stream};
 use super::process::{exit_of, Exit, ExitWatch, Launch, TerminalEvents};
+use crate::engine::Size;
 use crate::locks::lock;
-use crate::providers::groups::session_groups;
-use crate::providers::transport::signal_group;
+use crate::process_groups::session_groups;
+use crate::process_groups::signal_group;
 
 /// How long the reader may drain after the program has exited (a
 /// background job can hold the terminal open).
 const DRAIN_AFTER_EXIT: Duration = Duration::from_secs(2);
-
-/// The largest width or height accepted, in cells.
-pub const MAX_CELLS: u16 = 1000;
 
 /// Why a pseudo-terminal could not be opened, started or resized.
 #[derive(Debug, thiserror::Error)]
@@ -42,47 +40,14 @@ pub enum PtyError {
         /// Why.
         reason: String,
     },
-    /// A size outside 1..=[`MAX_CELLS`].
-    #[error("a terminal is 1 to {MAX_CELLS} cells wide and high, not {cols}x{rows}")]
-    BadSize {
-        /// Columns asked for.
-        cols: i64,
-        /// Rows asked for.
-        rows: i64,
-    },
     /// The terminal could not be resized.
     #[error("cannot resize the terminal: {0}")]
     Resize(String),
 }
 
-/// A terminal's size in cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Size {
-    /// Columns.
-    pub cols: u16,
-    /// Rows.
-    pub rows: u16,
-}
-
-impl Size {
-    /// `cols` x `rows` when both are within 1..=[`MAX_CELLS`].
-    pub fn new(cols: i64, rows: i64) -> Result<Self, PtyError> {
-        let cell = |n: i64| u16::try_from(n).ok().filter(|n| (1..=MAX_CELLS).contains(n));
-        match (cell(cols), cell(rows)) {
-            (Some(cols), Some(rows)) => Ok(Self { cols, rows }),
-            _ => Err(PtyError::BadSize { cols, rows }),
-        }
-    }
-
-    fn pty(self) -> PtySize {
-        PtySize { rows: self.rows, cols: self.cols, pixel_width: 0, pixel_height: 0 }
-    }
-}
-
-impl Default for Size {
-    fn default() -> Self {
-        Self { cols: 80, rows: 24 }
-    }
+/// `size` as the pseudo-terminal takes it.
+fn pty_size(size: Size) -> PtySize {
+    PtySize { rows: size.rows, cols: size.cols, pixel_width: 0, pixel_height: 0 }
 }
 
 /// A running (or ended) program in a pseudo-terminal.
@@ -100,7 +65,7 @@ impl PtyProcess {
     /// output are kept for [`Self::output`]. `TERM` is `xterm-256color`
     /// unless `launch` sets it.
     pub fn spawn(launch: &Launch, size: Size, limit: usize, events: Arc<dyn TerminalEvents>) -> Result<Self, PtyError> {
-        let pair = native_pty_system().openpty(size.pty()).map_err(|e| PtyError::Open(e.to_string()))?;
+        let pair = native_pty_system().openpty(pty_size(size)).map_err(|e| PtyError::Open(e.to_string()))?;
         let mut cmd = CommandBuilder::new(&launch.program);
         cmd.args(&launch.args);
         cmd.cwd(&launch.cwd);
@@ -168,7 +133,7 @@ impl PtyProcess {
 
     /// Make the terminal `size` (the program is sent `SIGWINCH`).
     pub fn resize(&self, size: Size) -> Result<(), PtyError> {
-        lock(&self.master).resize(size.pty()).map_err(|e| PtyError::Resize(e.to_string()))
+        lock(&self.master).resize(pty_size(size)).map_err(|e| PtyError::Resize(e.to_string()))
     }
 
     /// The retained output, whether older output was dropped, and the exit

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::super::Roots;
 use super::layout::{rooted, Find, Kind, Place, Read, Reader, Scope};
-use super::scan;
+use super::listing;
 use super::source::Source;
 
 /// A container being filled: a known folder and the kind it holds.
@@ -92,8 +92,8 @@ fn visit(out: &mut Collected, index: &mut Index, root: &Path, place: &'static Pl
         }
         Find::Files { .. } | Find::SkillDirs => {
             let listed = match place.find {
-                Find::Files { suffixes, recursive } => scan::files(&target, suffixes, recursive),
-                _ => scan::skill_files(&target),
+                Find::Files { suffixes, recursive } => listing::files(&target, suffixes, recursive),
+                _ => listing::skill_files(&target),
             };
             match listed {
                 Ok(None) if !place.offer => {}

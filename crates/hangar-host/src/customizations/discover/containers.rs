@@ -12,10 +12,10 @@ use serde_json::json;
 use super::super::{customization_id, McpLaunch, Roots};
 use super::collect::Group;
 use super::layout::Scope;
-use super::read::{self, Outcome};
-use super::scan;
+use super::listing;
+use super::read;
 use super::shadowing::Candidate;
-use super::source::{file_name, Source};
+use super::source::{file_name, Outcome, Source};
 use crate::resources::uri::path_to_file_uri;
 
 /// What one container yielded.
@@ -48,7 +48,7 @@ pub fn build(group: &Group, roots: &Roots) -> Built {
         children: Some(children),
         enabled: true,
         contents: group.kind.ahp(),
-        writable: scan::writable(&group.folder, roots),
+        writable: listing::writable(&group.folder, roots),
     });
     Built { container, candidates, mcp }
 }

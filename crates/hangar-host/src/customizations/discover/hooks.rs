@@ -15,8 +15,7 @@ use ahp_types::state::ChildCustomization;
 use serde_json::Value;
 
 use super::layout::Kind;
-use super::read::Outcome;
-use super::source::{with_base, Base, Source};
+use super::source::{with_base, Base, Outcome, Source};
 use super::text;
 use super::{json_spans, toml_spans};
 

@@ -13,9 +13,8 @@ use serde_json::{json, Map, Value};
 
 use super::super::{McpLaunch, McpTransport};
 use super::layout::{Dialect, Kind, Read};
-use super::read::Outcome;
 use super::secrets::{shown, shown_arg, shown_url};
-use super::source::{with_base, Source};
+use super::source::{with_base, Outcome, Source};
 use super::spans::SpannedDoc;
 use super::{expand, json_spans, text, toml_spans};
 

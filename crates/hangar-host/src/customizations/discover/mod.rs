@@ -9,10 +9,10 @@
 //! - `layout.rs`     — THE table: place → how found, what it holds, who reads it.
 //! - `collect.rs`    — the table over the roots: files found, grouped into
 //!   containers, each file once with its readers merged.
-//! - `scan.rs`       — listing a known folder (bounded), `writable`.
+//! - `listing.rs`    — listing a known folder (bounded), `writable`.
 //! - `source.rs`     — one file to read; the fields every customization shares.
 //! - `read.rs`       — a file into children by what its row says.
-//! - `rules.rs`, `agents.rs`, `skills.rs`, `prompts.rs` — one item per file.
+//! - `rules.rs`, `agent_files.rs`, `skills.rs`, `prompts.rs` — one item per file.
 //! - `hooks.rs`      — one hook per handler, three file shapes.
 //! - `mcp.rs`        — MCP entries of five dialects; `expand.rs` (`${VAR}`),
 //!   `secrets.rs` (what `_meta` may show).
@@ -20,7 +20,7 @@
 //! - `containers.rs` — a group as a `directory` container (`load`, `writable`).
 //! - `shadowing.rs`  — same-name losers get `hangar.shadowedBy` (its doc
 //!   lists the precedence rules).
-//! - `watch.rs`      — the watch points.
+//! - `watch_points.rs` — the watch points.
 //! - `frontmatter.rs` (YAML, and why `serde-saphyr`), `json_spans.rs`
 //!   (JSONC via `jsonc-parser`), `toml_spans.rs` (`toml_edit`), `spans.rs`,
 //!   `text.rs` (BOM, UTF-16 positions), `fields.rs` — parsing.
@@ -33,7 +33,7 @@
 //! Each child's `_meta["hangar.readBy"]` lists the agents that read its
 //! file natively; containers add `hangar.scope`.
 
-mod agents;
+mod agent_files;
 mod collect;
 mod containers;
 mod expand;
@@ -44,12 +44,12 @@ mod frontmatter;
 mod hooks;
 mod json_spans;
 mod layout;
+mod listing;
 mod mcp;
 mod plugins;
 mod prompts;
 mod read;
 mod rules;
-mod scan;
 mod secrets;
 mod shadowing;
 mod skills;
@@ -57,7 +57,7 @@ mod source;
 mod spans;
 mod text;
 mod toml_spans;
-mod watch;
+mod watch_points;
 
 #[cfg(test)]
 mod tests;
@@ -67,14 +67,15 @@ use serde_json::json;
 
 use super::{Discovery, Roots};
 use collect::Collected;
-use layout::{Kind, Scope};
 #[doc(hidden)]
-pub use watch::known_paths;
+pub use layout::Reader;
+use layout::{Kind, Scope};
+pub use watch_points::known_paths;
 
 /// Everything found for `roots`.
 pub fn discover(roots: &Roots) -> Discovery {
     let Collected { groups, mcp: mcp_files, plugins: plugin_roots } = collect::collect(roots);
-    let mut out = Discovery { watch: watch::watch_points(roots), ..Discovery::default() };
+    let mut out = Discovery { watch: watch_points::watch_points(roots), ..Discovery::default() };
     let mut candidates = Vec::new();
     let mut scopes = Vec::new();
     for group in &groups {

@@ -19,7 +19,7 @@ use super::collect::PluginRoot;
 use super::containers::{load_state, read_all};
 use super::layout::{Find, Place, Read, Scope, MANIFESTS, PLUGIN_PARTS};
 use super::source::{file_name, Source};
-use super::{json_spans, scan, text};
+use super::{json_spans, listing, text};
 use crate::resources::uri::path_to_file_uri;
 
 /// Most plugins read below one root.
@@ -31,14 +31,14 @@ pub fn find(root: &PluginRoot) -> Vec<PathBuf> {
         return Vec::new();
     };
     let mut found = Vec::new();
-    let mut level = scan::folders(&root.folder);
+    let mut level = listing::folders(&root.folder);
     for at in 1..=depth {
         let mut next = Vec::new();
         for dir in level {
             if manifest(&dir).is_some() || (at == 1 && manifest_optional) {
                 found.push(dir);
             } else if at < depth {
-                next.extend(scan::folders(&dir));
+                next.extend(listing::folders(&dir));
             }
             if found.len() >= MAX_PLUGINS {
                 return found;
@@ -101,8 +101,8 @@ fn sources(dir: &Path, name: &str, fields: &Map<String, Value>, manifest: Option
     for part in PLUGIN_PARTS {
         for target in targets(dir, part, fields, manifest) {
             let files = match part.find {
-                Find::Files { suffixes, recursive } if target.is_dir() => scan::files(&target, suffixes, recursive),
-                Find::SkillDirs if target.is_dir() => scan::skill_files(&target),
+                Find::Files { suffixes, recursive } if target.is_dir() => listing::files(&target, suffixes, recursive),
+                Find::SkillDirs if target.is_dir() => listing::skill_files(&target),
                 _ => Ok(target.is_file().then(|| vec![target.clone()])),
             };
             let folder = if target.is_dir() { target.clone() } else { target.parent().unwrap_or(dir).to_path_buf() };

@@ -7,27 +7,15 @@
 use ahp_types::state::ChildCustomization;
 use serde_json::{Map, Value};
 
-use super::super::McpLaunch;
 use super::layout::Read;
-use super::source::Source;
-use super::{agents, frontmatter, hooks, mcp, prompts, rules, skills, text, toml_spans};
-
-/// What one file yielded.
-#[derive(Debug, Default)]
-pub struct Outcome {
-    /// Its children (one per file for most kinds; one per entry for hooks).
-    pub children: Vec<ChildCustomization>,
-    /// Why (part of) it could not be read: `"<file>: <error with line>"`.
-    pub problem: Option<String>,
-    /// MCP servers it declares (plugin `.mcp.json`).
-    pub mcp: Vec<McpLaunch>,
-}
+use super::source::{Outcome, Source};
+use super::{agent_files, frontmatter, hooks, mcp, prompts, rules, skills, text, toml_spans};
 
 /// Read `src` as its row says.
 pub fn read(src: &Source) -> Outcome {
     match src.place.read {
         Read::Rule(mode) => one(src, |fields| rules::child(src, fields, mode)),
-        Read::Agent => one(src, |fields| agents::child(src, fields)),
+        Read::Agent => one(src, |fields| agent_files::child(src, fields)),
         Read::Skill | Read::Command => one(src, |fields| skills::child(src, fields)),
         Read::Prompt => one(src, |fields| prompts::child(src, fields)),
         Read::Hooks => hooks::read(src),

@@ -5,12 +5,23 @@
 use std::path::{Path, PathBuf};
 
 use ahp_types::common::JsonObject;
-use ahp_types::state::TextRange;
+use ahp_types::state::{ChildCustomization, TextRange};
 use serde_json::{json, Value};
 
-use super::super::customization_id;
+use super::super::{customization_id, McpLaunch};
 use super::layout::{Find, Kind, Place, Reader};
 use crate::resources::uri::path_to_file_uri;
+
+/// What one file yielded.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Its children (one per file for most kinds; one per entry for hooks).
+    pub children: Vec<ChildCustomization>,
+    /// Why (part of) it could not be read: `"<file>: <error with line>"`.
+    pub problem: Option<String>,
+    /// MCP servers it declares (plugin `.mcp.json`).
+    pub mcp: Vec<McpLaunch>,
+}
 
 /// One file to read.
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@ mod fuzz;
 mod input_requests;
 mod queue;
 mod summaries;
-mod terminals;
+mod terminal_channels;
 
 use std::path::Path;
 use std::sync::mpsc;

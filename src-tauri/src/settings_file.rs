@@ -5,6 +5,7 @@
 //! `settings.json.corrupt-SECONDS`, the defaults are used, and the problem
 //! is reported (Settings shows it) until the settings are saved again.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
@@ -99,8 +100,11 @@ impl SettingsFile {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).map_err(err)?;
             }
+            // Synced before the rename: after a power cut the file holds the
+            // old settings or the new ones, never an empty file.
             let tmp = path.with_extension("json.tmp");
-            std::fs::write(&tmp, text).map_err(err)?;
+            let mut file = std::fs::File::create(&tmp).map_err(err)?;
+            file.write_all(&text).and_then(|()| file.sync_all()).map_err(err)?;
             std::fs::rename(&tmp, path).map_err(err)?;
         }
         *kept = Kept { settings, problem: None };

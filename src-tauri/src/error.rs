@@ -3,7 +3,7 @@
 use ahp::hosts::HostError;
 use hangar_remote::RemoteError;
 
-use crate::protocol::command::WireError;
+use hangar_desktop_protocol::command::WireError;
 
 /// Why a core command failed.
 #[derive(Debug, thiserror::Error)]

@@ -30,8 +30,8 @@ use ahp::ClientError;
 use ahp_types::errors::ahp_error_codes::UNSUPPORTED_PROTOCOL_VERSION;
 use hangar_remote::{ConnectError, RemoteError};
 
-use crate::protocol::app::BackReport;
-use crate::protocol::host::{HostConnection, RemoteView};
+use hangar_desktop_protocol::app::BackReport;
+use hangar_desktop_protocol::host::{HostConnection, RemoteView};
 
 /// Why the last connection attempt to a host failed.
 #[derive(Debug, Clone, PartialEq, Eq)]

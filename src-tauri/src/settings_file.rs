@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
-use crate::protocol::settings::Settings;
+use hangar_desktop_protocol::settings::Settings;
 
 /// Why the settings could not be saved.
 #[derive(Debug, thiserror::Error)]
@@ -115,7 +115,7 @@ impl SettingsFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::settings::Theme;
+    use hangar_desktop_protocol::settings::Theme;
 
     #[test]
     fn saved_settings_are_there_at_the_next_launch() {

@@ -51,13 +51,13 @@ use crate::host_software::HostSoftware;
 use crate::notifications;
 use crate::outbox::Outbox;
 use crate::outgoing::{self, Composed};
-use crate::protocol::app::{InboxItem, SessionRow};
-use crate::protocol::chat::PendingView;
-use crate::protocol::command::Sent;
-use crate::protocol::{AppOp, ChatOp, StreamEvent};
 use crate::session_rows::{needs_input, row};
 use crate::session_start::{HeldMessage, Lifecycle, SessionStart};
 use crate::settings_file::SettingsFile;
+use hangar_desktop_protocol::app::{InboxItem, SessionRow};
+use hangar_desktop_protocol::chat::PendingView;
+use hangar_desktop_protocol::command::Sent;
+use hangar_desktop_protocol::{AppOp, ChatOp, StreamEvent};
 
 /// Slots of the `ahp::Client`'s event broadcasts. It sizes the all-events
 /// channel the pump reads *and* every subscribed channel's own broadcast,

@@ -11,7 +11,7 @@ use ts_rs::{Config, TS};
 use super::command::{Command, CommandEvents, CommandResults};
 
 fn gen_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/gen"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui/src/gen"))
 }
 
 #[test]

@@ -31,10 +31,6 @@
 //! - [`opener`]        — Settings' *Open* buttons (`xdg-open`).
 //! - [`event_feed`]    — `MultiHostClient::events()` checked against a tap
 //!   on each connection's transport, so lost events are noticed.
-//! - [`hangar_desktop_protocol`] — the core↔UI protocol, data only: [`hangar_desktop_protocol::Command`]
-//!   (one serde-tagged enum, an argument struct per command), each command's
-//!   result, the app and chat ops and views; `ts-rs` writes their
-//!   TypeScript into `ui/src/gen/`.
 //! - [`chat_view`]     — reduced chat state → chat views and incremental ops
 //!   (snapshot, part, turnDone, older, meta).
 //! - [`part_view`]     — response parts → part views (markdown HTML, tool
@@ -64,6 +60,12 @@
 //! - [`bridge`]        — the same table over a loopback WebSocket, serving
 //!   `ui/dist`, for UI tests in headless Chromium.
 //! - [`error`]         — [`error::CoreError`].
+//!
+//! The core↔UI wire types — [`hangar_desktop_protocol::Command`] (one
+//! serde-tagged enum, an argument struct per command), each command's
+//! result, the app and chat ops and views, and the `ts-rs` export into
+//! `ui/src/gen/` — are the crate `hangar_desktop_protocol`
+//! (`crates/hangar-desktop-protocol`).
 //!
 //! Data flow: host envelope → `MultiHostClient::events` → [`core::Core`]
 //! pump → mirror (reducers) → [`chat_view::ChatProjection`] → a stream's

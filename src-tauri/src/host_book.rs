@@ -22,7 +22,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::net::IpAddr;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard};
+
+use hangar_host::locks;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ahp::hosts::{HostId, HostState, ReconnectPolicy};
@@ -160,7 +162,7 @@ impl HostBook {
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<HostId, Entry>> {
-        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+        locks::lock(&self.entries)
     }
 
     /// A host joins (after the ones already there, in the sidebar).

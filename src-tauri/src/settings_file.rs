@@ -7,7 +7,9 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
+
+use hangar_host::locks::lock;
 
 use hangar_desktop_protocol::settings::Settings;
 
@@ -77,7 +79,7 @@ impl SettingsFile {
     }
 
     fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
-        self.kept.lock().unwrap_or_else(PoisonError::into_inner)
+        lock(&self.kept)
     }
 
     /// The current settings.

@@ -24,7 +24,9 @@ use ahp::{ClientConfig, TransportError};
 use ahp_types::ROOT_RESOURCE_URI;
 use hangar_remote::{HostStream, Remotes, SavedHost};
 
-use super::{lock, send_app, Core, CoreState, EVENT_BUFFER};
+use hangar_host::locks::lock;
+
+use super::{send_app, Core, CoreState, EVENT_BUFFER};
 use crate::error::CoreError;
 use crate::event_feed::TappedTransport;
 use crate::host_book::{network_appeared, slept, Failure};

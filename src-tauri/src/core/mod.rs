@@ -33,13 +33,14 @@ mod unsent;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use ahp::hosts::{HostEvent, HostId, MultiHostClient};
 use ahp::multi_host_state_mirror::{HostedResourceKey, MultiHostStateMirror};
 use ahp_types::state::PendingMessageKind;
 use ahp_types::state::{ChatState, SessionState};
 use ahp_types::{ActionEnvelope, StateAction};
+use hangar_host::locks::lock;
 use hangar_remote::Remotes;
 
 use crate::chat_view::{pending_confirmations, ChatProjection};
@@ -173,10 +174,6 @@ impl CoreState {
         let key = HostedResourceKey::new(host.id.clone(), s.resource.clone());
         row(host, s, self.mirror.sessions().get(&key))
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn send_all(sinks: &mut HashMap<u64, Sink>, event: &StreamEvent) {

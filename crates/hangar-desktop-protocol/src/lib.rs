@@ -27,7 +27,7 @@
 //! Data only, no I/O: serde gives the wire shape, `ts-rs` the TypeScript the
 //! UI imports from `ui/src/gen/` (written by the `export_bindings` test).
 //! A crate of its own, as codex-rs keeps its wire types in
-//! `app-server-protocol`: the core and the bridge depend on it, and a reader
+//! `app-server-protocol`: the core and its bridge depend on it, and a reader
 //! finds every command in one place.
 //!
 //! Why `ts-rs` and not `specta` / `tauri-specta`: the same commands travel

@@ -30,7 +30,7 @@ echo "== build"
 cargo build --workspace --all-targets
 
 echo "== ui/src/gen: the TypeScript generated from the Rust protocol types is committed and current"
-cargo test -q -p hangar-desktop --lib export_bindings; git diff --exit-code --stat -- ui/src/gen; test -z "$(git ls-files --others --exclude-standard -- ui/src/gen)" || { echo "ui/src/gen has files not committed"; exit 1; }
+cargo test -q -p hangar-desktop-protocol --lib export_bindings; git diff --exit-code --stat -- ui/src/gen; test -z "$(git ls-files --others --exclude-standard -- ui/src/gen)" || { echo "ui/src/gen has files not committed"; exit 1; }
 
 echo "== tests (on a virtual X display: the real-window test opens the app's window)"
 export HANGAR_REQUIRE_WINDOW=1

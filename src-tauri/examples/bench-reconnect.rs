@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use hangar_desktop::commands::call_wire;
 use hangar_desktop::core::{Core, Sink};
-use hangar_desktop::protocol::StreamEvent;
+use hangar_desktop_protocol::StreamEvent;
 use hangar_e2e::acp::fake_agent_bin;
 use hangar_e2e::{Launch, TestHost};
 use hangar_remote::{NewHost, Remotes, TokenStorage};

@@ -22,7 +22,7 @@ use tokio::sync::mpsc;
 
 use crate::commands;
 use crate::core::{Core, Sink};
-use crate::protocol::StreamEvent;
+use hangar_desktop_protocol::StreamEvent;
 
 async fn ipc(State(core): State<Arc<Core>>, ws: WebSocketUpgrade) -> Response {
     ws.max_message_size(8 << 20).on_upgrade(move |socket| connection(core, socket))

@@ -17,13 +17,13 @@ use ahp_types::StateAction;
 use crate::core::Core;
 use crate::error::CoreError;
 use crate::host_files::read_text;
-use crate::protocol::app::ChangeCounts;
-use crate::protocol::changes::{
+use crate::review_diff::review_diff;
+use hangar_desktop_protocol::app::ChangeCounts;
+use hangar_desktop_protocol::changes::{
     ChangedFile, ChangesArgs, ChangesFileArgs, ChangesInvokeArgs, ChangesInvoked, ChangesReviewArgs, ChangesView,
     FileDiffView, FileStatus, TurnCounts, TurnCountsArgs,
 };
-use crate::protocol::command::Dispatched;
-use crate::review_diff::review_diff;
+use hangar_desktop_protocol::command::Dispatched;
 
 async fn client(core: &Core, host: &HostId) -> Result<HostClientHandle, CoreError> {
     core.multi().client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))

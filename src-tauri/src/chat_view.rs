@@ -3,7 +3,7 @@
 //!
 //! State is reduced elsewhere (the official reducers in
 //! `MultiHostStateMirror`); this module only *projects* a reduced
-//! [`ChatState`] into views ([`crate::protocol::chat`]) and diffs
+//! [`ChatState`] into views ([`hangar_desktop_protocol::chat`]) and diffs
 //! successive projections:
 //!
 //! - [`turn_view`] / [`active_view`]: a turn with its response parts as
@@ -21,7 +21,7 @@ use ahp_types::state::{ActiveTurn, ChatState, MessageAttachment, ResponsePart, T
 
 use crate::part_append::{append, SentBlocks};
 use crate::part_view::{part_view, string_or_markdown};
-use crate::protocol::chat::{
+use hangar_desktop_protocol::chat::{
     AttachmentView, ChatMeta, ChatOp, ChatSnapshot, ForkOrigin, MessageView, PendingView, TurnOutcome, TurnView,
     UsageView,
 };

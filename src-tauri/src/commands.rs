@@ -30,14 +30,14 @@ use crate::core::{Core, Sink};
 use crate::customizations::{self, toggle};
 use crate::error::CoreError;
 use crate::outgoing::{self, fresh_id, Composed};
-use crate::protocol::command::{ChatOpened, Dispatched, OlderFetched, Queued, SessionCreated, StreamOpened};
-use crate::protocol::host::HostAdded;
-use crate::protocol::input::answers_to_ahp;
-use crate::protocol::part::InputResponse;
-use crate::protocol::{Command, Reply};
 use crate::settings_page;
+use hangar_desktop_protocol::command::{ChatOpened, Dispatched, OlderFetched, Queued, SessionCreated, StreamOpened};
+use hangar_desktop_protocol::host::HostAdded;
+use hangar_desktop_protocol::input::answers_to_ahp;
+use hangar_desktop_protocol::part::InputResponse;
+use hangar_desktop_protocol::{Command, Reply};
 
-pub use crate::protocol::COMMANDS;
+pub use hangar_desktop_protocol::COMMANDS;
 
 fn bad(command: &str, message: impl Into<String>) -> CoreError {
     CoreError::BadArgs { command: command.to_owned(), message: message.into() }
@@ -50,7 +50,7 @@ fn composed(
     command: &str,
     text: String,
     model: Option<String>,
-    attachments: Option<Vec<crate::protocol::command::Attachment>>,
+    attachments: Option<Vec<hangar_desktop_protocol::command::Attachment>>,
     agent: Option<String>,
 ) -> Result<Composed, CoreError> {
     if text.trim().is_empty() {

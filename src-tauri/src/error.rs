@@ -3,6 +3,8 @@
 use ahp::hosts::HostError;
 use hangar_remote::RemoteError;
 
+use hangar_desktop_protocol::command::WireError;
+
 /// Why a core command failed.
 #[derive(Debug, thiserror::Error)]
 pub enum CoreError {
@@ -53,6 +55,17 @@ fn remote_message(error: &RemoteError) -> String {
              integration), or tick \"Keep the token in a plaintext file\" (mode 0600, readable only by you)"
         ),
         other => other.to_string(),
+    }
+}
+
+/// A command that did not parse is the core's [`CoreError::UnknownCommand`]
+/// or [`CoreError::BadArgs`], with the same message.
+impl From<WireError> for CoreError {
+    fn from(error: WireError) -> Self {
+        match error {
+            WireError::UnknownCommand(name) => Self::UnknownCommand(name),
+            WireError::BadArgs { command, message } => Self::BadArgs { command, message },
+        }
     }
 }
 

@@ -24,7 +24,9 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
+
+use hangar_host::locks;
 
 use crate::host_software::HostSoftware;
 use ahp::hosts::{HostId, HostSubscriptionEvent, HostSubscriptionStream};
@@ -41,7 +43,7 @@ pub struct SeqTap {
 
 impl SeqTap {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<HostId, VecDeque<i64>>> {
-        self.seqs.lock().unwrap_or_else(PoisonError::into_inner)
+        locks::lock(&self.seqs)
     }
 
     /// An `action` with `seq` arrived on `host`'s connection.

@@ -7,7 +7,7 @@ use ahp_types::state::{FileEditDiffStats, FileEditSide};
 use base64::Engine;
 use similar::{ChangeTag, TextDiff};
 
-use crate::protocol::part::{DiffTag, DiffView};
+use hangar_desktop_protocol::part::{DiffTag, DiffView};
 
 /// Lines shown per file before the diff is cut.
 pub const MAX_DIFF_LINES: usize = 2000;

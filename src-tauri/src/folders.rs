@@ -3,7 +3,7 @@
 
 use ahp_types::commands::ResourceListResult;
 
-use crate::protocol::command::{FolderEntry, FolderListing};
+use hangar_desktop_protocol::command::{FolderEntry, FolderListing};
 
 /// The parent of a `file://` URI, if it has one.
 pub fn parent_uri(uri: &str) -> Option<String> {

@@ -22,7 +22,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::net::IpAddr;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard};
+
+use hangar_host::locks;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ahp::hosts::{HostId, HostState, ReconnectPolicy};
@@ -30,8 +32,8 @@ use ahp::ClientError;
 use ahp_types::errors::ahp_error_codes::UNSUPPORTED_PROTOCOL_VERSION;
 use hangar_remote::{ConnectError, RemoteError};
 
-use crate::protocol::app::BackReport;
-use crate::protocol::host::{HostConnection, RemoteView};
+use hangar_desktop_protocol::app::BackReport;
+use hangar_desktop_protocol::host::{HostConnection, RemoteView};
 
 /// Why the last connection attempt to a host failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -160,7 +162,7 @@ impl HostBook {
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<HostId, Entry>> {
-        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+        locks::lock(&self.entries)
     }
 
     /// A host joins (after the ones already there, in the sidebar).

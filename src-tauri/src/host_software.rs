@@ -5,7 +5,9 @@
 //! tap ([`crate::event_feed::TappedTransport`]) notes it on the way in.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
+
+use hangar_host::locks::lock;
 
 use ahp::hosts::HostId;
 use serde_json::Value;
@@ -35,13 +37,13 @@ impl HostSoftware {
             return;
         }
         if let Some(software) = describe(result) {
-            self.by_host.lock().unwrap_or_else(PoisonError::into_inner).insert(host.clone(), software);
+            lock(&self.by_host).insert(host.clone(), software);
         }
     }
 
     /// What `host` said it runs, once it has answered `initialize`.
     pub fn of(&self, host: &HostId) -> Option<String> {
-        self.by_host.lock().unwrap_or_else(PoisonError::into_inner).get(host).cloned()
+        lock(&self.by_host).get(host).cloned()
     }
 }
 

@@ -31,10 +31,6 @@
 //! - [`opener`]        — Settings' *Open* buttons (`xdg-open`).
 //! - [`event_feed`]    — `MultiHostClient::events()` checked against a tap
 //!   on each connection's transport, so lost events are noticed.
-//! - [`protocol`]      — the core↔UI protocol, data only: [`protocol::Command`]
-//!   (one serde-tagged enum, an argument struct per command), each command's
-//!   result, the app and chat ops and views; `ts-rs` writes their
-//!   TypeScript into `ui/src/gen/`.
 //! - [`chat_view`]     — reduced chat state → chat views and incremental ops
 //!   (snapshot, part, turnDone, older, meta).
 //! - [`part_view`]     — response parts → part views (markdown HTML, tool
@@ -65,9 +61,15 @@
 //!   `ui/dist`, for UI tests in headless Chromium.
 //! - [`error`]         — [`error::CoreError`].
 //!
+//! The core↔UI wire types — [`hangar_desktop_protocol::Command`] (one
+//! serde-tagged enum, an argument struct per command), each command's
+//! result, the app and chat ops and views, and the `ts-rs` export into
+//! `ui/src/gen/` — are the crate `hangar_desktop_protocol`
+//! (`crates/hangar-desktop-protocol`).
+//!
 //! Data flow: host envelope → `MultiHostClient::events` → [`core::Core`]
 //! pump → mirror (reducers) → [`chat_view::ChatProjection`] → a stream's
-//! sink ([`protocol::StreamEvent`]) → the UI. UI commands →
+//! sink ([`hangar_desktop_protocol::StreamEvent`]) → the UI. UI commands →
 //! [`commands::call_wire`] → [`commands::call`] → `dispatchAction` or a
 //! request on the host → the echo comes back the same way.
 
@@ -94,7 +96,6 @@ pub mod outbox;
 pub mod outgoing;
 pub mod part_append;
 pub mod part_view;
-pub mod protocol;
 pub mod remote_hosts;
 pub mod review_diff;
 pub mod session_rows;

@@ -6,7 +6,7 @@
 
 use ahp_types::state::SessionStatus as Bits;
 
-use crate::protocol::settings::NotifySettings;
+use hangar_desktop_protocol::settings::NotifySettings;
 
 /// What a notification is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

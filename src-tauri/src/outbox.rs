@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use ahp_types::state::{ChatState, Message};
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::chat::PendingView;
+use hangar_desktop_protocol::chat::PendingView;
 
 /// The file, in the saved host list's folder.
 pub const OUTBOX_FILE: &str = "outbox.json";

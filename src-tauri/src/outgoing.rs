@@ -15,7 +15,7 @@ use ahp_types::state::{
 use ahp_types::StateAction;
 
 use crate::error::CoreError;
-use crate::protocol::command::Attachment;
+use hangar_desktop_protocol::command::Attachment;
 
 /// A fresh id for turns, queued messages and sessions.
 pub fn fresh_id() -> String {

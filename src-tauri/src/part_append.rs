@@ -13,7 +13,7 @@
 //! blocks; when not even the first block is unchanged, the whole part is
 //! sent (`part`).
 
-use crate::protocol::part::PartView;
+use hangar_desktop_protocol::part::PartView;
 
 /// What the UI holds of a markdown or reasoning part.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,7 +55,7 @@ pub fn append(sent: Option<&SentBlocks>, part: &PartView) -> Option<(usize, Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::part::HtmlPart;
+    use hangar_desktop_protocol::part::HtmlPart;
 
     fn md(text: &str) -> PartView {
         PartView::Markdown(HtmlPart { id: "m".into(), blocks: crate::markdown::render_blocks(text) })

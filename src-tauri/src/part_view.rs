@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::file_diff::file_edit_view;
 use crate::markdown;
-use crate::protocol::part::{
+use hangar_desktop_protocol::part::{
     ConfirmOptionView, ContentRefPart, DiffView, ErrorPart, ErrorView, HtmlPart, InputRequestPart, InputResponse,
     NotificationPart, PartView, TerminalLinkView, ToolCallPart, ToolCallStatus, ToolCallView,
 };
@@ -40,7 +40,7 @@ pub fn part_view(part: &ResponsePart) -> PartView {
         ResponsePart::Error(p) => PartView::Error(ErrorPart {
             error: ErrorView { error_type: p.error.error_type.clone(), message: p.error.message.clone() },
             resumable: p.resumable,
-            sign_in: crate::protocol::sign_in::SignInView::from_error(&p.error),
+            sign_in: hangar_desktop_protocol::sign_in::SignInView::from_error(&p.error),
         }),
         ResponsePart::SystemNotification(p) => {
             PartView::SystemNotification(NotificationPart { content: string_or_markdown(&p.content) })

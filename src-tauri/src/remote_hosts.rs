@@ -16,7 +16,7 @@ use hangar_remote::{
 
 use crate::error::CoreError;
 use crate::host_book::Failure;
-use crate::protocol::host::{HostAddArgs, HostProbe, RemoteView};
+use hangar_desktop_protocol::host::{HostAddArgs, HostProbe, RemoteView};
 
 /// How long one connection attempt (TCP, TLS and the upgrade) may take: a
 /// host whose packets vanish would otherwise hold an attempt for the OS's

@@ -8,8 +8,8 @@ use ahp_types::state::FileEditDiffStats;
 use similar::{DiffOp, TextDiff};
 
 use crate::file_diff::diff_view;
-use crate::protocol::changes::{FileDiffView, GapView, HunkView, WordsView};
-use crate::protocol::part::DiffTag;
+use hangar_desktop_protocol::changes::{FileDiffView, GapView, HunkView, WordsView};
+use hangar_desktop_protocol::part::DiffTag;
 
 /// Unchanged lines kept around each hunk.
 const CONTEXT: usize = 3;

@@ -8,11 +8,11 @@
 use ahp::hosts::HostHandle;
 use ahp_types::state::{SessionState, SessionStatus as StatusBits, SessionSummary};
 
-use crate::protocol::app::{
+use crate::session_start::Lifecycle;
+use hangar_desktop_protocol::app::{
     AgentView, BackReport, ChangeCounts, HostView, ModelView, ReportedSession, SessionRow, SessionStatus,
 };
-use crate::protocol::host::{HostConnection, RemoteView};
-use crate::session_start::Lifecycle;
+use hangar_desktop_protocol::host::{HostConnection, RemoteView};
 
 /// The status word the sidebar shows: `starting` / `failed` from the
 /// session's lifecycle, else from the status bits.

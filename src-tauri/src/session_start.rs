@@ -10,24 +10,12 @@
 //! is ready. The core (`core.rs`) sends them: the first as a turn, the rest
 //! queued behind it.
 
-use ahp_types::state::{SessionConfigState, SessionLifecycle, SessionState};
+use ahp_types::state::{SessionConfigState, SessionState};
 
 use crate::outgoing::{fresh_id, Composed};
-pub use crate::protocol::chat::Lifecycle;
-use crate::protocol::chat::{ChatOp, PendingView, SettingOption, SettingView, StartView};
-use crate::protocol::sign_in::SignInView;
-
-impl Lifecycle {
-    /// The lifecycle of a mirrored session; `None` (not subscribed) and
-    /// values from newer protocols count as ready.
-    pub fn of(session: Option<&SessionState>) -> Self {
-        match session.map(|s| &s.lifecycle) {
-            Some(SessionLifecycle::Creating) => Self::Creating,
-            Some(SessionLifecycle::Failed) => Self::Failed,
-            _ => Self::Ready,
-        }
-    }
-}
+pub use hangar_desktop_protocol::chat::Lifecycle;
+use hangar_desktop_protocol::chat::{ChatOp, PendingView, SettingOption, SettingView, StartView};
+use hangar_desktop_protocol::sign_in::SignInView;
 
 /// The session config's properties with a list of string values, but the
 /// model (chosen per message): `mode` first, then by title.

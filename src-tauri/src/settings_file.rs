@@ -7,9 +7,11 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 
-use crate::protocol::settings::Settings;
+use hangar_host::locks::lock;
+
+use hangar_desktop_protocol::settings::Settings;
 
 /// Why the settings could not be saved.
 #[derive(Debug, thiserror::Error)]
@@ -77,7 +79,7 @@ impl SettingsFile {
     }
 
     fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
-        self.kept.lock().unwrap_or_else(PoisonError::into_inner)
+        lock(&self.kept)
     }
 
     /// The current settings.
@@ -115,7 +117,7 @@ impl SettingsFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::settings::Theme;
+    use hangar_desktop_protocol::settings::Theme;
 
     #[test]
     fn saved_settings_are_there_at_the_next_launch() {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::core::Core;
 use crate::error::CoreError;
-use crate::protocol::settings::{Place, Settings, SettingsView};
+use hangar_desktop_protocol::settings::{Place, Settings, SettingsView};
 
 fn shown(path: Option<PathBuf>) -> String {
     path.map(|p| p.display().to_string()).unwrap_or_default()

@@ -15,7 +15,7 @@ use crate::commands;
 use crate::core::{Core, Notifier, Sink};
 use crate::error::CoreError;
 use crate::options::AppOptions;
-use crate::protocol::{Reply, StreamEvent};
+use hangar_desktop_protocol::{Reply, StreamEvent};
 
 struct AppCore(Arc<Core>);
 

@@ -12,8 +12,8 @@ use ahp_types::StateAction;
 
 use crate::core::Core;
 use crate::error::CoreError;
-use crate::protocol::command::Dispatched;
-use crate::protocol::terminal::{TerminalArgs, TerminalInputArgs, TerminalRead};
+use hangar_desktop_protocol::command::Dispatched;
+use hangar_desktop_protocol::terminal::{TerminalArgs, TerminalInputArgs, TerminalRead};
 
 /// The most typed at once (a paste).
 const MAX_INPUT: usize = 64 * 1024;

@@ -19,7 +19,7 @@ use hangar_desktop::commands::call_wire;
 use hangar_desktop::core::Sink;
 use hangar_desktop::error::CoreError;
 use hangar_desktop::notifications::Kind;
-use hangar_desktop::protocol::StreamEvent;
+use hangar_desktop_protocol::StreamEvent;
 use serde_json::{json, Value};
 
 /// A command by its wire name and JSON arguments, as the UI sends it; the

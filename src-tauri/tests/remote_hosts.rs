@@ -23,7 +23,7 @@ use ahp::hosts::HostId;
 use futures_util::{SinkExt, StreamExt};
 use hangar_desktop::commands::call_wire;
 use hangar_desktop::core::{Core, Sink};
-use hangar_desktop::protocol::StreamEvent;
+use hangar_desktop_protocol::StreamEvent;
 use hangar_e2e::acp::fake_agent_bin;
 use hangar_e2e::{files_containing, hangar_bin, Launch, SecretService, TestHost};
 use hangar_remote::{NewHost, Remotes, TokenStorage};

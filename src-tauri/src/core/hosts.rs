@@ -24,16 +24,18 @@ use ahp::{ClientConfig, TransportError};
 use ahp_types::ROOT_RESOURCE_URI;
 use hangar_remote::{HostStream, Remotes, SavedHost};
 
-use super::{lock, send_app, Core, CoreState, EVENT_BUFFER};
+use hangar_host::locks::lock;
+
+use super::{send_app, Core, CoreState, EVENT_BUFFER};
 use crate::error::CoreError;
 use crate::event_feed::TappedTransport;
 use crate::host_book::{network_appeared, slept, Failure};
-use crate::protocol::app::HostView;
-use crate::protocol::host::{HostAddArgs, HostProbe, RemoteView};
-use crate::protocol::settings::{AboutHost, AboutView};
-use crate::protocol::AppOp;
 use crate::remote_hosts;
 use crate::session_rows::host_view;
+use hangar_desktop_protocol::app::HostView;
+use hangar_desktop_protocol::host::{HostAddArgs, HostProbe, RemoteView};
+use hangar_desktop_protocol::settings::{AboutHost, AboutView};
+use hangar_desktop_protocol::AppOp;
 
 impl Core {
     /// Register a host reachable at `url` (a `ws://` URL carrying its token:

@@ -33,13 +33,14 @@ mod unsent;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use ahp::hosts::{HostEvent, HostId, MultiHostClient};
 use ahp::multi_host_state_mirror::{HostedResourceKey, MultiHostStateMirror};
 use ahp_types::state::PendingMessageKind;
 use ahp_types::state::{ChatState, SessionState};
 use ahp_types::{ActionEnvelope, StateAction};
+use hangar_host::locks::lock;
 use hangar_remote::Remotes;
 
 use crate::chat_view::{pending_confirmations, ChatProjection};
@@ -51,13 +52,13 @@ use crate::host_software::HostSoftware;
 use crate::notifications;
 use crate::outbox::Outbox;
 use crate::outgoing::{self, Composed};
-use crate::protocol::app::{InboxItem, SessionRow};
-use crate::protocol::chat::PendingView;
-use crate::protocol::command::Sent;
-use crate::protocol::{AppOp, ChatOp, StreamEvent};
 use crate::session_rows::{needs_input, row};
 use crate::session_start::{HeldMessage, Lifecycle, SessionStart};
 use crate::settings_file::SettingsFile;
+use hangar_desktop_protocol::app::{InboxItem, SessionRow};
+use hangar_desktop_protocol::chat::PendingView;
+use hangar_desktop_protocol::command::Sent;
+use hangar_desktop_protocol::{AppOp, ChatOp, StreamEvent};
 
 /// Slots of the `ahp::Client`'s event broadcasts. It sizes the all-events
 /// channel the pump reads *and* every subscribed channel's own broadcast,
@@ -173,10 +174,6 @@ impl CoreState {
         let key = HostedResourceKey::new(host.id.clone(), s.resource.clone());
         row(host, s, self.mirror.sessions().get(&key))
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn send_all(sinks: &mut HashMap<u64, Sink>, event: &StreamEvent) {

@@ -22,10 +22,12 @@ use ahp::SubscriptionEvent;
 use ahp_types::state::SessionSummary;
 use ahp_types::ROOT_RESOURCE_URI;
 
-use super::{action_type, lock, send_app, send_chat, update_inbox, Core, CoreState, Release};
+use hangar_host::locks::lock;
+
+use super::{action_type, send_app, send_chat, update_inbox, Core, CoreState, Release};
 use crate::event_feed::{EventFeed, Fed};
-use crate::protocol::{AppOp, ChatOp};
 use crate::session_start::Lifecycle;
+use hangar_desktop_protocol::{AppOp, ChatOp};
 
 /// What a batch leaves to do once the state lock is released.
 #[derive(Default)]

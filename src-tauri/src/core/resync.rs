@@ -7,10 +7,12 @@
 //! that host, the inbox and the session rows, and sends messages held for
 //! a session the snapshot shows ready.
 
-use super::{lock, send_app, send_chat, update_inbox, Core, CoreState};
-use crate::protocol::AppOp;
+use hangar_host::locks::lock;
+
+use super::{send_app, send_chat, update_inbox, Core, CoreState};
 use ahp::hosts::HostId;
 use ahp::multi_host_state_mirror::HostedResourceKey;
+use hangar_desktop_protocol::AppOp;
 
 impl Core {
     /// Re-snapshot what the core holds on `host` and re-send the views.

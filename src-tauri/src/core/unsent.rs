@@ -18,11 +18,13 @@ use ahp_types::actions::{ChatPendingMessageSetAction, ChatTurnStartedAction};
 use ahp_types::state::PendingMessageKind;
 use ahp_types::StateAction;
 
-use super::{lock, send_chat, Core, CoreState};
+use hangar_host::locks::lock;
+
+use super::{send_chat, Core, CoreState};
 use crate::error::CoreError;
 use crate::outbox::{delivered, Outbox, OutboxEntry};
 use crate::outgoing::{fresh_id, now, Composed};
-use crate::protocol::ChatOp;
+use hangar_desktop_protocol::ChatOp;
 
 impl Core {
     /// Whether `host`, one the app knows, is not connected now (then a

@@ -10,7 +10,7 @@ use ahp_types::errors::ahp_error_codes;
 use crate::core::Core;
 use crate::error::CoreError;
 use crate::host_files::{delete, etag, read_text, transfer, write_text};
-use crate::protocol::customization::{
+use hangar_desktop_protocol::customization::{
     CustomizationDeleteArgs, CustomizationFile, CustomizationFileArgs, CustomizationSaveArgs,
     CustomizationTransferArgs, SaveOutcome,
 };

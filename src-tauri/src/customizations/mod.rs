@@ -4,7 +4,7 @@
 //! Map:
 //! - [`tree`]   — one way to read any entry of the AHP tree (shared fields,
 //!   decision list, own effective state), walking and finding ids;
-//! - [`view`]   — the tree as the UI's [`crate::protocol::customization`]
+//! - [`view`]   — the tree as the UI's [`hangar_desktop_protocol::customization`]
 //!   view, and what an open chat's streams were last sent of it;
 //! - [`toggle`] — the full decision list a `customizations.toggle` turns
 //!   into a `session/customizationToggled`;

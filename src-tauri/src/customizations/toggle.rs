@@ -10,7 +10,7 @@ use ahp_types::state::{Customization, CustomizationEnablement};
 use ahp_types::StateAction;
 
 use super::tree;
-use crate::protocol::customization::ToggleScope;
+use hangar_desktop_protocol::customization::ToggleScope;
 
 /// Why a toggle could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

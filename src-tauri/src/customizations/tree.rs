@@ -10,7 +10,7 @@
 use ahp_types::common::JsonObject;
 use ahp_types::state::{ChildCustomization, Customization, CustomizationEnablement, McpServerCustomization};
 
-use crate::protocol::customization::CustomizationKind;
+use hangar_desktop_protocol::customization::CustomizationKind;
 
 /// `_meta` key of a directory's or non-MCP child's decision list.
 pub const ENABLEMENT_META: &str = "hangar.enablement";

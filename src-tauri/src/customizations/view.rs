@@ -10,8 +10,8 @@ use ahp_types::state::{
 };
 
 use super::tree::{entries, Entry};
-use crate::protocol::chat::ChatOp;
-use crate::protocol::customization::{
+use hangar_desktop_protocol::chat::ChatOp;
+use hangar_desktop_protocol::customization::{
     AgentCustomizations, AppliedBy, CustomizationContainer, CustomizationItem, CustomizationKind, CustomizationsView,
     DecisionsView, HostCustomizations, LoadStatus, McpStatus, ShadowView, ToggleScope,
 };

@@ -35,7 +35,23 @@ use super::part::InputResponse;
 use super::settings::{AboutView, OpenArgs, Settings, SettingsView};
 use super::sign_in::{AgentSignInArgs, SignedIn};
 use super::terminal::{TerminalArgs, TerminalInputArgs, TerminalRead};
-use crate::error::CoreError;
+
+/// Why a wire command did not parse: its name is not in the table, or its
+/// arguments do not fit (the core reports both as its own errors).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WireError {
+    /// The command name is not in the table.
+    #[error("unknown command {0}")]
+    UnknownCommand(String),
+    /// The arguments did not fit the command.
+    #[error("bad arguments for {command}: {message}")]
+    BadArgs {
+        /// Command.
+        command: String,
+        /// What was wrong.
+        message: String,
+    },
+}
 
 /// The events of a command that opens no stream (`never` in TypeScript).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, TS)]
@@ -66,12 +82,12 @@ macro_rules! commands {
             /// The command named `name` with the wire `args` (`null` counts
             /// as `{}`): an unknown name or arguments that do not fit are
             /// errors, never a panic.
-            pub fn from_wire(name: &str, args: Value) -> Result<Self, CoreError> {
+            pub fn from_wire(name: &str, args: Value) -> Result<Self, WireError> {
                 let args = if args.is_null() { Value::Object(Default::default()) } else { args };
-                let bad = |e: serde_json::Error| CoreError::BadArgs { command: name.to_owned(), message: e.to_string() };
+                let bad = |e: serde_json::Error| WireError::BadArgs { command: name.to_owned(), message: e.to_string() };
                 match name {
                     $( $name => Ok(Self::$variant(serde_json::from_value(args).map_err(bad)?)), )*
-                    other => Err(CoreError::UnknownCommand(other.to_owned())),
+                    other => Err(WireError::UnknownCommand(other.to_owned())),
                 }
             }
         }
@@ -842,7 +858,7 @@ mod tests {
     #[test]
     fn unknown_commands_and_bad_arguments_are_errors() {
         assert!(
-            matches!(Command::from_wire("chat.explode", json!({})), Err(CoreError::UnknownCommand(n)) if n == "chat.explode")
+            matches!(Command::from_wire("chat.explode", json!({})), Err(WireError::UnknownCommand(n)) if n == "chat.explode")
         );
         for (name, args) in [
             ("chat.send", json!({"host": "local", "text": "no chat"})),
@@ -852,7 +868,7 @@ mod tests {
             ("chat.open", json!([1, 2])),
         ] {
             let e = Command::from_wire(name, args).unwrap_err();
-            assert!(matches!(&e, CoreError::BadArgs { command, .. } if command == name), "{name}: {e}");
+            assert!(matches!(&e, WireError::BadArgs { command, .. } if command == name), "{name}: {e}");
         }
         assert!(Command::from_wire("app.watch", Value::Null).is_ok(), "null arguments count as none");
     }

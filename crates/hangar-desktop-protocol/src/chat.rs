@@ -2,6 +2,7 @@
 //! Turns carry their response parts as [`PartView`]s; the session's start
 //! and customizations come along.
 
+use ahp_types::state::{SessionLifecycle, SessionState};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -64,6 +65,18 @@ pub enum Lifecycle {
     Ready,
     /// The agent did not start (`creationError` says why).
     Failed,
+}
+
+impl Lifecycle {
+    /// The lifecycle of a mirrored session; `None` (not subscribed) and
+    /// values from newer protocols count as ready.
+    pub fn of(session: Option<&SessionState>) -> Self {
+        match session.map(|s| &s.lifecycle) {
+            Some(SessionLifecycle::Creating) => Self::Creating,
+            Some(SessionLifecycle::Failed) => Self::Failed,
+            _ => Self::Ready,
+        }
+    }
 }
 
 /// The session's start as an open chat shows it; messages sent while it is

@@ -18,8 +18,13 @@ deb=${1:-$(ls target/release/bundle/deb/hangar_*_amd64.deb 2>/dev/null | head -1
 [ -f "$deb" ] || { echo "check-package-fresh.sh: no .deb (build one with scripts/build-packages.sh)" >&2; exit 1; }
 root=$(mktemp -d /var/tmp/hangar-fresh-deb12-XXXXXX)
 cleanup() {
-  umount "$root/tmp/.X11-unix" "$root/dev/pts" "$root/dev" "$root/proc" 2>/dev/null || true
-  rm -rf "$root"
+  local m still=0
+  for m in tmp/.X11-unix dev/pts dev proc; do
+    if mountpoint -q "$root/$m"; then umount "$root/$m" || umount -l "$root/$m" || true; fi
+    mountpoint -q "$root/$m" && still=1
+  done
+  # Never delete through a mount that is still there (it is this machine's /dev).
+  if [ "$still" -eq 0 ]; then rm -rf --one-file-system "$root"; else echo "left $root: still mounted" >&2; fi
 }
 trap cleanup EXIT
 

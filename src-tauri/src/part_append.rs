@@ -39,6 +39,22 @@ impl SentBlocks {
 /// tail)` — keep the first `keep` blocks (at least one) and append `tail`
 /// — when `part` is the same part (kind and id) and its first `keep`
 /// blocks are those the UI holds. `None`: send the whole part.
+///
+/// ```
+/// use hangar_desktop::markdown::render_blocks;
+/// use hangar_desktop::part_append::{append, SentBlocks};
+/// use hangar_desktop_protocol::part::{HtmlPart, PartView};
+///
+/// let md = |text: &str| PartView::Markdown(HtmlPart { id: "m".into(), blocks: render_blocks(text) });
+/// let held = SentBlocks::of(&md("Intro.\n\nSome")).unwrap();
+///
+/// // The last paragraph grew: keep the first block, append the new last one.
+/// assert_eq!(append(Some(&held), &md("Intro.\n\nSome more")), Some((1, vec!["<p>Some more</p>\n".to_owned()])));
+/// // The first block changed (it became a heading): the whole part is sent.
+/// assert_eq!(append(Some(&held), &md("# Intro.\n\nSome more")), None);
+/// // Nothing held yet: the whole part is sent.
+/// assert_eq!(append(None, &md("Intro.")), None);
+/// ```
 pub fn append(sent: Option<&SentBlocks>, part: &PartView) -> Option<(usize, Vec<String>)> {
     let sent = sent?;
     let now = SentBlocks::of(part)?;

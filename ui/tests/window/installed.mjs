@@ -29,7 +29,12 @@ const watchdog = setTimeout(() => {
 try {
   driver = await startDriver({
     driverBin: process.env.WEBKIT_DRIVER ?? 'WebKitWebDriver',
-    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share') },
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local/share'),
+    },
   });
   wd = await Session.create(driver.base, {
     binary: appBin,

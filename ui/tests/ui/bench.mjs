@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { frameLine, streamScript } from './bench-shared.mjs';
 import { launchChromium } from './browser.mjs';
 import { writeTurns } from './harness.mjs';
 
@@ -32,14 +33,8 @@ const uiArgs = process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : [];
 
 const home = mkdtempSync(join(tmpdir(), 'hangar-bench-home-'));
 mkdirSync(join(home, 'w'), { recursive: true });
-const steps = [];
-for (let i = 0; i < DELTAS; i++) {
-  steps.push({ chunk: i % 40 === 39 ? `word${i}\n\n` : i % 200 === 100 ? '\n```rust\nfn f() {}\n```\n' : `word${i} ` });
-  steps.push({ sleep: 4 });
-}
-steps.push({ end: 'end_turn' });
 const scriptPath = join(home, 'bench-agent.json');
-writeFileSync(scriptPath, JSON.stringify({ turns: [steps] }));
+writeFileSync(scriptPath, JSON.stringify(streamScript(DELTAS)));
 
 let bridge;
 process.on('exit', () => bridge?.kill('SIGKILL')); // also when a step throws
@@ -242,14 +237,12 @@ for (let run = 0; run < STREAM_RUNS; run++) {
   await page.click('[data-testid=send]');
   const f = await frames;
   const cpu = Object.fromEntries(Object.entries(await rendererTime()).map(([k, v]) => [k, (v - cpuBefore[k]) * 1000]));
-  const sorted = f.gaps.slice().sort((a, b) => a - b);
-  const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
   const text = await page.evaluate(
     () => document.querySelector('.turn:last-child .md.assistant')?.textContent.length ?? 0,
   );
   console.log(
     `stream: ${DELTAS} deltas in ${(f.ms / 1000).toFixed(2)} s (${(DELTAS / (f.ms / 1000)).toFixed(0)} deltas/s), final answer ${text} chars;` +
-      ` frames ${f.gaps.length}: p50 ${fmt(q(0.5))}, p95 ${fmt(q(0.95))}, p99 ${fmt(q(0.99))}, max ${fmt(sorted[sorted.length - 1])}, >50 ms: ${f.gaps.filter((g) => g > 50).length};` +
+      ` ${frameLine(f.gaps)};` +
       ` page main thread busy ${cpu.TaskDuration.toFixed(0)} ms (script ${cpu.ScriptDuration.toFixed(0)}, style ${cpu.RecalcStyleDuration.toFixed(0)}, layout ${cpu.LayoutDuration.toFixed(0)})`,
   );
   // The property streaming.mjs used to assert (one render per frame), as a

@@ -17,10 +17,11 @@
 // Env: APP_BIN (default target/debug/hangar-desktop), SESSIONS (50),
 // SETTLE_MS (15000), ROUNDS (1), SCREENSHOT_DIR (optional: a screenshot of
 // each window, idle-app.png / idle-blank.png).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { memory, total } from './procmem.mjs';
 import { killByMarker, Session, sleep, startDriver } from './webdriver.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -30,54 +31,6 @@ const SETTLE_MS = Number(process.env.SETTLE_MS ?? 15000);
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const shots = process.env.SCREENSHOT_DIR;
 if (!process.env.DISPLAY) throw new Error('needs an X display: run under xvfb-run');
-
-/** pid → parent pid, for every process. */
-function parents() {
-  const out = new Map();
-  for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      out.set(Number(p), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
-/** The app process (its command line names `home`) and all its descendants. */
-function appTree(home) {
-  const ppid = parents();
-  const app = [...ppid.keys()].find((p) => {
-    try {
-      const c = readFileSync(`/proc/${p}/cmdline`, 'utf8');
-      return c.startsWith(appBin) && c.includes(home);
-    } catch {
-      return false;
-    }
-  });
-  if (!app) throw new Error('app process not found');
-  const tree = [app];
-  for (let i = 0; i < tree.length; i++) for (const [p, pp] of ppid) if (pp === tree[i]) tree.push(p);
-  return tree;
-}
-const kib = (text, key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
-
-/** RSS and PSS (MiB) of each process in the tree of the app started with `home`. */
-function memory(home) {
-  const rows = [];
-  for (const pid of appTree(home)) {
-    try {
-      const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      rows.push({ pid, name, rss: kib(status, 'VmRSS') / 1024, pss: kib(rollup, 'Pss') / 1024 });
-    } catch {
-      /* gone */
-    }
-  }
-  return rows;
-}
 
 /** Start the binary (`blank` or the app with SESSIONS sessions), let it idle, read its memory. */
 async function measure(kind) {
@@ -119,7 +72,7 @@ async function measure(kind) {
       if (url !== 'about:blank') throw new Error(`the blank window shows ${url}`);
     }
     await sleep(SETTLE_MS);
-    const rows = memory(home);
+    const rows = memory(appBin, home);
     if (shots) writeFileSync(join(shots, `idle-${kind}.png`), await session.screenshot());
     return rows;
   } finally {
@@ -130,7 +83,6 @@ async function measure(kind) {
   }
 }
 
-const total = (rows, k) => rows.reduce((a, r) => a + r[k], 0);
 const mib = (v) => v.toFixed(1).padStart(7);
 const results = { app: [], blank: [] };
 for (let round = 0; round < ROUNDS; round++) {

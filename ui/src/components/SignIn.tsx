@@ -4,10 +4,11 @@
 // live, and answered by typing in it when it asks), or the agent's own
 // sign-in. Once one works, `onSignedIn` starts
 // the session again (as Zed's agent panel retries after authenticating).
-import { useCallback, useRef, useState } from 'preact/hooks';
+import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
 import type { SignInMethodView } from '../gen/SignInMethodView';
 import type { SignInView } from '../gen/SignInView';
 import { call, errorText } from '../ipc';
+import { inputQueue } from '../state/input-queue';
 import type { TerminalStatus } from '../state/terminal';
 import { TerminalOutput } from './TerminalOutput';
 
@@ -62,10 +63,15 @@ function Method({
     onSignedIn();
   }, [onSignedIn]);
   const read = useCallback((uri: string, from: number) => call('terminal.read', { host, uri, from }), [host]);
-  const type = useCallback(
-    (data: string) => {
-      if (terminal) void call('terminal.input', { host, uri: terminal, data }).catch((e) => setError(errorText(e)));
-    },
+  // In order, one command at a time (state/input-queue.ts).
+  const type = useMemo(
+    () =>
+      terminal
+        ? inputQueue(
+            (data) => call('terminal.input', { host, uri: terminal, data }),
+            (e) => setError(errorText(e)),
+          )
+        : () => {},
     [host, terminal],
   );
 

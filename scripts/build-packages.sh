@@ -29,14 +29,15 @@ if [ "$profile" = release ]; then
   cargo build --release -p hangar-cli --bin hangar -p hangar-desktop --bin hangar-desktop
 fi
 
-target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+# The target directory and the app's version, from one read of cargo's metadata.
+read -r target version < <(cargo metadata --format-version 1 --no-deps | python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+print(m["target_directory"], next(p["version"] for p in m["packages"] if p["name"] == "hangar-desktop"))')
 out="$target/$profile/bundle"
 for bin in hangar hangar-desktop; do
   [ -x "$target/$profile/$bin" ] || { echo "build-packages.sh: $target/$profile/$bin is missing (the test command builds it)" >&2; exit 1; }
 done
-version=$(cargo metadata --format-version 1 --no-deps | python3 -c '
-import json, sys
-print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "hangar-desktop"))')
 
 # The packages' Depends: the shared libraries both binaries link, as Debian's
 # own packaging computes them (dpkg-shlibdeps), so apt brings every one.

@@ -12,6 +12,8 @@ use super::Engine;
 pub(crate) struct ChangesetEntry {
     pub state: ChangesetState,
     pub session: String,
+    /// Its place in the order of registration: newer is larger.
+    pub registered: u64,
 }
 
 impl Engine {
@@ -23,7 +25,9 @@ impl Engine {
             return;
         }
         let Some(old) = self.changesets.get(uri).map(|c| &c.state) else {
-            self.changesets.insert(uri.to_owned(), ChangesetEntry { state, session: session.to_owned() });
+            self.changesets_registered += 1;
+            let entry = ChangesetEntry { state, session: session.to_owned(), registered: self.changesets_registered };
+            self.changesets.insert(uri.to_owned(), entry);
             return;
         };
         let status_changed = old.status != state.status;
@@ -36,6 +40,31 @@ impl Engine {
             let action = ChangesetContentChangedAction { files: state.files, operations: state.operations };
             let _ = self.emit_server(uri, StateAction::ChangesetContentChanged(Box::new(action)));
         }
+    }
+
+    /// Keep `session`'s turn changesets bounded: all but the newest `keep`
+    /// are dropped from memory unless `followed` says a client subscribes
+    /// to one. Nothing is lost: the tracker keeps every turn's changes, and
+    /// a subscribe or an operation registers the channel again
+    /// (`Host::ensure_changeset`). Returns how many were dropped.
+    pub fn trim_turn_changesets(&mut self, session: &str, keep: usize, followed: impl Fn(&str) -> bool) -> usize {
+        let prefix = format!("{session}{}turn/", super::changeset_uris::INFIX);
+        let mut turns: Vec<(u64, &String)> = self
+            .changesets
+            .iter()
+            .filter(|(uri, c)| c.session == session && uri.starts_with(&prefix))
+            .map(|(uri, c)| (c.registered, uri))
+            .collect();
+        if turns.len() <= keep {
+            return 0;
+        }
+        turns.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
+        let drop: Vec<String> =
+            turns[keep..].iter().map(|(_, uri)| (*uri).clone()).filter(|uri| !followed(uri)).collect();
+        for uri in &drop {
+            self.changesets.remove(uri);
+        }
+        drop.len()
     }
 
     /// Set `SessionSummary.changes` of `session`.

@@ -52,6 +52,22 @@ impl ChatEntry {
     }
 }
 
+impl ChatEntry {
+    /// Drop all but the newest `tail` completed turns from memory, pointing
+    /// `turns_next_cursor` at the stored turns before them. Every completed
+    /// turn is already a row of the store's `turns` table (written when it
+    /// ended, or it came from there with `chat/turnsLoaded`), so nothing is
+    /// lost: `fetchTurns` serves the rest. Returns how many were dropped.
+    pub fn trim_turns(&mut self, tail: usize) -> usize {
+        let Some(cut) = self.state.turns.len().checked_sub(tail).filter(|cut| *cut > 0) else {
+            return 0;
+        };
+        self.state.turns.drain(..cut);
+        self.state.turns_next_cursor = self.state.turns.first().map(|t| TurnCursor::before(&t.id).encode());
+        cut
+    }
+}
+
 /// `state` with only its newest `tail` completed turns, and a cursor for the
 /// rest when any were left out.
 fn chat_tail(state: &ChatState, tail: usize) -> ChatState {

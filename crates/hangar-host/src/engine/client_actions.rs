@@ -166,6 +166,13 @@ pub(crate) fn check_client_action(client_id: &str, on: &Subject<'_>, action: &St
         {
             return Err("a turn is in progress".to_owned());
         }
+        // The host holds only the newest turns live (`Engine::turn_tail`);
+        // the reducer would ignore a turn it does not hold, so say why.
+        StateAction::ChatTruncated(a)
+            if a.turn_id.as_ref().is_some_and(|id| chat.is_some_and(|c| !c.turns.iter().any(|t| &t.id == id))) =>
+        {
+            return Err("the turn is not among the chat's newest turns held live; truncate from a newer one".to_owned());
+        }
         StateAction::SessionActiveClientSet(a) if a.active_client.client_id != client_id => {
             return Err("a client can only set itself as active".to_owned());
         }

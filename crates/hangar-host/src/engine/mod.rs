@@ -97,12 +97,17 @@ pub struct Engine {
     chats: HashMap<String, ChatEntry>,
     watches: HashMap<String, ResourceWatchState>,
     changesets: HashMap<String, ChangesetEntry>,
+    /// Changeset channels registered so far (their order, for trimming).
+    changesets_registered: u64,
     terminals: HashMap<String, TerminalEntry>,
     /// `SessionSummary.changes` by session (from the change tracker).
     session_changes: HashMap<String, ChangesSummary>,
     writer: StoreWriter<Publication>,
     effects: Vec<SideEffect>,
-    /// How many turns a chat keeps in memory after a restart.
+    /// How many completed turns a chat keeps in memory: at a restart, and
+    /// after every turn ends or older turns are loaded (the rest are in the
+    /// store, served by `fetchTurns`), so a host's memory does not grow with
+    /// the turns it has run.
     pub turn_tail: usize,
 }
 
@@ -116,6 +121,7 @@ impl Engine {
             chats: HashMap::new(),
             watches: HashMap::new(),
             changesets: HashMap::new(),
+            changesets_registered: 0,
             terminals: HashMap::new(),
             session_changes: HashMap::new(),
             writer,
@@ -256,6 +262,7 @@ impl Engine {
             "the assembled envelope is what serde would write"
         );
         self.writer.write(ops);
+        self.trim_live_turns(channel, &envelope.action);
         let frame = format!(r#"{{"jsonrpc":"2.0","method":"action","params":{envelope_json}}}"#).into();
         self.writer.publish(Publication::Envelope {
             seq,
@@ -349,6 +356,24 @@ impl Engine {
             }
         }
         ops
+    }
+
+    /// Bound a chat's live turns once a turn has ended or an older page was
+    /// loaded: the envelope is already out (subscribers' mirrors keep what
+    /// they were sent), the host keeps the newest [`Engine::turn_tail`].
+    fn trim_live_turns(&mut self, channel: &str, action: &StateAction) {
+        let ends_or_loads = matches!(
+            action,
+            StateAction::ChatTurnComplete(_)
+                | StateAction::ChatTurnCancelled(_)
+                | StateAction::ChatError(_)
+                | StateAction::ChatTurnsLoaded(_)
+        );
+        if ends_or_loads {
+            if let Some(entry) = self.chats.get_mut(channel) {
+                entry.trim_turns(self.turn_tail.max(1));
+            }
+        }
     }
 
     /// Derived state after an applied action: chat → session summaries,

@@ -100,6 +100,8 @@ impl Host {
             for (turn, state) in turn_states {
                 e.put_changeset(&changeset::turn_uri(session, turn), session, state);
             }
+            let keep = e.turn_tail;
+            e.trim_turn_changesets(session, keep, |uri| self.hub.has_subscribers(uri));
             e.set_session_changes(session, summary);
         });
     }
@@ -222,6 +224,11 @@ impl Host {
     ) -> Result<InvokeChangesetOperationResult, RpcError> {
         let unknown = || RpcError::not_found(format!("no such changeset: {}", p.channel));
         let (session, source) = changeset::parse(&p.channel).ok_or_else(unknown)?;
+        // An older turn's changeset may have left memory (see
+        // `Engine::trim_turn_changesets`): registered again here.
+        if matches!(source, Source::Turn(_)) {
+            self.ensure_changeset(&p.channel);
+        }
         let client = self.with_engine_locked(|e| {
             e.channel(&p.channel).ok_or_else(unknown)?;
             Ok::<_, RpcError>(e.session_state(&session).and_then(|s| {

@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 use super::frames::{error_frame, result_frame};
-use super::resource_methods;
+use super::{chat_snapshot, resource_methods};
 use crate::compat_v0_9::generation::ProtocolGeneration;
 use crate::compat_v0_9::{self, downgrade, upgrade};
 use crate::engine::{ChannelRef, CreateSession};
@@ -286,11 +286,8 @@ fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribePar
     // A session restored after a restart shows current customizations.
     host.ensure_customizations(&p.channel);
     host.ensure_changeset(&p.channel);
-    host.with_engine_locked(|engine| {
-        let tail = p.view.as_ref().and_then(|v| v.turns).and_then(|n| usize::try_from(n).ok());
-        let snapshot = engine
-            .snapshot_with_tail(&p.channel, tail)
-            .ok_or_else(|| RpcError::not_found(format!("no such channel: {}", p.channel)))?;
+    let tail = p.view.as_ref().and_then(|v| v.turns).and_then(|n| usize::try_from(n).ok());
+    chat_snapshot::with_snapshot(host, &p.channel, tail, |engine, snapshot| {
         let result = SubscribeResult { snapshot: Some(snapshot) };
         let frame = result_frame_for(conn.generation, id, &result, downgrade::subscribe_result);
         engine.subscribe_and_reply(&host.hub, conn.id, std::slice::from_ref(&p.channel), frame);

@@ -14,6 +14,8 @@
 //! - `frames.rs`     — raw JSON-RPC decoding (string ids!) and encoding;
 //!   `frames_fuzz.rs` fuzzes it (tests only).
 //! - `methods.rs`    — the method table.
+//! - `chat_snapshot.rs` — a chat snapshot wanting more turns than the host
+//!   holds live: the older ones read from the store.
 //! - `resource_methods.rs` — `resource*`, watches and `completions`, run off
 //!   the read loop.
 //! - `grant_ask.rs`  — `resourceRequest` under the grant policy; asks a
@@ -37,6 +39,7 @@
 mod agent_sign_in_method;
 mod agents_methods;
 mod changeset_methods;
+mod chat_snapshot;
 mod connection;
 pub mod device_tokens;
 pub mod device_watch;

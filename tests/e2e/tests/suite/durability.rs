@@ -197,7 +197,7 @@ async fn a_long_chat_restarts_as_a_tail_and_pages_in_with_fetch_turns() {
         }
     }
     assert_eq!(loaded, 120);
-    // Everything paged in is now in the host's state; a large view shows it all.
+    // A large view shows every turn: the live tail, the rest read from the store.
     let full = raw.request(json!(99), "subscribe", json!({"channel": chat, "view": {"turns": 1000}})).await["result"]
         ["snapshot"]["state"]
         .clone();

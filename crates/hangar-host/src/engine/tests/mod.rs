@@ -10,6 +10,7 @@
 mod client_actions;
 mod fuzz;
 mod input_requests;
+mod live_turns;
 mod queue;
 mod summaries;
 mod terminal_channels;

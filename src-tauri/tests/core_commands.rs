@@ -680,3 +680,55 @@ async fn a_chosen_model_goes_with_the_message() {
     let state = finished_turns(&t.core, &chat, 2).await;
     assert!(state.turns[1].message.model.is_none(), "no choice, no model on the message");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_no_stream_shows_keeps_only_the_hosts_tail_in_the_mirror() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents =
+        [("fake", write_script(dir.path(), "echo.json", json!({"turns": [[{"echo": true}, {"end": "end_turn"}]]})))];
+    let Some(t) = TestApp::start(&agents).await else { return };
+    let created = call(&t.core, "session.create", json!({"host": "local", "agent": "fake", "folder": t.folder}), None)
+        .await
+        .unwrap();
+    let session = created["session"].as_str().unwrap().to_owned();
+    let events = Collected::default();
+    let opened =
+        call(&t.core, "chat.open", json!({"host": "local", "session": session}), Some(events.sink())).await.unwrap();
+    let chat = opened["chat"].as_str().unwrap().to_owned();
+    call(&t.core, "stream.close", json!({"streamId": opened["streamId"]}), None).await.unwrap();
+
+    const TURNS: usize = 130;
+    let host = ahp::hosts::HostId::new("local");
+    let mut most = 0;
+    for i in 0..TURNS {
+        call(&t.core, "chat.send", json!({"host": "local", "chat": chat, "text": format!("turn {i}")}), None)
+            .await
+            .unwrap();
+        let last = format!("turn {i}");
+        for _ in 0..800 {
+            let state = t.core.chat_state(&host, &chat).unwrap();
+            if state.active_turn.is_none() && state.turns.last().is_some_and(|turn| turn.message.text == last) {
+                most = most.max(state.turns.len());
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    let mine = t.core.chat_state(&host, &chat).unwrap();
+    assert_eq!(mine.turns.last().unwrap().message.text, format!("turn {}", TURNS - 1), "every turn arrived");
+    assert!(most <= hangar_desktop::core::MIRROR_TURNS + 2, "the mirror held {most} turns at most");
+    assert!(mine.turns.len() < TURNS, "older turns left the mirror: it holds {}", mine.turns.len());
+    let other = t.other_client().await;
+    let (fresh, _) = other.subscribe(chat.clone()).await.unwrap();
+    let Some(ahp_types::state::SnapshotState::Chat(fresh)) = fresh.snapshot.map(|s| s.state) else { panic!("chat") };
+    let tail = &mine.turns[mine.turns.len() - fresh.turns.len()..];
+    assert_eq!(tail, &fresh.turns[..], "the mirror's newest turns are the host's");
+    assert!(mine.turns_next_cursor.is_some(), "with the host's cursor for the rest");
+
+    // Opened again, the chat pages the rest in from the host.
+    let events = Collected::default();
+    call(&t.core, "chat.open", json!({"host": "local", "session": session}), Some(events.sink())).await.unwrap();
+    events.wait_for("snapshot", "\"op\":\"snapshot\"").await;
+    let more = call(&t.core, "chat.fetchOlder", json!({"host": "local", "chat": chat}), None).await.unwrap();
+    assert_eq!(more["more"], true);
+}

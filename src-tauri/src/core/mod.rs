@@ -27,6 +27,7 @@
 
 mod hosts;
 mod pump;
+pub use pump::MIRROR_TURNS;
 mod resync;
 mod unsent;
 

@@ -39,7 +39,17 @@ struct AfterBatch {
     lagged: HashSet<HostId>,
     /// A root action arrived (e.g. an agent's models): the host views change.
     root_changed: bool,
+    /// Chats no stream shows whose mirror outgrew [`MIRROR_TURNS`]: each
+    /// is re-subscribed (already in `pending`), so the mirror holds the
+    /// host's tail again.
+    trim: Vec<HostedResourceKey>,
 }
+
+/// Completed turns the mirror holds of a chat no stream shows before it is
+/// brought back to the host's tail (a fresh snapshot, about 50 turns, with
+/// the host's cursor for the rest). Twice a page, so a long-running
+/// session re-subscribes once every page of turns, not after each one.
+pub const MIRROR_TURNS: usize = 2 * crate::chat_view::TURN_PAGE;
 
 impl Core {
     pub(super) async fn pump(self: Arc<Self>, mut feed: EventFeed) {
@@ -61,6 +71,11 @@ impl Core {
             }
             for release in after.released {
                 self.send_released(release).await;
+            }
+            for key in after.trim {
+                if let Err(e) = self.seed(&key).await {
+                    tracing::warn!("re-subscribing {} to trim it: {e}", key.uri);
+                }
             }
             for host in after.lagged {
                 tracing::warn!("events from host {host} were lost; re-snapshotting its channels");
@@ -120,7 +135,7 @@ impl Core {
                 _ => tracing::debug!("ignored event on {channel}"),
             }
         }
-        let CoreState { mirror, chats, inbox, app_sinks, outbox, .. } = &mut *st;
+        let CoreState { mirror, chats, inbox, app_sinks, outbox, pending, .. } = &mut *st;
         super::unsent::drop_delivered(outbox, mirror);
         let mut inbox_changed = false;
         dirty.extend(session_changed.iter().cloned());
@@ -137,6 +152,12 @@ impl Core {
                 send_chat(&mut watch.sinks, ChatOp::Batch { ops });
             }
             inbox_changed |= update_inbox(inbox, &key, &watch.session, chat);
+            if watch.sinks.is_empty() && chat.turns.len() > MIRROR_TURNS {
+                after.trim.push(key);
+            }
+        }
+        for key in &after.trim {
+            pending.insert(key.clone(), Vec::new());
         }
         for r in rejections {
             send_app(app_sinks, r);

@@ -22,6 +22,7 @@ use ignore::gitignore::Gitignore;
 use ignore::Match;
 
 use super::scan::{self, Delta, Entry, Limits, Manifest, Reader};
+use super::watch::Changed;
 
 /// Why the dirty paths are not enough: scan everything.
 #[derive(Debug, PartialEq, Eq)]
@@ -33,9 +34,10 @@ pub fn scan_dirty(
     skip: &[PathBuf],
     limits: Limits,
     previous: &Manifest,
-    dirty: &HashSet<PathBuf>,
+    changed: &Changed,
     reader: &mut Reader<'_>,
 ) -> Result<Result<Delta, NeedsFullScan>, String> {
+    let dirty = &changed.paths;
     if let Some(p) = dirty.iter().find(|p| is_ignore_file(p)) {
         return Ok(Err(NeedsFullScan(format!("{} changed", p.display()))));
     }
@@ -69,24 +71,51 @@ pub fn scan_dirty(
                     put(&mut delta, previous, listed, None);
                 }
             }
-            // Gone, a symlink, or out of the walk's reach: nothing listed
-            // there any more.
+            // Ignored: nothing was listed there (a change of the ignore
+            // rules is a full scan).
+            Some(meta) if meta.is_file() || meta.is_dir() => {}
+            // Gone, or a symlink now: nothing listed there any more.
+            _ if previous.contains_key(path) => put(&mut delta, previous, path, None),
             _ => gone.push(path),
         }
     }
-    if !gone.is_empty() {
-        for listed in previous.keys().filter(|p| gone.iter().any(|g| p.starts_with(g))) {
-            if !delta.contains_key(listed) {
-                put(&mut delta, previous, listed, None);
-            }
+    // Removed or renamed away: if it was a folder the walk reached, what
+    // was listed under it is gone (even if the path is a file now).
+    for path in &changed.vanished {
+        let Some(root) = dirs.iter().find(|d| path.starts_with(d)) else { continue };
+        let parent_reached = path.parent().is_some_and(|p| p == root.as_path() || filter.reaches(root, p, true));
+        if !previous.contains_key(path) && parent_reached && !gone.contains(&path.as_path()) {
+            gone.push(path);
         }
     }
+    forget_under(&mut delta, previous, &gone);
     let added = delta.iter().filter(|(p, e)| e.is_some() && !previous.contains_key(*p)).count();
     let removed = delta.values().filter(|e| e.is_none()).count();
     if previous.len() + added - removed.min(previous.len() + added) > limits.files {
         return Ok(Err(NeedsFullScan("over the file limit".into())));
     }
     Ok(Ok(delta))
+}
+
+/// Every listed file under the folders `gone` (removed, renamed away)
+/// leaves the manifest. A few folders: a pass over the manifest each; many:
+/// one pass looking each file's folders up.
+fn forget_under(delta: &mut Delta, previous: &Manifest, gone: &[&Path]) {
+    if gone.is_empty() {
+        return;
+    }
+    let gone_set: HashSet<&Path> = gone.iter().copied().collect();
+    let under = |p: &Path| {
+        if gone.len() <= 8 {
+            gone.iter().any(|g| p.starts_with(g))
+        } else {
+            p.ancestors().any(|a| gone_set.contains(a))
+        }
+    };
+    let listed: Vec<&PathBuf> = previous.keys().filter(|p| under(p) && !delta.contains_key(*p)).collect();
+    for p in listed {
+        put(delta, previous, p, None);
+    }
 }
 
 /// Record `entry` for `path` unless the manifest already has it.
@@ -217,8 +246,8 @@ mod tests {
         w("old/deep/y.txt", "y");
         w("gone.txt", "g");
         let before = full(&root);
-        let mut dirty = HashSet::new();
-        let mut touch = |rel: &str| dirty.insert(root.join(rel));
+        let mut dirty = Changed::default();
+        let mut touch = |rel: &str| dirty.paths.insert(root.join(rel));
         // A file edited, one removed, a folder renamed, a new folder with
         // files, files the walk never reaches.
         w("a.txt", "a2");
@@ -228,6 +257,8 @@ mod tests {
         std::fs::rename(root.join("old"), root.join("new")).unwrap();
         touch("old");
         touch("new");
+        // ... and a file where the folder was.
+        w("old", "a file now");
         w("made/one.txt", "1");
         w("made/two/three.txt", "3");
         touch("made");
@@ -243,6 +274,8 @@ mod tests {
         w(".git/HEAD", "h");
         touch(".git/HEAD");
         touch("never-existed.txt");
+        dirty.vanished.insert(root.join("old"));
+        dirty.vanished.insert(root.join("gone.txt"));
         let mut keep = |_: &str, _: &[u8]| {};
         let mut reader = Reader::new(&before, &|_, _| None, &mut keep, Limits::default());
         let delta = scan_dirty(&[root.clone()], &[], Limits::default(), &before, &dirty, &mut reader).unwrap().unwrap();
@@ -254,7 +287,7 @@ mod tests {
         let ws = tempfile::tempdir().unwrap();
         let root = ws.path().canonicalize().unwrap();
         std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
-        let dirty = HashSet::from([root.join(".gitignore")]);
+        let dirty = Changed { paths: HashSet::from([root.join(".gitignore")]), ..Default::default() };
         let mut keep = |_: &str, _: &[u8]| {};
         let m = Manifest::new();
         let mut reader = Reader::new(&m, &|_, _| None, &mut keep, Limits::default());

@@ -19,7 +19,7 @@
 //! repository names each unchanged tracked file by its blob (`git_base.rs`)
 //! instead of copying it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -27,7 +27,7 @@ use super::changes_db::{ChangeStore, ChangeStoreError, FileChange, Pending, Tx};
 use super::git_base::{self, GitIndex, GitObjects};
 use super::scan::{self, Delta, Manifest, Reader};
 use super::scan_dirty::{scan_dirty, NeedsFullScan};
-use super::watch::{Dirty, Watch};
+use super::watch::{Changed, Dirty, Watch};
 use crate::locks::lock;
 
 /// What a closed turn changed.
@@ -146,7 +146,7 @@ impl Inner {
     /// watcher's dirty set) or `None`, every file, with the reason. Before
     /// a full scan the watcher is (re)started, so it sees every write from
     /// the start of the walk on.
-    fn plan(&mut self, session: &str, dirs: &[PathBuf]) -> Result<HashSet<PathBuf>, String> {
+    fn plan(&mut self, session: &str, dirs: &[PathBuf]) -> Result<Changed, String> {
         let Some(w) = &mut self.watching else { return Err("the watcher is off".into()) };
         if let Some(reason) = w.unwatchable.get(session) {
             return Err(format!("the folders are not watched: {reason}"));
@@ -271,7 +271,7 @@ fn scan_once(
     skip: &[PathBuf],
     limits: scan::Limits,
     old: &Manifest,
-    plan: Result<HashSet<PathBuf>, String>,
+    plan: Result<Changed, String>,
     use_git: bool,
     keep: &mut dyn FnMut(&str, &[u8]),
 ) -> Result<Scanned, ChangeStoreError> {
@@ -279,7 +279,7 @@ fn scan_once(
         Ok(dirty) => {
             let mut reader = Reader::new(old, &|_, _| None, keep, limits);
             match scan_dirty(dirs, skip, limits, old, &dirty, &mut reader).map_err(ChangeStoreError::Io)? {
-                Ok(delta) => return Ok((delta, None, ScanKind::Dirty(dirty.len()), Vec::new())),
+                Ok(delta) => return Ok((delta, None, ScanKind::Dirty(dirty.paths.len()), Vec::new())),
                 Err(NeedsFullScan(why)) => why,
             }
         }

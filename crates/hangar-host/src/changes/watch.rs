@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use notify::event::{AccessKind, AccessMode};
+use notify::event::{AccessKind, AccessMode, ModifyKind, RenameMode};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::locks::lock;
@@ -39,17 +39,27 @@ pub const MAX_DIRTY: usize = 50_000;
 /// What changed since the last [`Watch::take`].
 #[derive(Debug, PartialEq, Eq)]
 pub enum Dirty {
-    /// Every path an event named (files and folders, created, written,
-    /// removed, renamed from or to).
-    Paths(HashSet<PathBuf>),
+    /// The paths events named.
+    Paths(Changed),
     /// The watcher cannot say: scan everything. The reason, for the log.
     Lost(String),
+}
+
+/// The paths events named since the last take.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// Every path an event named: files and folders created, written,
+    /// removed, renamed from or to.
+    pub paths: HashSet<PathBuf>,
+    /// Those removed or renamed away: if one was a folder, nothing listed
+    /// under it is there now, whatever the path holds at the scan.
+    pub vanished: HashSet<PathBuf>,
 }
 
 /// The state notify's thread fills.
 #[derive(Default)]
 pub struct State {
-    dirty: HashSet<PathBuf>,
+    dirty: Changed,
     lost: Option<String>,
     /// The highest marker number seen.
     synced: u64,
@@ -155,7 +165,12 @@ pub fn on_event(state: &mut State, sync_dir: &Path, id: &str, event: notify::Res
     if matches!(event.kind, EventKind::Access(kind) if kind != AccessKind::Close(AccessMode::Write)) {
         return;
     }
-    for path in event.paths {
+    let vanishing = match event.kind {
+        EventKind::Remove(_) => event.paths.len(),
+        EventKind::Modify(ModifyKind::Name(RenameMode::From | RenameMode::Both)) => 1,
+        _ => 0,
+    };
+    for (i, path) in event.paths.into_iter().enumerate() {
         if path.parent() == Some(sync_dir) {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             if let Some(n) = name.strip_prefix(id).and_then(|r| r.strip_prefix('-')).and_then(|n| n.parse().ok()) {
@@ -163,11 +178,19 @@ pub fn on_event(state: &mut State, sync_dir: &Path, id: &str, event: notify::Res
             }
             continue;
         }
-        if state.dirty.len() >= MAX_DIRTY {
+        // Git's own files (objects, a `gc` packing them) are never tracked;
+        // only `info/exclude` changes what a scan sees.
+        if path.components().any(|c| c.as_os_str() == ".git") && !path.ends_with("info/exclude") {
+            continue;
+        }
+        if state.dirty.paths.len() >= MAX_DIRTY {
             state.lost.get_or_insert_with(|| format!("more than {MAX_DIRTY} paths changed"));
             return;
         }
-        state.dirty.insert(path);
+        if i < vanishing {
+            state.dirty.vanished.insert(path.clone());
+        }
+        state.dirty.paths.insert(path);
     }
 }
 
@@ -182,16 +205,16 @@ mod tests {
         let root = ws.path().canonicalize().unwrap();
         std::fs::write(root.join("read.txt"), "r").unwrap();
         let mut watch = Watch::start(std::slice::from_ref(&root), sync.path()).unwrap();
-        assert_eq!(watch.take(), Dirty::Paths(HashSet::new()));
+        assert_eq!(watch.take(), Dirty::Paths(Changed::default()));
         std::fs::write(root.join("a.txt"), "a").unwrap();
         std::fs::create_dir(root.join("d")).unwrap();
         let _ = std::fs::read(root.join("read.txt")).unwrap();
         // Right after the writes: the barrier makes the take see them.
-        let Dirty::Paths(dirty) = watch.take() else { panic!("lost") };
+        let Dirty::Paths(Changed { paths: dirty, .. }) = watch.take() else { panic!("lost") };
         assert!(dirty.contains(&root.join("a.txt")), "{dirty:?}");
         assert!(dirty.contains(&root.join("d")), "{dirty:?}");
         assert!(!dirty.contains(&root.join("read.txt")), "{dirty:?}");
-        assert_eq!(watch.take(), Dirty::Paths(HashSet::new()));
+        assert_eq!(watch.take(), Dirty::Paths(Changed::default()));
     }
 
     #[test]
@@ -205,6 +228,6 @@ mod tests {
         assert!(matches!(watch.take(), Dirty::Lost(r) if r.contains("overflowed")));
         on_event(&mut lock(watch.state()), sync.path(), "x", Err(notify::Error::generic("boom")));
         assert!(matches!(watch.take(), Dirty::Lost(r) if r.contains("boom")));
-        assert_eq!(watch.take(), Dirty::Paths(HashSet::new()));
+        assert_eq!(watch.take(), Dirty::Paths(Changed::default()));
     }
 }

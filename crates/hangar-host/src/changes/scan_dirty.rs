@@ -278,7 +278,9 @@ mod tests {
         dirty.vanished.insert(root.join("gone.txt"));
         let mut keep = |_: &str, _: &[u8]| {};
         let mut reader = Reader::new(&before, &|_, _| None, &mut keep, Limits::default());
-        let delta = scan_dirty(&[root.clone()], &[], Limits::default(), &before, &dirty, &mut reader).unwrap().unwrap();
+        let delta = scan_dirty(std::slice::from_ref(&root), &[], Limits::default(), &before, &dirty, &mut reader)
+            .unwrap()
+            .unwrap();
         assert_eq!(hashes(&apply(before, delta)), hashes(&full(&root)));
     }
 
@@ -291,7 +293,7 @@ mod tests {
         let mut keep = |_: &str, _: &[u8]| {};
         let m = Manifest::new();
         let mut reader = Reader::new(&m, &|_, _| None, &mut keep, Limits::default());
-        let got = scan_dirty(&[root.clone()], &[], Limits::default(), &m, &dirty, &mut reader).unwrap();
+        let got = scan_dirty(std::slice::from_ref(&root), &[], Limits::default(), &m, &dirty, &mut reader).unwrap();
         assert!(got.is_err());
     }
 }

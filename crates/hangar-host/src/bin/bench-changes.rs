@@ -1,10 +1,14 @@
 //! Change-tracking benchmark: a generated working directory of FILES files
-//! (default 100,000; ~1 KiB each, in 1,000 folders) and what each turn
-//! costs the tracker: the first turn (every file read, hashed and stored),
-//! later turns where the agent edited 10 files (a walk and a `stat` per
-//! file), and, as baselines from the same run, a bare walk of the same tree
-//! with `ignore`, the walk with a `stat` per file, and reading every file
-//! once. Then a 20,000-line file with
+//! (default 100,000; ~650 bytes each, in 1,000 folders) and what each turn
+//! costs the tracker: the first turn, later turns where the agent edited 10
+//! files, and `changes.db`'s size. Each tracker runs twice in the same run:
+//! as before the watcher (every scan walks and `stat`s every file, every
+//! file read and kept at the first: the baseline) and as it is (a watcher's
+//! dirty set between scans, git's objects for unchanged tracked files);
+//! first on a plain folder, then on the same folder made a git repository
+//! (`git init`, `add`, `commit`). Baselines of the walk itself too: a bare
+//! walk of the tree with `ignore`, the walk with a `stat` per file, and
+//! reading every file once. Then a 20,000-line file with
 //! 500 changed hunks: the time to count its lines, list its hunks and undo
 //! one hunk (what opening and acting on its diff costs the host).
 //!
@@ -16,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use hangar_host::changes::hunks::{hunks, line_stats, splice, touches};
+use hangar_host::changes::tracker::ScanKind;
 use hangar_host::changes::Tracker;
 
 fn ms(d: Duration) -> f64 {
@@ -25,6 +30,10 @@ fn ms(d: Duration) -> f64 {
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
+}
+
+fn size(path: &Path) -> u64 {
+    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
 }
 
 fn tree(root: &Path, files: usize) {
@@ -62,8 +71,6 @@ fn main() {
     let files: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("ws");
-    let data = tmp.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
     let t = Instant::now();
     tree(&root, files);
     println!("tree: {files} files written in {:.0} ms", ms(t.elapsed()));
@@ -95,42 +102,69 @@ fn main() {
     let bytes = read_all(&root);
     let read_ms = ms(t.elapsed());
 
-    let tracker = Tracker::open(&data, Vec::new()).unwrap();
-    let t = Instant::now();
-    tracker.begin_turn("s", "t0", &dirs).unwrap();
-    let first = ms(t.elapsed());
-    tracker.end_turn("s", "t0", &dirs).unwrap();
-
-    let mut begins = Vec::new();
-    let mut ends = Vec::new();
-    for turn in 1..=10 {
-        let id = format!("t{turn}");
-        let t = Instant::now();
-        tracker.begin_turn("s", &id, &dirs).unwrap();
-        begins.push(ms(t.elapsed()));
-        for k in 0..10 {
-            let path = root.join(format!("src/d{k}/f{k}.rs"));
-            std::fs::write(&path, format!("// edited in turn {turn}\n")).unwrap();
-        }
-        let t = Instant::now();
-        let delta = tracker.end_turn("s", &id, &dirs).unwrap().unwrap();
-        ends.push(ms(t.elapsed()));
-        assert_eq!(delta.changes.len(), 10);
-    }
-    let db = std::fs::metadata(data.join("changes.db")).map(|m| m.len()).unwrap_or(0)
-        + std::fs::metadata(data.join("changes.db-wal")).map(|m| m.len()).unwrap_or(0);
     println!(
         "baseline: walk only {:.0} ms, walk and stat {:.0} ms (medians of 3); read every file once {read_ms:.0} ms ({} MiB)",
         median(walks),
         median(stats),
         bytes >> 20
     );
-    println!("first turn: {first:.0} ms to record {files} files (store {} MiB)", db >> 20);
-    println!(
-        "later turns (10 files edited each): before {:.0} ms, after {:.0} ms (medians of 10)",
-        median(begins),
-        median(ends)
-    );
+    let mut run = 0;
+    let mut turns = |label: &str, watcher: bool| {
+        run += 1;
+        let data = tmp.path().join(format!("data{run}"));
+        std::fs::create_dir_all(&data).unwrap();
+        let tracker = Tracker::open(&data, Vec::new()).unwrap().with_watcher(watcher).with_git(watcher);
+        let t = Instant::now();
+        tracker.begin_turn("s", "t0", &dirs).unwrap();
+        let first = ms(t.elapsed());
+        let db = size(&data.join("changes.db"));
+        let wal = size(&data.join("changes.db-wal"));
+        tracker.end_turn("s", "t0", &dirs).unwrap();
+        let mut begins = Vec::new();
+        let mut ends = Vec::new();
+        let mut kinds = Vec::new();
+        for turn in 1..=10 {
+            let id = format!("t{turn}");
+            let t = Instant::now();
+            tracker.begin_turn("s", &id, &dirs).unwrap();
+            begins.push(ms(t.elapsed()));
+            for k in 0..10 {
+                let path = root.join(format!("src/d{k}/f{k}.rs"));
+                std::fs::write(&path, format!("// edited in turn {turn} of run {run}\n")).unwrap();
+            }
+            let t = Instant::now();
+            let delta = tracker.end_turn("s", &id, &dirs).unwrap().unwrap();
+            ends.push(ms(t.elapsed()));
+            kinds.push(tracker.last_scan("s").unwrap());
+            assert_eq!(delta.changes.len(), 10);
+        }
+        let dirty = kinds.iter().filter(|k| matches!(k, ScanKind::Dirty(_))).count();
+        println!(
+            "{label}: first turn {first:.0} ms (changes.db {:.1} MiB, its log {:.1} MiB); later turns: before the prompt {:.1} ms, \
+             after the turn {:.1} ms (medians of 10; {dirty} of 10 end scans from the dirty set)",
+            db as f64 / 1048576.0,
+            wal as f64 / 1048576.0,
+            median(begins),
+            median(ends),
+        );
+    };
+    turns("plain folder, full scans (baseline)", false);
+    turns("plain folder, watcher", true);
+    let t = Instant::now();
+    for args in [&["init", "-q"][..], &["add", "-A"], &["commit", "-q", "-m", "tree"]] {
+        let ok = std::process::Command::new("git")
+            .args(["-c", "user.name=bench", "-c", "user.email=bench@localhost", "-c", "commit.gpgsign=false"])
+            .args(["-c", "gc.auto=0"])
+            .args(args)
+            .current_dir(&root)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "git {args:?}");
+    }
+    println!("git init, add and commit of the tree: {:.0} ms", ms(t.elapsed()));
+    turns("git repository, full scans (baseline)", false);
+    turns("git repository, watcher and git's objects", true);
 
     // A 20,000-line file with 500 hunks.
     let before: String = (0..20_000).map(|i| format!("let value_{i} = compute({i});\n")).collect();

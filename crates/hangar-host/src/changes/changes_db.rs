@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::scan::{Entry, Manifest, Stat};
+use super::scan::{self, Delta, Entry, Manifest, Stat};
 
 /// Why `changes.db` could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -34,7 +34,8 @@ PRAGMA synchronous = FULL;
 CREATE TABLE IF NOT EXISTS blobs (hash TEXT PRIMARY KEY, bytes BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS manifest (
     session TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
-    ino INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session, path));
+    ino INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session, path)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS git_repos (git_dir TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS open_turns (session TEXT PRIMARY KEY, turn TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS turn_changes (
     session TEXT NOT NULL, turn TEXT NOT NULL, ord INTEGER NOT NULL, path TEXT NOT NULL,
@@ -119,6 +120,20 @@ impl ChangeStore {
             Ok((PathBuf::from(r.get::<_, String>(0)?), Entry { stat, hash: r.get(4)? }))
         })?;
         Ok(rows.collect::<Result<HashMap<_, _>, _>>()?)
+    }
+
+    /// The git dirs whose blobs manifests name (`git_base.rs`).
+    pub fn git_repos(&self) -> Result<Vec<PathBuf>, ChangeStoreError> {
+        let mut stmt = self.conn.prepare("SELECT git_dir FROM git_repos")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows.map(|r| r.map(PathBuf::from)).collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// Fold the write-ahead log into the database and empty it (after a
+    /// scan that wrote many rows: the log would otherwise stay that big).
+    pub fn checkpoint(&self) -> Result<(), ChangeStoreError> {
+        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
     }
 
     /// The turn `session` has open (begun, not ended), if any.
@@ -218,34 +233,54 @@ impl Tx<'_> {
     }
 
     /// Record `session`'s manifest as `new`, writing only what differs from
-    /// `old`; once the session has ended a turn, each file whose content
-    /// changed goes into the history with its old content.
+    /// `old` (see [`Tx::save_delta`]).
     pub fn save_manifest(&self, session: &str, old: &Manifest, new: &Manifest) -> Result<(), ChangeStoreError> {
-        // One lookup per path in all (hashing a `Path` parses it: a second
-        // pass over 100,000 paths costs ~50 ms).
+        self.save_delta(session, old, &scan::delta(old, new))
+    }
+
+    /// Record `delta` on `session`'s manifest `old`; once the session has
+    /// ended a turn, each file whose content changed goes into the history
+    /// with its old content.
+    pub fn save_delta(&self, session: &str, old: &Manifest, delta: &Delta) -> Result<(), ChangeStoreError> {
         let history = self.keeps_history(session)?;
         let mut log = self.tx.prepare_cached("INSERT INTO history (session, path, before) VALUES (?1, ?2, ?3)")?;
         let mut delete = self.tx.prepare_cached("DELETE FROM manifest WHERE session = ?1 AND path = ?2")?;
-        for (path, entry) in old.iter().filter(|(p, _)| !new.contains_key(*p)) {
-            delete.execute(params![session, text(path)])?;
-            if history {
-                log.execute(params![session, text(path), entry.hash])?;
-            }
-        }
         let mut upsert = self.tx.prepare_cached(
             "INSERT OR REPLACE INTO manifest (session, path, size, mtime, ino, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
-        for (path, entry) in new {
+        for (path, entry) in delta {
             let before = old.get(path);
-            if before == Some(entry) {
-                continue;
-            }
-            let s = &entry.stat;
-            upsert.execute(params![session, text(path), s.size as i64, s.mtime_ns, s.ino as i64, entry.hash])?;
-            if history && before.map(|b| &b.hash) != Some(&entry.hash) {
-                log.execute(params![session, text(path), before.map(|b| &b.hash)])?;
+            match entry {
+                None => {
+                    let Some(before) = before else { continue };
+                    delete.execute(params![session, text(path)])?;
+                    if history {
+                        log.execute(params![session, text(path), before.hash])?;
+                    }
+                }
+                Some(entry) if before == Some(entry) => {}
+                Some(entry) => {
+                    let s = &entry.stat;
+                    upsert.execute(params![
+                        session,
+                        text(path),
+                        s.size as i64,
+                        s.mtime_ns,
+                        s.ino as i64,
+                        entry.hash
+                    ])?;
+                    if history && before.map(|b| &b.hash) != Some(&entry.hash) {
+                        log.execute(params![session, text(path), before.map(|b| &b.hash)])?;
+                    }
+                }
             }
         }
+        Ok(())
+    }
+
+    /// Remember that manifests name blobs of the repository at `git_dir`.
+    pub fn add_git_repo(&self, git_dir: &Path) -> Result<(), ChangeStoreError> {
+        self.tx.execute("INSERT OR IGNORE INTO git_repos (git_dir) VALUES (?1)", [text(git_dir)])?;
         Ok(())
     }
 

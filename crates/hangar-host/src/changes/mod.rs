@@ -4,6 +4,13 @@
 //! Map:
 //! - `scan.rs`       — walking the working directories (`.gitignore`
 //!   respected) into a manifest; the big-file rule; the fast path.
+//! - `watch.rs`      — a file watcher per session: the dirty set between
+//!   scans, and the barrier that drains it.
+//! - `scan_dirty.rs` — a scan of only the dirty paths.
+//! - `git_base.rs`   — git's index and objects as the content of unchanged
+//!   tracked files (`git:` hashes), read with `gix`.
+//! - `watch_and_git_tests.rs` — the tracker with its watcher and git base,
+//!   against the full scan (tests).
 //! - `changes_db.rs` — `changes.db`: content-addressed blobs and the rows.
 //! - `tracker.rs`    — [`Tracker`]: a scan before and after each turn, what
 //!   the turn changed, the session's pending changes.
@@ -25,10 +32,16 @@
 pub mod changes_db;
 pub mod changeset;
 pub mod fork;
+pub mod git_base;
 pub mod hunks;
 pub mod operations;
 pub mod scan;
+pub mod scan_dirty;
 pub mod tracker;
 pub mod uncommitted;
+pub mod watch;
+
+#[cfg(test)]
+mod watch_and_git_tests;
 
 pub use tracker::Tracker;

@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use super::changes_db::{ChangeStoreError, FileChange, Pending};
+use super::git_base;
 use super::hunks::{as_text, merge, splice, touches};
 use super::scan::{self, is_stored};
 use super::tracker::{Inner, Tracker};
@@ -97,6 +98,12 @@ impl Inner {
                 shown(path),
                 scan::MAX_STORED
             )));
+        }
+        if let Some(id) = git_base::blob_id(hash) {
+            return match self.objects.read(id) {
+                Ok(bytes) => Ok(Some(bytes)),
+                Err(e) => Err(OperationError::Unsupported(format!("{}: {e}", shown(path)))),
+            };
         }
         match self.store.blob(hash)? {
             Some(bytes) => Ok(Some(bytes)),
@@ -259,6 +266,7 @@ impl Tracker {
         let old_manifest = manifest.clone();
         // Undoing an undo (a redo) brings the change back as pending.
         let redo = matches!(source, Source::Turn(t) if t.starts_with(UNDO_PREFIX));
+        let inner = &mut *inner;
         inner.store.transaction(|tx| {
             for (hash, bytes) in &replaced {
                 tx.put_blob(hash, bytes)?;
@@ -270,12 +278,12 @@ impl Tracker {
                 };
                 let now = content.as_deref().map(scan::hash_of);
                 if let Some(p) = pending.iter().find(|p| &p.path == path) {
-                    if p.before == now {
+                    if inner.objects.same_content(p.before.as_deref(), now.as_deref()) {
                         tx.remove_pending(session, path)?;
                     } else {
                         tx.set_pending(session, &Pending { agent_after: now.clone(), ..p.clone() })?;
                     }
-                } else if redo && written.before != now {
+                } else if redo && !inner.objects.same_content(written.before.as_deref(), now.as_deref()) {
                     let back = Pending {
                         path: path.clone(),
                         before: written.before.clone(),

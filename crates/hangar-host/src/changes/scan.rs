@@ -79,7 +79,31 @@ pub struct Entry {
 /// `BTreeMap` spent a fifth of a 100,000-file scan comparing paths).
 pub type Manifest = HashMap<PathBuf, Entry>;
 
-/// Whether a hash names stored content (not a file too large to keep).
+/// Files whose entry differs from a manifest's: the new entry, or `None`
+/// for a file no longer listed.
+pub type Delta = HashMap<PathBuf, Option<Entry>>;
+
+/// What differs from `old` in `new`.
+pub fn delta(old: &Manifest, new: &Manifest) -> Delta {
+    let mut delta: Delta =
+        new.iter().filter(|(p, e)| old.get(*p) != Some(*e)).map(|(p, e)| (p.clone(), Some(e.clone()))).collect();
+    delta.extend(old.keys().filter(|p| !new.contains_key(*p)).map(|p| (p.clone(), None)));
+    delta
+}
+
+/// `manifest` with `delta` applied.
+pub fn apply(manifest: &mut Manifest, delta: Delta) {
+    for (path, entry) in delta {
+        match entry {
+            Some(e) => manifest.insert(path, e),
+            None => manifest.remove(&path),
+        };
+    }
+}
+
+/// Whether a hash names content that can be read back (kept in
+/// `changes.db`, or a blob in git's objects: `git:`), not a file too large
+/// to keep.
 pub fn is_stored(hash: &str) -> bool {
     !hash.starts_with("large:")
 }
@@ -100,6 +124,10 @@ pub struct ScanStats {
     pub bytes: u64,
 }
 
+/// Where a scan may find a file's content without reading it (git's index,
+/// `git_base.rs`): its hash, or `None`.
+pub type Known<'a> = &'a dyn Fn(&Path, &std::fs::Metadata) -> Option<String>;
+
 /// Walk `dirs` (never entering `skip`: the host's own data, credential
 /// folders); reuse `previous`'s hash where a file's identity is unchanged;
 /// hand every newly read content to `keep` (hash, bytes).
@@ -110,63 +138,117 @@ pub fn scan(
     previous: &Manifest,
     keep: &mut dyn FnMut(&str, &[u8]),
 ) -> Result<(Manifest, ScanStats), String> {
+    scan_with(dirs, skip, limits, previous, &|_, _| None, keep)
+}
+
+/// [`scan`], naming a file `known` gives a hash for without reading it.
+pub fn scan_with(
+    dirs: &[PathBuf],
+    skip: &[PathBuf],
+    limits: Limits,
+    previous: &Manifest,
+    known: Known<'_>,
+    keep: &mut dyn FnMut(&str, &[u8]),
+) -> Result<(Manifest, ScanStats), String> {
     let mut manifest = Manifest::new();
-    let mut stats = ScanStats::default();
-    let started = now_ns();
+    let mut reader = Reader::new(previous, known, keep, limits);
     for dir in dirs {
-        let skip = skip.to_vec();
-        let walker = ignore::WalkBuilder::new(dir)
-            .hidden(false)
-            .git_ignore(true)
-            .git_exclude(true)
-            .git_global(false)
-            .require_git(false)
-            .parents(true)
-            .follow_links(false)
-            .filter_entry(move |e| e.file_name() != ".git" && !skip.iter().any(|s| e.path().starts_with(s)))
-            .build();
-        for item in walker {
+        for item in walker(dir, skip) {
             let Ok(item) = item else { continue };
             if !item.file_type().is_some_and(|t| t.is_file()) {
                 continue;
             }
             let path = item.path();
             let Ok(meta) = std::fs::symlink_metadata(path) else { continue };
-            let stat = Stat::of(&meta);
-            let recorded = recorded_stat(stat, started);
-            stats.files += 1;
-            if stats.files > limits.files {
-                return Err(format!(
-                    "{} holds more than {} files that .gitignore does not exclude: its changes are not tracked",
-                    dir.display(),
-                    limits.files
-                ));
+            reader.stats.files += 1;
+            if reader.stats.files > limits.files {
+                return Err(too_many_files(dir, limits));
             }
-            if let Some(old) = previous.get(path).filter(|e| e.stat == stat) {
-                manifest.insert(path.to_path_buf(), Entry { stat: recorded, hash: old.hash.clone() });
-                continue;
+            if let Some(entry) = reader.entry(dir, path, &meta)? {
+                manifest.insert(path.to_path_buf(), entry);
             }
-            let hash = if stat.size > MAX_STORED {
-                format!("large:{}:{}", stat.size, stat.mtime_ns)
-            } else {
-                let Ok(bytes) = std::fs::read(path) else { continue };
-                stats.read += 1;
-                stats.bytes += bytes.len() as u64;
-                if stats.bytes > limits.bytes {
-                    return Err(format!(
-                        "{} holds more than {} MiB that .gitignore does not exclude: its changes are not tracked",
-                        dir.display(),
-                        limits.bytes >> 20
-                    ));
-                }
-                let hash = hash_of(&bytes);
-                keep(&hash, &bytes);
-                hash
-            };
-            manifest.insert(path.to_path_buf(), Entry { stat: recorded, hash });
         }
     }
-    Ok((manifest, stats))
+    Ok((manifest, reader.stats))
+}
+
+/// The walk of one folder as every scan does it: `.gitignore`s (the
+/// folder's, its parents', `.git/info/exclude`) respected without needing a
+/// repository, hidden files seen, `.git/`, symlinks and `skip` left out.
+pub fn walker(dir: &Path, skip: &[PathBuf]) -> ignore::Walk {
+    let skip = skip.to_vec();
+    ignore::WalkBuilder::new(dir)
+        .hidden(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .parents(true)
+        .follow_links(false)
+        .filter_entry(move |e| e.file_name() != ".git" && !skip.iter().any(|s| e.path().starts_with(s)))
+        .build()
+}
+
+/// The error of a folder over the file limit.
+pub fn too_many_files(dir: &Path, limits: Limits) -> String {
+    format!(
+        "{} holds more than {} files that .gitignore does not exclude: its changes are not tracked",
+        dir.display(),
+        limits.files
+    )
+}
+
+/// Reads files as a scan does: a file whose identity is unchanged keeps its
+/// hash, one `known` names is not read, any other is read, hashed and kept.
+pub struct Reader<'a> {
+    previous: &'a Manifest,
+    known: Known<'a>,
+    keep: &'a mut dyn FnMut(&str, &[u8]),
+    limits: Limits,
+    started: i64,
+    /// What it cost so far.
+    pub stats: ScanStats,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader for one scan, starting now.
+    pub fn new(previous: &'a Manifest, known: Known<'a>, keep: &'a mut dyn FnMut(&str, &[u8]), limits: Limits) -> Self {
+        Self { previous, known, keep, limits, started: now_ns(), stats: ScanStats::default() }
+    }
+
+    /// The entry of `path` (a regular file under `dir`, `meta` its
+    /// `symlink_metadata`); `None` when it cannot be read.
+    pub fn entry(&mut self, dir: &Path, path: &Path, meta: &std::fs::Metadata) -> Result<Option<Entry>, String> {
+        let stat = Stat::of(meta);
+        let recorded = recorded_stat(stat, self.started);
+        let old = self.previous.get(path);
+        if let Some(old) = old.filter(|e| e.stat == stat) {
+            return Ok(Some(Entry { stat: recorded, hash: old.hash.clone() }));
+        }
+        if let Some(hash) = (self.known)(path, meta) {
+            return Ok(Some(Entry { stat: recorded, hash }));
+        }
+        if stat.size > MAX_STORED {
+            return Ok(Some(Entry { stat: recorded, hash: format!("large:{}:{}", stat.size, stat.mtime_ns) }));
+        }
+        let Ok(bytes) = std::fs::read(path) else { return Ok(None) };
+        self.stats.read += 1;
+        self.stats.bytes += bytes.len() as u64;
+        if self.stats.bytes > self.limits.bytes {
+            return Err(format!(
+                "{} holds more than {} MiB that .gitignore does not exclude: its changes are not tracked",
+                dir.display(),
+                self.limits.bytes >> 20
+            ));
+        }
+        // Rewritten with the content git has: the same name, nothing kept.
+        if let Some(old) = old.filter(|o| super::git_base::blob_hash(&o.hash, &bytes).as_ref() == Some(&o.hash)) {
+            return Ok(Some(Entry { stat: recorded, hash: old.hash.clone() }));
+        }
+        let hash = hash_of(&bytes);
+        (self.keep)(&hash, &bytes);
+        Ok(Some(Entry { stat: recorded, hash }))
+    }
 }
 
 /// `stat` as the manifest keeps it: a recent file's mtime is replaced by

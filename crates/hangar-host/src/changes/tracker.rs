@@ -8,13 +8,26 @@
 //! after the turn ends. A turn left open by a crash is closed by the next
 //! `begin_turn`. All of it is serialized by one lock: scans of two sessions
 //! do not overlap.
+//!
+//! Which scan runs ([`Inner::plan`]): the first scan of a session since the
+//! host started is a full one (`scan.rs`), with the session's watcher
+//! (`watch.rs`) started just before it, so no write during the walk is
+//! missed; each later scan looks only at the paths the watcher saw change
+//! (`scan_dirty.rs`). Whenever the watcher cannot vouch for its set (an
+//! overflow, an error, no answer to the barrier, a folder it could not
+//! watch), the scan is a full one. A full scan of a folder in a git
+//! repository names each unchanged tracked file by its blob (`git_base.rs`)
+//! instead of copying it.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::changes_db::{ChangeStore, ChangeStoreError, FileChange, Pending, Tx};
-use super::scan::{self, Manifest};
+use super::git_base::{self, GitIndex, GitObjects};
+use super::scan::{self, Delta, Manifest, Reader};
+use super::scan_dirty::{scan_dirty, NeedsFullScan};
+use super::watch::{Changed, Dirty, Watch};
 use crate::locks::lock;
 
 /// What a closed turn changed.
@@ -24,6 +37,25 @@ pub struct TurnDelta {
     pub turn: String,
     /// Its files.
     pub changes: Vec<FileChange>,
+}
+
+/// How a scan went (the benchmark prints it; tests check it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScanKind {
+    /// Every file walked and looked at, and why.
+    Full(String),
+    /// Only the paths the watcher saw change (this many).
+    Dirty(usize),
+}
+
+/// The sessions' watchers.
+struct Watching {
+    /// The barrier's markers go here (in the data dir).
+    sync_dir: PathBuf,
+    sessions: HashMap<String, Watch>,
+    /// Sessions whose folders could not be watched, with the reason: full
+    /// scans until the host restarts.
+    unwatchable: HashMap<String, String>,
 }
 
 /// The tracker's state behind its lock.
@@ -37,6 +69,14 @@ pub(super) struct Inner {
     /// until the host restarts.
     untracked: HashMap<String, String>,
     limits: scan::Limits,
+    /// `None`: every scan is a full one.
+    watching: Option<Watching>,
+    /// Whether a full scan names unchanged tracked files by their git blob.
+    use_git: bool,
+    /// Where `git:` content is read from.
+    pub objects: GitObjects,
+    /// The last scan of each session.
+    last_scan: HashMap<String, ScanKind>,
 }
 
 impl Inner {
@@ -52,6 +92,15 @@ impl Inner {
     /// Replace `session`'s cached manifest (after an operation wrote files).
     pub fn set_manifest(&mut self, session: &str, manifest: Manifest) {
         self.manifests.insert(session.to_owned(), manifest);
+    }
+
+    /// Content by hash: kept in `changes.db`, or a blob in git's objects
+    /// (`None` when it is in neither).
+    pub fn content_of(&self, hash: &str) -> Result<Option<Vec<u8>>, ChangeStoreError> {
+        match git_base::blob_id(hash) {
+            Some(id) => Ok(self.objects.read(id).ok()),
+            None => self.store.blob(hash),
+        }
     }
 
     /// Look at `paths` again: those whose identity changed since the last
@@ -93,43 +142,109 @@ impl Inner {
         Ok(())
     }
 
-    /// Rescan `dirs` in one transaction (blobs, manifest, then `more`).
+    /// Which paths the next scan of `session` looks at: `Some` (the
+    /// watcher's dirty set) or `None`, every file, with the reason. Before
+    /// a full scan the watcher is (re)started, so it sees every write from
+    /// the start of the walk on.
+    fn plan(&mut self, session: &str, dirs: &[PathBuf]) -> Result<Changed, String> {
+        let Some(w) = &mut self.watching else { return Err("the watcher is off".into()) };
+        if let Some(reason) = w.unwatchable.get(session) {
+            return Err(format!("the folders are not watched: {reason}"));
+        }
+        let why = match w.sessions.get_mut(session) {
+            Some(watch) if watch.dirs == dirs => match watch.take() {
+                Dirty::Paths(paths) => return Ok(paths),
+                Dirty::Lost(reason) => reason,
+            },
+            Some(_) => "the working directories changed".to_owned(),
+            None => "the first scan since the host started".to_owned(),
+        };
+        w.sessions.remove(session);
+        match Watch::start(dirs, &w.sync_dir) {
+            Ok(watch) => {
+                w.sessions.insert(session.to_owned(), watch);
+            }
+            Err(e) => {
+                tracing::info!(session, "change tracking: folders not watched ({e}); every scan walks them");
+                w.unwatchable.insert(session.to_owned(), e);
+            }
+        }
+        Err(why)
+    }
+
+    /// Rescan `dirs` in one transaction (blobs, manifest, then `more`
+    /// with the manifest before and what changed).
     fn rescan<R>(
         &mut self,
         session: &str,
         dirs: &[PathBuf],
-        more: impl FnOnce(&Tx<'_>, &Manifest, &Manifest) -> Result<R, ChangeStoreError>,
+        more: impl FnOnce(&Tx<'_>, &Manifest, &Delta, &GitObjects) -> Result<R, ChangeStoreError>,
     ) -> Result<R, ChangeStoreError> {
-        let old = self.manifest(session)?.clone();
-        let (new, result) = self.store.transaction(|tx| {
+        let plan = self.plan(session, dirs);
+        let mut manifest = match self.manifests.remove(session) {
+            Some(m) => m,
+            None => self.store.manifest(session)?,
+        };
+        let (skip, limits, use_git, objects) = (&self.skip, self.limits, self.use_git, &mut self.objects);
+        let scanned = self.store.transaction(|tx| {
             let mut failed = None;
-            let (new, _) = scan::scan(dirs, &self.skip, self.limits, &old, &mut |hash, bytes| {
-                if let Err(e) = tx.put_blob(hash, bytes) {
-                    failed.get_or_insert(e);
-                }
-            })
-            .map_err(ChangeStoreError::Io)?;
+            let scanned = {
+                let mut keep = |hash: &str, bytes: &[u8]| {
+                    if let Err(e) = tx.put_blob(hash, bytes) {
+                        failed.get_or_insert(e);
+                    }
+                };
+                scan_once(dirs, skip, limits, &manifest, plan, use_git, &mut keep)
+            };
+            let (delta, whole, kind, repos) = scanned?;
             if let Some(e) = failed {
                 return Err(e);
             }
-            tx.save_manifest(session, &old, &new)?;
-            let result = more(tx, &old, &new)?;
-            Ok((new, result))
-        })?;
-        self.manifests.insert(session.to_owned(), new);
-        Ok(result)
+            for repo in &repos {
+                tx.add_git_repo(repo)?;
+                objects.add(repo);
+            }
+            tx.save_delta(session, &manifest, &delta)?;
+            let result = more(tx, &manifest, &delta, objects)?;
+            Ok((delta, whole, kind, result))
+        });
+        match scanned {
+            Ok((delta, whole, kind, result)) => {
+                if delta.len() > 1000 {
+                    // A first scan: its rows would otherwise stay in the log too.
+                    if let Err(e) = self.store.checkpoint() {
+                        tracing::warn!("changes.db checkpoint: {e}");
+                    }
+                }
+                match whole {
+                    Some(new) => manifest = new,
+                    None => scan::apply(&mut manifest, delta),
+                }
+                self.manifests.insert(session.to_owned(), manifest);
+                self.last_scan.insert(session.to_owned(), kind);
+                Ok(result)
+            }
+            Err(e) => {
+                // The watcher's set was drained: only a full scan is sure now.
+                self.manifests.insert(session.to_owned(), manifest);
+                if let Some(w) = &mut self.watching {
+                    w.sessions.remove(session);
+                }
+                Err(e)
+            }
+        }
     }
 
     /// Close `turn`: record its changes and fold them into the pending set.
     fn close(&mut self, session: &str, turn: &str, dirs: &[PathBuf]) -> Result<TurnDelta, ChangeStoreError> {
         let pending: BTreeMap<PathBuf, Pending> =
             self.store.pending(session)?.into_iter().map(|p| (p.path.clone(), p)).collect();
-        let changes = self.rescan(session, dirs, |tx, old, new| {
-            let changes = compare(old, new);
+        let changes = self.rescan(session, dirs, |tx, old, delta, objects| {
+            let changes = compare(old, delta);
             tx.add_turn_changes(session, turn, &changes)?;
             for c in &changes {
                 let before = pending.get(&c.path).map_or(c.before.clone(), |p| p.before.clone());
-                if before == c.after {
+                if objects.same_content(before.as_deref(), c.after.as_deref()) {
                     tx.remove_pending(session, &c.path)?;
                 } else {
                     // Touched again: its "viewed" mark is cleared.
@@ -145,24 +260,50 @@ impl Inner {
     }
 }
 
-/// Files whose content differs between two manifests.
-fn compare(old: &Manifest, new: &Manifest) -> Vec<FileChange> {
-    let mut out = Vec::new();
-    for (path, entry) in new {
-        match old.get(path) {
-            Some(o) if o.hash == entry.hash => {}
-            o => out.push(FileChange {
-                path: path.clone(),
-                before: o.map(|o| o.hash.clone()),
-                after: Some(entry.hash.clone()),
-            }),
+/// One scan: of the dirty paths when `plan` has them (unless they ask for
+/// a full scan), else of everything, naming unchanged tracked files by
+/// their git blob when `use_git`. Returns the delta, the whole new manifest
+/// for a full scan, how it went, and the git dirs it used.
+type Scanned = (Delta, Option<Manifest>, ScanKind, Vec<PathBuf>);
+
+fn scan_once(
+    dirs: &[PathBuf],
+    skip: &[PathBuf],
+    limits: scan::Limits,
+    old: &Manifest,
+    plan: Result<Changed, String>,
+    use_git: bool,
+    keep: &mut dyn FnMut(&str, &[u8]),
+) -> Result<Scanned, ChangeStoreError> {
+    let why = match plan {
+        Ok(dirty) => {
+            let mut reader = Reader::new(old, &|_, _| None, keep, limits);
+            match scan_dirty(dirs, skip, limits, old, &dirty, &mut reader).map_err(ChangeStoreError::Io)? {
+                Ok(delta) => return Ok((delta, None, ScanKind::Dirty(dirty.paths.len()), Vec::new())),
+                Err(NeedsFullScan(why)) => why,
+            }
         }
-    }
-    for (path, o) in old {
-        if !new.contains_key(path) {
-            out.push(FileChange { path: path.clone(), before: Some(o.hash.clone()), after: None });
-        }
-    }
+        Err(why) => why,
+    };
+    let indexes: Vec<GitIndex> =
+        if use_git { dirs.iter().filter_map(|d| GitIndex::open(d)).collect() } else { Vec::new() };
+    let known = |path: &Path, meta: &std::fs::Metadata| indexes.iter().find_map(|g| g.known(path, meta));
+    let (new, _) = scan::scan_with(dirs, skip, limits, old, &known, keep).map_err(ChangeStoreError::Io)?;
+    let delta = scan::delta(old, &new);
+    let repos = indexes.into_iter().map(|g| g.git_dir).collect();
+    Ok((delta, Some(new), ScanKind::Full(why), repos))
+}
+
+/// Files whose content differs in `delta` from `old`.
+fn compare(old: &Manifest, delta: &Delta) -> Vec<FileChange> {
+    let mut out: Vec<FileChange> = delta
+        .iter()
+        .filter_map(|(path, new)| {
+            let before = old.get(path).map(|e| e.hash.clone());
+            let after = new.as_ref().map(|e| e.hash.clone());
+            (before != after).then(|| FileChange { path: path.clone(), before, after })
+        })
+        .collect();
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
 }
@@ -175,11 +316,65 @@ pub struct Tracker {
 impl Tracker {
     /// Open `changes.db` in `data_dir`; folders under `skip` are never
     /// scanned.
+    ///
+    /// Both the watcher and git's objects are used (see the module doc);
+    /// [`Tracker::with_watcher`] and [`Tracker::with_git`] turn them off.
     pub fn open(data_dir: &Path, skip: Vec<PathBuf>) -> Result<Self, ChangeStoreError> {
         let store = ChangeStore::open(&data_dir.join("changes.db"))?;
-        let inner =
-            Inner { store, manifests: HashMap::new(), skip, untracked: HashMap::new(), limits: Default::default() };
+        let mut objects = GitObjects::default();
+        for repo in store.git_repos()? {
+            objects.add(&repo);
+        }
+        let watching = Watching {
+            sync_dir: data_dir.join("changes-watch"),
+            sessions: HashMap::new(),
+            unwatchable: HashMap::new(),
+        };
+        let inner = Inner {
+            store,
+            manifests: HashMap::new(),
+            skip,
+            untracked: HashMap::new(),
+            limits: Default::default(),
+            watching: Some(watching),
+            use_git: true,
+            objects,
+            last_scan: HashMap::new(),
+        };
         Ok(Self { inner: Mutex::new(inner) })
+    }
+
+    /// The same tracker with the watcher on or off (off: every scan is a
+    /// full one, as before the watcher; the benchmark's baseline).
+    pub fn with_watcher(self, on: bool) -> Self {
+        let mut inner = lock(&self.inner);
+        if !on {
+            inner.watching = None;
+        }
+        drop(inner);
+        self
+    }
+
+    /// The same tracker with git's index used at full scans or not (off:
+    /// every file is read and kept, as before; the benchmark's baseline).
+    pub fn with_git(self, on: bool) -> Self {
+        lock(&self.inner).use_git = on;
+        self
+    }
+
+    /// Hand `session`'s watcher an event as notify would (tests: an
+    /// overflow cannot be caused on demand).
+    #[cfg(test)]
+    pub(super) fn feed_watcher(&self, session: &str, event: notify::Result<notify::Event>) {
+        let inner = lock(&self.inner);
+        if let Some(watch) = inner.watching.as_ref().and_then(|w| w.sessions.get(session)) {
+            super::watch::on_event(&mut lock(watch.state()), Path::new("/nowhere"), "test", event);
+        }
+    }
+
+    /// How the last scan of `session` went.
+    pub fn last_scan(&self, session: &str) -> Option<ScanKind> {
+        lock(&self.inner).last_scan.get(session).cloned()
     }
 
     /// The same tracker with other size limits (tests).
@@ -208,7 +403,7 @@ impl Tracker {
             Some(other) => Some(inner.close(session, &other, dirs)?),
             None => None,
         };
-        if let Err(e) = inner.rescan(session, dirs, |tx, _, _| tx.set_open_turn(session, Some(turn))) {
+        if let Err(e) = inner.rescan(session, dirs, |tx, _, _, _| tx.set_open_turn(session, Some(turn))) {
             if let ChangeStoreError::Io(reason) = &e {
                 inner.untracked.insert(session.to_owned(), reason.clone());
             }
@@ -231,9 +426,9 @@ impl Tracker {
         Ok(lock(&self.inner).store.open_turn(session)?.is_some())
     }
 
-    /// Stored content.
+    /// Stored content: kept in `changes.db`, or a blob in git's objects.
     pub fn blob(&self, hash: &str) -> Result<Option<Vec<u8>>, ChangeStoreError> {
-        lock(&self.inner).store.blob(hash)
+        lock(&self.inner).content_of(hash)
     }
 
     /// `session`'s pending files, each with its current content hash

@@ -320,3 +320,91 @@ async fn a_git_working_directory_also_gets_an_uncommitted_changeset_against_head
     // It offers no operations (a read-only view).
     assert_eq!(code(invoke(&rig.client, &entry.uri_template, "reject", None).await), -32602);
 }
+
+/// A second turn after [`first_turn`]: `hello.txt` again through the agent's
+/// I/O; from a shell, a new folder two deep and a rename.
+fn second_turn() -> Value {
+    json!([
+        { "writeFile": { "path": "hello.txt", "text": "hello again\n" } },
+        { "shell": "mkdir -p d/e && printf 'deep\\n' > d/e/f.txt && mv made.txt moved.txt" },
+        { "chunk": "done" },
+        { "end": "end_turn" }
+    ])
+}
+
+/// Each turn's changes on a folder: (path in the folder, lines added and
+/// removed, content before, content after), after two turns there.
+async fn two_turns_on(seed_more: impl FnOnce(&Path)) -> Vec<Vec<(String, Option<i64>, Option<i64>, Value, Value)>> {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    std::fs::write(ws.join("hello.txt"), "hello world\n").unwrap();
+    seed(&ws);
+    seed_more(&ws);
+    let script = json!({ "turns": [first_turn(), second_turn()] });
+    let mut rig = Rig::start_with(tmp, AgentCmd::Script(script), Launch::InProcess, None).await;
+    let prefix = format!("{}/", file_uri(&rig.workspace));
+    let mut turns = Vec::new();
+    for (text, files) in [("first", 4), ("second", 4)] {
+        let turn = rig.send(text).await;
+        assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+        let uri = format!("{}/changesets/turn/{turn}", rig.session);
+        let state = changeset_when(&rig.client, &uri, |s| s.files.len() == files).await;
+        let mut seen = Vec::new();
+        for f in &state.files {
+            let content = |side: &Option<ahp_types::state::FileEditSide>| {
+                let rig = &rig;
+                let uri = side.as_ref().map(|s| s.content.uri.clone());
+                async move {
+                    let Some(uri) = uri else { return Value::Null };
+                    let read: Value = rig
+                        .client
+                        .request("resourceRead", json!({ "channel": rig.session, "uri": uri }))
+                        .await
+                        .unwrap();
+                    read["data"].clone()
+                }
+            };
+            let diff = f.edit.diff.clone();
+            let (added, removed) = (diff.as_ref().and_then(|d| d.added), diff.as_ref().and_then(|d| d.removed));
+            let path = f.id.strip_prefix(&prefix).unwrap_or(&f.id).to_owned();
+            seen.push((path, added, removed, content(&f.edit.before).await, content(&f.edit.after).await));
+        }
+        seen.sort_by(|a, b| a.0.cmp(&b.0));
+        turns.push(seen);
+    }
+    turns
+}
+
+#[tokio::test]
+async fn a_turn_on_a_20000_file_git_repository_changes_what_it_changes_on_an_almost_empty_folder() {
+    let on_empty = two_turns_on(|_| {}).await;
+    let on_big = two_turns_on(|ws| {
+        for i in 0..20_000 {
+            let dir = ws.join(format!("src/d{}", i % 200));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(format!("f{i}.rs")), format!("// file {i}\n")).unwrap();
+        }
+        for args in [&["init", "-q"][..], &["add", "-A"], &["commit", "-q", "-m", "tree"]] {
+            let ok = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "gc.auto=0"])
+                .args(args)
+                .current_dir(ws)
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok, "git {args:?}");
+        }
+    })
+    .await;
+    assert_eq!(on_big, on_empty);
+    let names: Vec<Vec<&str>> = on_big.iter().map(|t| t.iter().map(|f| f.0.as_str()).collect()).collect();
+    assert_eq!(
+        names,
+        [
+            vec!["hello.txt", "made.txt", "notes.txt", "old.txt"],
+            vec!["d/e/f.txt", "hello.txt", "made.txt", "moved.txt"]
+        ]
+    );
+    assert_eq!(on_big[1][1].3, "hello agent\n", "the second turn's before is the first turn's after");
+}

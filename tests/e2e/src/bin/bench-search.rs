@@ -8,11 +8,19 @@
 //! - the store's size and the index's size (pages in use, before and after);
 //! - query latency p50/p99 for one-word, three-word and prefix queries
 //!   (`x-hangar/search`'s code path, 20 results), with the baseline of the
-//!   same run: reading one 50-turn page of a chat (`fetchTurns`' code path).
+//!   same run: reading one 50-turn page of a chat (`fetchTurns`' code path);
+//! - the cost of indexing on streaming: the store writer (`spawn_writer`,
+//!   group commits) taking `--stream-turns` turns of `--deltas` streamed
+//!   actions each, then the turn's end (its row, the chat's checkpoint, the
+//!   session's index row), on fresh stores, three ways in the same run:
+//!   deltas only; with the turn ends stored but not indexed (the chat's
+//!   checkpoint names no session, so the index skips the turn after one
+//!   lookup); with the turn ends indexed. Best of `--rounds` each.
 //!
 //! Run (release builds): `cargo build --release -p hangar-e2e --bin
 //! bench-search && target/release/bench-search`. Options: `--sessions N`,
-//! `--turns N`, `--queries N` (200 per kind), `--dir PATH` (a temp dir).
+//! `--turns N`, `--queries N` (200 per kind), `--dir PATH` (a temp dir),
+//! `--stream-turns N` (200), `--deltas N` (200), `--rounds N` (5).
 
 #![allow(
     clippy::unwrap_used,
@@ -36,10 +44,14 @@ struct Args {
     turns: usize,
     queries: usize,
     dir: Option<PathBuf>,
+    stream_turns: usize,
+    deltas: usize,
+    rounds: usize,
 }
 
 fn args() -> Args {
-    let mut a = Args { sessions: 10_000, turns: 1_000_000, queries: 200, dir: None };
+    let mut a =
+        Args { sessions: 10_000, turns: 1_000_000, queries: 200, dir: None, stream_turns: 200, deltas: 200, rounds: 5 };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let value = it.next().unwrap_or_default();
@@ -48,6 +60,9 @@ fn args() -> Args {
             "--turns" => a.turns = value.parse().unwrap(),
             "--queries" => a.queries = value.parse().unwrap(),
             "--dir" => a.dir = Some(PathBuf::from(value)),
+            "--stream-turns" => a.stream_turns = value.parse().unwrap(),
+            "--deltas" => a.deltas = value.parse().unwrap(),
+            "--rounds" => a.rounds = value.parse().unwrap(),
             other => panic!("unknown option {other}"),
         }
     }
@@ -93,6 +108,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 fn main() {
     let a = args();
+    streaming(&a);
     let tmp = tempfile::tempdir().unwrap();
     let dir = a.dir.clone().unwrap_or_else(|| tmp.path().to_path_buf());
     std::fs::create_dir_all(&dir).unwrap();
@@ -226,4 +242,100 @@ fn read_page(conn: &Connection, chat: &str) -> usize {
         turns.push(serde_json::from_str::<serde_json::Value>(&row.unwrap()).unwrap());
     }
     turns.len()
+}
+
+/// A publication the bench's writer fans out to nobody.
+struct Nothing;
+
+impl store::Sequenced for Nothing {
+    fn seq(&self) -> Option<u64> {
+        None
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Pass {
+    DeltasOnly,
+    NotIndexed,
+    Indexed,
+}
+
+/// One pass of the streaming workload through the store writer; its time.
+fn stream_pass(a: &Args, pass: Pass, words: &[String]) -> Duration {
+    use std::sync::Arc;
+
+    use hangar_host::store::{ChannelKind, StoreOp};
+    let tmp = tempfile::tempdir().unwrap();
+    let conn = store::open(&tmp.path().join("hangar.db")).unwrap();
+    let (writer, thread) = store::spawn_writer(conn, |_: Vec<Nothing>| {}).unwrap();
+    let session: Arc<str> = "ahp-session:/stream".into();
+    let chat: Arc<str> = "ahp-chat:/stream/main".into();
+    let mut rng = StdRng::seed_from_u64(7);
+    let chunks: Vec<String> = (0..a.deltas).map(|_| sentence(&mut rng, words, 3) + " ").collect();
+    let summary = |title: &str| {
+        json!({"provider": "agent", "title": title, "status": 1, "resource": &*session,
+               "createdAt": "2026-01-01T00:00:00.000Z", "modifiedAt": "2026-01-01T00:00:00.000Z"})
+        .to_string()
+    };
+    let parent = (pass != Pass::NotIndexed).then(|| session.clone());
+    let started = Instant::now();
+    let mut seq = 0u64;
+    for t in 0..a.stream_turns {
+        for chunk in &chunks {
+            seq += 1;
+            let envelope = json!({"channel": &*chat, "action": {"type": "chat/delta", "turnId": format!("t{t}"),
+                                  "partId": "m", "content": chunk}, "serverSeq": seq});
+            writer.write(vec![StoreOp::Log { seq, channel: chat.clone(), envelope: envelope.to_string().into() }]);
+        }
+        seq += 1;
+        let mut ops = vec![StoreOp::Checkpoint {
+            channel: chat.clone(),
+            kind: ChannelKind::Chat,
+            parent: parent.clone(),
+            seq,
+            state: "{}".to_owned(),
+        }];
+        if pass != Pass::DeltasOnly {
+            let turn = json!({"id": format!("t{t}"), "startedAt": "2026-01-01T00:00:00.000Z",
+                "message": {"text": "stream a long answer", "origin": {"kind": "user"}},
+                "responseParts": [{"kind": "markdown", "id": "m", "content": chunks.concat()}], "state": "complete"});
+            ops.insert(0, StoreOp::TurnEnded { chat: chat.clone(), turn_id: format!("t{t}"), turn: turn.to_string() });
+            ops.push(StoreOp::IndexSession {
+                uri: session.clone(),
+                created_at: "2026-01-01T00:00:00.000Z".to_owned(),
+                modified_at: "2026-01-01T00:00:00.000Z".to_owned(),
+                summary: summary("a streamed session"),
+            });
+        }
+        writer.write(ops);
+    }
+    writer.flush();
+    let took = started.elapsed();
+    drop(writer);
+    thread.join().unwrap();
+    took
+}
+
+/// The cost of indexing on the writer under streaming, three passes.
+fn streaming(a: &Args) {
+    let words: Vec<String> = (0..20_000).map(word).collect();
+    let mut best = [Duration::MAX; 3];
+    for _ in 0..a.rounds {
+        for (i, pass) in [Pass::DeltasOnly, Pass::NotIndexed, Pass::Indexed].into_iter().enumerate() {
+            best[i] = best[i].min(stream_pass(a, pass, &words));
+        }
+    }
+    let actions = (a.stream_turns * (a.deltas + 1)) as f64;
+    let rate = |d: Duration| actions / d.as_secs_f64();
+    println!(
+        "streaming through the store writer, {} turns × {} deltas (best of {}):",
+        a.stream_turns, a.deltas, a.rounds
+    );
+    println!("  deltas only            {:>9.0} actions/s", rate(best[0]));
+    println!("  turn ends not indexed  {:>9.0} actions/s  (baseline)", rate(best[1]));
+    println!(
+        "  turn ends indexed      {:>9.0} actions/s  ({:+.2}% time over the baseline)",
+        rate(best[2]),
+        (best[2].as_secs_f64() / best[1].as_secs_f64() - 1.0) * 100.0
+    );
 }

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Mutex;
 
-use rusqlite::{params, Connection};
+use rusqlite::Connection;
 
 use super::query::match_expression;
 use super::QueryError;
@@ -99,37 +99,62 @@ pub fn open_reader(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
-/// Run one search on `conn`.
+/// Run one search on `conn`. The best page is chosen first from the rowid,
+/// score and time of every match alone; the snippet, title and the rest are
+/// read for that page's rows only (a snippet per match would cost more than
+/// the search).
 pub fn search(conn: &Connection, request: &SearchRequest<'_>) -> Result<SearchPage, SearchError> {
     let expression = match_expression(request.query)?;
     let sessions = request.sessions.map(|s| serde_json::Value::from(s.to_vec()).to_string());
     let archived = request.archived.map(i64::from);
+    let mut filters = String::new();
+    if sessions.is_some() {
+        filters.push_str(" AND d.session IN (SELECT value FROM json_each(?2))");
+    }
+    if archived.is_some() {
+        filters.push_str(
+            " AND ((SELECT json_extract(s.summary, '$.status') & 64 FROM sessions s WHERE s.uri = d.session) != 0) = ?3",
+        );
+    }
     let sql = format!(
-        "SELECT d.session, d.chat, d.turn_id, COALESCE(json_extract(s.summary, '$.title'), ''), {SNIPPET}, d.at,
-                bm25(search_fts)
-         FROM search_fts
-         JOIN search_docs d ON d.id = search_fts.rowid
+        "WITH top AS (
+             SELECT search_fts.rowid AS id, bm25(search_fts) AS score, d.at AS at
+             FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid
+             WHERE search_fts MATCH ?1{filters}
+             ORDER BY score, d.at DESC, d.id DESC
+             LIMIT ?4 OFFSET ?5)
+         SELECT d.session, d.chat, d.turn_id, COALESCE(json_extract(s.summary, '$.title'), ''), {SNIPPET}, top.at,
+                top.score
+         FROM top
+         JOIN search_fts ON search_fts.rowid = top.id
+         JOIN search_docs d ON d.id = top.id
          JOIN sessions s ON s.uri = d.session
          WHERE search_fts MATCH ?1
-           AND (?2 IS NULL OR d.session IN (SELECT value FROM json_each(?2)))
-           AND (?3 IS NULL OR ((json_extract(s.summary, '$.status') & 64) != 0) = ?3)
-         ORDER BY bm25(search_fts), d.at DESC, d.id DESC
-         LIMIT ?4 OFFSET ?5"
+         ORDER BY top.score, top.at DESC, top.id DESC"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let fetch = i64::from(request.limit) + 1;
     let offset = i64::try_from(request.offset).unwrap_or(i64::MAX);
-    let rows = stmt.query_map(params![expression, sessions, archived, fetch, offset], |r| {
-        Ok(SearchHit {
-            session: r.get(0)?,
-            chat: r.get(1)?,
-            turn_id: r.get(2)?,
-            title: r.get(3)?,
-            snippet: r.get(4)?,
-            at: r.get(5)?,
-            score: -r.get::<_, f64>(6)?,
-        })
-    })?;
+    let rows = stmt.query_map(
+        rusqlite::params_from_iter([
+            rusqlite::types::Value::from(expression),
+            sessions.map_or(rusqlite::types::Value::Null, rusqlite::types::Value::from),
+            archived.map_or(rusqlite::types::Value::Null, rusqlite::types::Value::from),
+            rusqlite::types::Value::from(fetch),
+            rusqlite::types::Value::from(offset),
+        ]),
+        |r| {
+            Ok(SearchHit {
+                session: r.get(0)?,
+                chat: r.get(1)?,
+                turn_id: r.get(2)?,
+                title: r.get(3)?,
+                snippet: r.get(4)?,
+                at: r.get(5)?,
+                score: -r.get::<_, f64>(6)?,
+            })
+        },
+    )?;
     let mut hits = rows.collect::<rusqlite::Result<Vec<_>>>()?;
     let more = hits.len() > request.limit as usize;
     hits.truncate(request.limit as usize);

@@ -11,6 +11,8 @@
 //!   host's data directory (`hangar_host::server::device_tokens`).
 //! - [`remote`] — `hangar remote add|list|remove|rename`: the hosts this
 //!   machine connects to (`hangar_remote`: list, keyring, pinning).
+//! - [`reindex`] — `hangar reindex`: the search index built again from the
+//!   store (`hangar_host::store::search`).
 //! - [`agents`] — `hangar agents list`: the well-known ACP agents, installed
 //!   (where, which version) or missing (`hangar_host::agents::discovery::survey`).
 //!
@@ -21,6 +23,7 @@
 
 pub mod agents;
 mod listing;
+pub mod reindex;
 pub mod remote;
 pub mod serve;
 pub mod token;

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use hangar_cli::{agents, remote, serve, token};
+use hangar_cli::{agents, reindex, remote, serve, token};
 
 #[derive(Parser)]
 #[command(name = "hangar", version, about = "A home for coding agents: an AHP 1.0.0 host")]
@@ -23,6 +23,8 @@ enum Command {
     Remote(remote::RemoteArgs),
     /// The well-known ACP agents on this machine: installed (where, which version) or missing.
     Agents(agents::AgentsArgs),
+    /// Build the search index again from the store (while no host serves the data dir).
+    Reindex(reindex::ReindexArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         Command::Token(args) => token::run(args),
         Command::Remote(args) => remote::run(args).map_err(|e| e.to_string()),
         Command::Agents(args) => agents::run(args),
+        Command::Reindex(args) => reindex::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

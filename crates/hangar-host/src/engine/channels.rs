@@ -15,6 +15,8 @@ pub(crate) struct SessionEntry {
     /// The summary last published (`listSessions`, notifications).
     pub summary: SessionSummary,
     pub since_checkpoint: u32,
+    /// Who set the title (`titles.rs`).
+    pub title_source: super::titles::TitleSource,
 }
 
 impl SessionEntry {

@@ -30,6 +30,8 @@
 //!   session becomes ready (or failed to start: they end with its error).
 //! - `effects.rs`   — what the engine asks the outside world to do (agents).
 //! - `clock.rs`     — timestamps and ids.
+//! - `titles.rs`    — session titles: who set one, whether a new one may
+//!   replace it, the automatic title from the first message.
 //! - `tests/`       — table tests of the rules above, one file per module.
 //!
 //! The engine is used under a `Mutex` and never awaits: every method is a
@@ -52,6 +54,7 @@ mod summaries;
 mod terminal_channels;
 #[cfg(test)]
 mod tests;
+pub mod titles;
 
 pub use channels::ChannelRef;
 pub use client_actions::Rejection;
@@ -109,6 +112,8 @@ pub struct Engine {
     /// store, served by `fetchTurns`), so a host's memory does not grow with
     /// the turns it has run.
     pub turn_tail: usize,
+    /// Set while the engine titles a session itself (`titles.rs`).
+    titling: Option<titles::TitleSource>,
 }
 
 impl Engine {
@@ -127,6 +132,7 @@ impl Engine {
             writer,
             effects: Vec::new(),
             turn_tail,
+            titling: None,
         }
     }
 
@@ -219,6 +225,7 @@ impl Engine {
         if self.terminal_full(channel, &action) {
             return Err(EmitError::NotApplied("the terminal shows no more output".to_owned()));
         }
+        self.check_title(channel, &action, origin.is_some())?;
         let outcome = self.reduce(channel, &action)?;
         if outcome != ReduceOutcome::Applied {
             return Err(EmitError::NotApplied(match outcome {
@@ -391,6 +398,7 @@ impl Engine {
                 self.sync_activity(&session, channel);
             }
             self.sync_chat_summary(&session, channel);
+            self.auto_title_on_turn(&session, action);
             if ends_turn(action) {
                 self.mark_session_unread(&session);
                 self.start_next_queued(channel);
@@ -398,6 +406,9 @@ impl Engine {
             self.sync_session_summary(&session);
         } else if self.sessions.contains_key(channel) {
             self.record_session_effect(channel, action);
+            if matches!(action, StateAction::SessionTitleChanged(_)) {
+                self.title_applied(channel, client.is_some());
+            }
             if matches!(action, StateAction::SessionReady(_) | StateAction::SessionCreationFailed(_)) {
                 self.start_queued_of_session(channel);
             }

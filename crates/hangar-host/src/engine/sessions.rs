@@ -122,6 +122,7 @@ impl Engine {
             created_at: created_at.clone(),
             summary: placeholder_summary(&req.uri, &created_at),
             since_checkpoint: 0,
+            title_source: super::titles::TitleSource::Unset,
         };
         let mut chat_entry = ChatEntry { state: chat, session: req.uri.clone(), since_checkpoint: 0 };
         let seq = self.seq;
@@ -272,7 +273,13 @@ impl Engine {
         for s in loaded.sessions {
             self.sessions.insert(
                 s.uri,
-                SessionEntry { state: s.state, created_at: s.created_at, summary: s.summary, since_checkpoint: 0 },
+                SessionEntry {
+                    title_source: super::titles::TitleSource::from_meta(s.summary.meta.as_ref()),
+                    state: s.state,
+                    created_at: s.created_at,
+                    summary: s.summary,
+                    since_checkpoint: 0,
+                },
             );
         }
         let mut interrupted = Vec::new();

@@ -106,7 +106,11 @@ impl Engine {
             created_at: entry.created_at.clone(),
             modified_at,
             changes: self.session_changes(uri),
-            meta: None,
+            meta: entry.title_source.as_str().map(|source| {
+                let mut meta = serde_json::Map::new();
+                meta.insert(super::titles::TITLE_SOURCE_META.to_owned(), Value::from(source));
+                meta
+            }),
             chats: Some(
                 state
                     .chats

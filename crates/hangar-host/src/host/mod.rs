@@ -124,6 +124,8 @@ pub struct Host {
     pub config: HostConfig,
     /// Older turns for `fetchTurns`.
     pub turn_pages: TurnPages,
+    /// `x-hangar/search`'s read connection on the index.
+    pub search: store::search::SearchReader,
     /// Client ids seen since start, with their negotiated generation.
     known_clients: Mutex<HashMap<String, ProtocolGeneration>>,
     grace_timers: Mutex<HashMap<String, tokio::task::AbortHandle>>,
@@ -208,6 +210,7 @@ impl Host {
             &config.protected_paths,
         )?;
         let turn_pages = TurnPages::open(&db_path)?;
+        let search = store::search::SearchReader::open(&db_path)?;
         let changes = crate::changes::Tracker::open(&config.data_dir, resources.never_served().to_vec())?;
         let host = Arc::new_cyclic(|me| Self {
             engine,
@@ -221,6 +224,7 @@ impl Host {
             hub,
             outgoing: OutgoingRequests::default(),
             turn_pages,
+            search,
             known_clients: Mutex::new(HashMap::new()),
             grace_timers: Mutex::new(HashMap::new()),
             agents: agent_layer(registry.clone(), &config.data_dir),

@@ -9,6 +9,8 @@
 //! - `load.rs`    — rebuilding sessions and chats at startup from checkpoints,
 //!   the action log written since, and the tail of each chat's turns.
 //! - `turn_pages.rs` — reading older turns for `fetchTurns`.
+//! - `search/`    — the full-text index (FTS5 tables in this file), fed by
+//!   the writer in the same transactions, and `x-hangar/search`'s reader.
 //!
 //! The action stream is the source of truth: every persisted envelope goes to
 //! `log`; each channel is checkpointed (its state without completed turns)
@@ -20,6 +22,7 @@
 mod load;
 mod ops;
 mod schema;
+pub mod search;
 mod turn_pages;
 mod writer;
 
@@ -49,9 +52,26 @@ pub enum StoreError {
     Injected(String),
 }
 
-/// Open (and create, migrate) the database file.
+/// Open (and create, migrate) the database file; the search index is
+/// rebuilt first when it is missing or older ([`search::ensure`]).
 pub fn open(path: &Path) -> Result<rusqlite::Connection, StoreError> {
-    let conn = rusqlite::Connection::open(path)?;
+    let mut conn = rusqlite::Connection::open(path)?;
     schema::prepare(&conn)?;
+    if let Some(report) = search::ensure(&mut conn)? {
+        tracing::info!(
+            "search index rebuilt: {} titles, {} turns in {} ms",
+            report.titles,
+            report.turns,
+            report.took.as_millis()
+        );
+    }
     Ok(conn)
+}
+
+/// Build the search index again from the store in the database file
+/// (`hangar reindex`).
+pub fn reindex(path: &Path) -> Result<search::RebuildReport, StoreError> {
+    let mut conn = rusqlite::Connection::open(path)?;
+    schema::prepare(&conn)?;
+    search::rebuild(&mut conn)
 }

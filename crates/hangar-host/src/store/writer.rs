@@ -226,14 +226,17 @@ fn commit(conn: &mut Connection, ops: &[StoreOp], max_seq: Option<u64>, failure:
             last_index_row.insert(uri, i);
         }
     }
+    let superseded = |i: usize| match ops.get(i) {
+        Some(StoreOp::IndexSession { uri, .. }) => last_index_row.get(&**uri) != Some(&i),
+        _ => false,
+    };
     for (i, op) in ops.iter().enumerate() {
-        if let StoreOp::IndexSession { uri, .. } = op {
-            if last_index_row.get(&**uri) != Some(&i) {
-                continue;
-            }
+        if !superseded(i) {
+            apply(&tx, op)?;
         }
-        apply(&tx, op)?;
     }
+    // The search index follows what this transaction stored.
+    super::search::index_ops(&tx, ops, superseded)?;
     if let Some(seq) = max_seq {
         tx.execute(
             "INSERT INTO meta(key, value) VALUES('server_seq', ?1)

@@ -33,13 +33,17 @@ const IS_READ: u32 = SessionStatus::IsRead.0;
 const IS_ARCHIVED: u32 = SessionStatus::IsArchived.0;
 
 /// `chat/turnComplete` as it is published with what it derives.
-/// A turn starts: the chat and the session say the agent is working.
-const TURN_STARTED: &[&str] = &[
+/// The first turn of an untitled session starts: the chat and the session
+/// say the agent is working, then its message titles the session
+/// (`engine/titles.rs`).
+const FIRST_TURN_STARTED: &[&str] = &[
     "chat/turnStarted",
     "chat/activityChanged",
     "session/chatUpdated",
     "root/sessionSummaryChanged",
     "session/activityChanged",
+    "session/titleChanged",
+    "root/sessionSummaryChanged",
 ];
 /// A turn ends: the chat and the session no longer say what it does.
 const TURN_ENDED: &[&str] = &[
@@ -75,8 +79,8 @@ fn rows() -> Vec<Row> {
             setup: idle,
             on: Chat,
             action: turn_started(TURN),
-            published: TURN_STARTED,
-            changed: &["activity", "chats", "modifiedAt", "status"],
+            published: FIRST_TURN_STARTED,
+            changed: &["_meta", "activity", "chats", "modifiedAt", "status", "title"],
             status: IN_PROGRESS,
             activity: Some("Working"),
             modified_at: Some(STARTED_AT),
@@ -87,8 +91,8 @@ fn rows() -> Vec<Row> {
             on: Chat,
             action: json!({ "type": "chat/turnStarted", "turnId": TURN, "startedAt": "2000-01-01T00:00:00Z",
                 "message": user_message("hi") }),
-            published: TURN_STARTED,
-            changed: &["activity", "chats", "status"],
+            published: FIRST_TURN_STARTED,
+            changed: &["_meta", "activity", "chats", "status", "title"],
             status: IN_PROGRESS,
             activity: Some("Working"),
             modified_at: None,
@@ -227,12 +231,12 @@ fn rows() -> Vec<Row> {
             modified_at: None,
         },
         Row {
-            name: "a renamed session announces its title only",
+            name: "a renamed session announces its title and who set it, only",
             setup: idle,
             on: Session,
             action: json!({ "type": "session/titleChanged", "title": "Renamed" }),
             published: &["session/titleChanged", "root/sessionSummaryChanged"],
-            changed: &["title"],
+            changed: &["_meta", "title"],
             status: IDLE,
             activity: None,
             modified_at: None,

@@ -26,7 +26,10 @@
 // SETTLE_MS (15000), ROUNDS (1), KINDS (app,blank,minibrowser[,variant]),
 // MINIBROWSER (Debian's path), MINIBROWSER_URL (about:blank; e.g. the
 // built UI served over HTTP, to weigh a change of the page alone), VARIANT_ENV (`K=V,K2=V2`), VARIANT_BIN,
-// SCREENSHOT_DIR (optional: a screenshot of each window, idle-KIND.png).
+// SCREENSHOT_DIR (optional: a screenshot of each window, idle-KIND.png; a
+// WebDriver screenshot of a page painted without compositing, the app's
+// default, never answers in WebKitGTK 2.50: take them with
+// HANGAR_WEBKIT_COMPOSITING=1 in the environment).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

@@ -3,7 +3,8 @@
 //! Map of the crate:
 //! - [`options`]       — the command line (`clap`): `--help`, `--version`,
 //!   `--agent`, `--data-dir`, `--browse-root`, `--no-discover`,
-//!   `--config-dir`, `--blank`; an unknown option is an error.
+//!   `--config-dir`, `--blank`, `--webkit-compositing`; an unknown option
+//!   is an error.
 //! - [`log_file`]      — the log: stderr and `DATA_DIR/hangar-desktop.log`.
 //! - [`startup`]       — start-up shared by the app and the bridge: the
 //!   data dir, the embedded host, the core, the local host registered like
@@ -57,6 +58,8 @@
 //! - [`tauri_app`]     — the Tauri shell: `core_call` / `core_stream`
 //!   (a `tauri::ipc::Channel` per stream), notifications; `--blank`: the
 //!   same window on `about:blank` (a memory baseline).
+//! - [`webkit_settings`] — WebKitGTK settings of the webviews: no
+//!   accelerated compositing unless `--webkit-compositing`.
 //! - [`bridge`]        — the same table over a loopback WebSocket, serving
 //!   `ui/dist`, for UI tests in headless Chromium.
 //! - [`error`]         — [`error::CoreError`].
@@ -105,3 +108,4 @@ pub mod settings_page;
 pub mod startup;
 pub mod tauri_app;
 pub mod terminal_view;
+pub mod webkit_settings;

@@ -4,8 +4,8 @@
 //! error naming it (exit status 2), never ignored. Each option's value
 //! falls back to its environment variable where one exists
 //! (`HANGAR_DESKTOP_DATA_DIR`, `HANGAR_BROWSE_ROOTS`, `HANGAR_NO_DISCOVER`,
-//! `HANGAR_AGENTS`; read in [`crate::startup`] and
-//! [`crate::embedded_host`]).
+//! `HANGAR_AGENTS`, `HANGAR_WEBKIT_COMPOSITING`; read in [`crate::startup`],
+//! [`crate::embedded_host`] and [`crate::webkit_settings`]).
 
 use std::path::PathBuf;
 
@@ -16,7 +16,7 @@ use std::path::PathBuf;
     version,
     about = "Hangar: a home for coding agents. The desktop app, with the AHP host embedded.",
     after_help = "Environment: HANGAR_AGENTS='ID=COMMAND;…', HANGAR_DESKTOP_DATA_DIR, HANGAR_BROWSE_ROOTS=/a:/b, \
-                  HANGAR_NO_DISCOVER=1, RUST_LOG (the log's filter)."
+                  HANGAR_NO_DISCOVER=1, HANGAR_WEBKIT_COMPOSITING=1, RUST_LOG (the log's filter)."
 )]
 pub struct AppOptions {
     /// Register an agent on the embedded host, as `hangar serve --agent` does
@@ -42,6 +42,11 @@ pub struct AppOptions {
     /// baseline).
     #[arg(long)]
     pub blank: bool,
+    /// Keep WebKitGTK's accelerated compositing (by default the app paints
+    /// without it: less memory in the web process; see `webkit_settings`).
+    /// Also `HANGAR_WEBKIT_COMPOSITING=1`.
+    #[arg(long)]
+    pub webkit_compositing: bool,
 }
 
 impl AppOptions {
@@ -72,6 +77,7 @@ mod tests {
         assert_eq!(o.agents, ["x=y z"]);
         assert!(!o.blank && !o.no_discover);
         assert!(AppOptions::from_args(["--blank", "--no-discover"]).is_ok_and(|o| o.blank && o.no_discover));
+        assert!(AppOptions::from_args(["--webkit-compositing"]).is_ok_and(|o| o.webkit_compositing));
     }
 
     #[test]

@@ -53,12 +53,14 @@ impl Notifier for WindowNotifier {
 /// Run the app (blocks until the window closes).
 pub fn run(options: &AppOptions) -> Result<(), CoreError> {
     let context = tauri::generate_context!();
+    let compositing = crate::webkit_settings::compositing_wanted(options.webkit_compositing);
     if options.blank {
-        return run_blank(context);
+        return run_blank(context, compositing);
     }
     let started = tauri::async_runtime::block_on(crate::startup::start(options))?;
     let core = started.core.clone();
     let result = tauri::Builder::default()
+        .plugin(crate::webkit_settings::plugin(compositing))
         .plugin(tauri_plugin_notification::init())
         .manage(AppCore(core.clone()))
         .setup(move |app| {
@@ -72,13 +74,15 @@ pub fn run(options: &AppOptions) -> Result<(), CoreError> {
 }
 
 /// `--blank`: the same window (size, shell, plugin) on `about:blank`, with no
-/// host, core or UI; a baseline for memory figures.
-fn run_blank(mut context: tauri::Context) -> Result<(), CoreError> {
+/// host, core or UI, and the same WebKit settings; a baseline for memory
+/// figures.
+fn run_blank(mut context: tauri::Context, compositing: bool) -> Result<(), CoreError> {
     let blank: tauri::Url = "about:blank".parse().map_err(|e| CoreError::Unexpected(format!("about:blank: {e}")))?;
     for window in &mut context.config_mut().app.windows {
         window.url = tauri::WebviewUrl::External(blank.clone());
     }
     tauri::Builder::default()
+        .plugin(crate::webkit_settings::plugin(compositing))
         .plugin(tauri_plugin_notification::init())
         .run(context)
         .map_err(|e| CoreError::Unexpected(format!("the window: {e}")))

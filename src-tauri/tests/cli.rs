@@ -34,6 +34,7 @@ fn help_lists_every_option_without_a_display() {
         "--no-discover",
         "--config-dir <DIR>",
         "--blank",
+        "--webkit-compositing",
         "--version",
     ] {
         assert!(help.contains(option), "{option} is not in:\n{help}");

@@ -1,13 +1,10 @@
 // Sanitized HTML from the Rust core (pulldown-cmark + ammonia) with code
 // highlighting. highlight.js reads each block's text and writes escaped
-// spans, so it adds no way for peer content to inject markup.
+// spans, so it adds no way for peer content to inject markup. It is loaded
+// the first time a part shows a code block with a language (../highlight.ts).
 
-// highlight.js's "common" set: ~37 languages (Rust, TypeScript, Python,
-// Go, C/C++, Java, shell, SQL, YAML, JSON, diff, …) with their aliases.
-import hljs from 'highlight.js/lib/common';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-
-hljs.configure({ ignoreUnescapedHTML: true });
+import { loadHighlighter } from '../highlight';
 
 /**
  * How long a streaming part must stay unchanged before it is highlighted:
@@ -20,10 +17,15 @@ function streamPauseMs(): number {
 }
 
 function highlight(el: HTMLElement) {
-  el.querySelectorAll('pre code[class*="language-"]').forEach((code) => {
-    const lang = /language-([\w+#.-]+)/.exec(code.className)?.[1];
-    if (lang && hljs.getLanguage(lang) && !(code as HTMLElement).dataset.highlighted)
-      hljs.highlightElement(code as HTMLElement);
+  const blocks = [...el.querySelectorAll<HTMLElement>('pre code[class*="language-"]')].filter(
+    (code) => !code.dataset.highlighted,
+  );
+  if (blocks.length === 0) return;
+  void loadHighlighter().then((hljs) => {
+    for (const code of blocks) {
+      const lang = /language-([\w+#.-]+)/.exec(code.className)?.[1];
+      if (code.isConnected && lang && hljs.getLanguage(lang) && !code.dataset.highlighted) hljs.highlightElement(code);
+    }
   });
 }
 

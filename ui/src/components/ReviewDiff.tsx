@@ -2,12 +2,14 @@
 // hunks with their own Keep / Undo, "⋯ N unchanged lines" where the core
 // left lines out, the words that changed in a replaced line marked, other
 // lines coloured by highlight.js (its output escapes the text; nothing else
-// from the host is rendered as HTML). Only the rows in view (and a few
+// from the host is rendered as HTML; plain until highlight.js has loaded,
+// ../highlight.ts). Only the rows in view (and a few
 // around) are in the page (`state/diff-rows.ts`), so a 20,000-line diff
 // opens and scrolls like a short one.
-import hljs from 'highlight.js/lib/common';
+import type { HLJSApi } from 'highlight.js';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DiffTag } from '../gen/DiffTag';
+import { useHighlighter } from '../highlight';
 import { type FileDiffView, type HunkView, languageOf } from '../state/changes';
 import { barRow, diffRows, type Row, rowOffsets, visibleRows } from '../state/diff-rows';
 
@@ -28,9 +30,9 @@ export interface ReviewDiffProps {
 type Runs = Array<[boolean, string]>;
 
 /** One line's text: its word runs, or syntax colours, or plain. */
-function Text({ text, runs, lang }: { text: string; runs?: Runs; lang: string | null }) {
+function Text({ text, runs, lang, hljs }: { text: string; runs?: Runs; lang: string | null; hljs: HLJSApi | null }) {
   if (runs) return <>{runs.map(([changed, t]) => (changed ? <span class="w-chg">{t}</span> : t))}</>;
-  if (lang && text.length < 2000)
+  if (hljs && lang && text.length < 2000)
     // biome-ignore lint/security/noDangerouslySetInnerHtml: highlight.js escapes the text it colours.
     return (
       <span
@@ -43,7 +45,8 @@ function Text({ text, runs, lang }: { text: string; runs?: Runs; lang: string | 
 const mark = (tag: DiffTag) => (tag === '+' ? 'add' : tag === '-' ? 'del' : '');
 
 export function ReviewDiff(p: ReviewDiffProps) {
-  const lang = useMemo(() => languageOf(p.path, (l) => !!hljs.getLanguage(l)), [p.path]);
+  const hljs = useHighlighter();
+  const lang = useMemo(() => (hljs ? languageOf(p.path, (l) => !!hljs.getLanguage(l)) : null), [p.path, hljs]);
   const words = useMemo(() => new Map(p.diff.words.map((w) => [w.line, w.runs as Runs])), [p.diff]);
   const rows = useMemo(() => diffRows(p.diff, p.split), [p.diff, p.split]);
   const offsets = useMemo(() => rowOffsets(rows), [rows]);
@@ -72,7 +75,7 @@ export function ReviewDiff(p: ReviewDiffProps) {
   const line = (tag: DiffTag, text: string, at: number, inHunk: boolean, key?: number) => (
     <div class={`dl ${mark(tag)}${inHunk ? ' in-hunk' : ''}`} key={key}>
       <span class="dl-mark">{tag}</span>
-      <Text text={text} runs={words.get(at)} lang={lang} />
+      <Text text={text} runs={words.get(at)} lang={lang} hljs={hljs} />
     </div>
   );
   const draw = (r: Row, i: number) => {

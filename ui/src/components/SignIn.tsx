@@ -10,7 +10,7 @@ import type { SignInView } from '../gen/SignInView';
 import { call, errorText } from '../ipc';
 import { inputQueue } from '../state/input-queue';
 import type { TerminalStatus } from '../state/terminal';
-import { TerminalOutput } from './TerminalOutput';
+import { LazyTerminal } from './LazyTerminal';
 
 export function SignIn({
   host,
@@ -169,7 +169,7 @@ function Method({
         </p>
       )}
       {terminal && (
-        <TerminalOutput
+        <LazyTerminal
           key={terminal}
           link={{
             uri: terminal,

@@ -8,7 +8,8 @@ import type { ToolCallPart } from '../gen/ToolCallPart';
 import { type ToolCallView, toolInputText } from '../state/chat-store';
 import { confirmationOptions, type OptionView, shortcutKeys } from '../state/composer';
 import { planItems, planProgress } from '../state/plan';
-import { type ReadTerminal, TerminalOutput } from './TerminalOutput';
+import { LazyTerminal } from './LazyTerminal';
+import type { ReadTerminal } from './TerminalOutput';
 
 const PLAN_MARK = { done: '✓', doing: '◐', todo: '○' } as const;
 const PLAN_STATE = { done: 'done', doing: 'in progress', todo: 'to do' } as const;
@@ -105,7 +106,7 @@ export function ToolCall({
         <Diff d={d} />
       ))}
       {part.terminals.map((t) => (
-        <TerminalOutput key={t.uri} link={t} read={readTerminal} />
+        <LazyTerminal key={t.uri} link={t} read={readTerminal} />
       ))}
       {pending && onConfirm && (
         <div class="confirm-card" data-testid="confirmation">

@@ -16,7 +16,11 @@
 //      it (painted); memory after the first opening;
 //   3. frame times (requestAnimationFrame gaps) in an open session at rest
 //      for IDLE_MS (the baseline), then while the fake agent streams DELTAS
-//      chunks at ~200 per second into it; memory after streaming.
+//      chunks at ~200 per second into it; memory after streaming. Beside the
+//      frames while streaming, the lateness of a 10 ms timer in the page
+//      (how long its main thread was busy at a stretch: when the timer is
+//      on time but frames are late, the time goes to painting, not to
+//      scripts), and the load average before and after the run.
 // The page is polled every 250 ms (WebDriver calls run on the page's main
 // thread too), at rest and while streaming alike.
 //
@@ -28,6 +32,7 @@
 // run).
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { frameLine, quantile, streamScript } from '../ui/bench-shared.mjs';
@@ -77,6 +82,11 @@ if (existsSync(saved)) {
 }
 writeFileSync(scriptPath, JSON.stringify(streamScript(DELTAS)));
 
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+console.log(`load average before: ${load()}`);
 let driver;
 let wd;
 const cleanup = async () => {
@@ -85,9 +95,10 @@ const cleanup = async () => {
   killByMarker(home);
 };
 process.on('exit', () => killByMarker(home));
+// The app and WebKit's processes, not the fake agent the app started.
+const appRows = () => memory(appBin, home).filter((r) => !r.name.startsWith('hangar-fake'));
 const mem = (label) => {
-  // The app and WebKit's processes, not the fake agent the app started.
-  const rows = memory(appBin, home).filter((r) => !r.name.startsWith('hangar-fake'));
+  const rows = appRows();
   const pss = total(rows, 'pss');
   console.log(
     `memory ${label}: ${rows.length} processes, PSS ${pss.toFixed(1)} MiB, RSS ${total(rows, 'rss').toFixed(1)} MiB (` +
@@ -191,23 +202,45 @@ try {
   console.log(`frames at rest (baseline, ${IDLE_MS / 1000} s, session open): ${frameLine(idle.gaps)}`);
   await wd.exec(`window.__bench = null;
     const gaps = [];
+    const late = [];
     let last = performance.now();
     let started = 0;
+    let due = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      if (started && due) late.push(Math.max(0, now - due));
+      due = now + 10;
+    }, 10);
     const tick = (t) => {
       if (!started && document.querySelector('.turn.active .md.assistant')) started = t;
       if (started) gaps.push(t - last);
       last = t;
       if (started && !document.querySelector('.turn.active')) {
+        clearInterval(timer);
         const text = document.querySelector('.turn:last-child .md.assistant')?.textContent.length ?? 0;
-        window.__bench = { gaps, ms: t - started, text };
+        window.__bench = { gaps, late, ms: t - started, text };
       } else requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);`);
+  const cpuBefore = appRows();
   await wd.clickEl('[data-testid=send]');
   const stream = await result('the stream');
+  const cpuAfter = appRows();
   console.log(
     `stream: ${DELTAS} deltas in ${(stream.ms / 1000).toFixed(2)} s (${(DELTAS / (stream.ms / 1000)).toFixed(0)} deltas/s), final answer ${stream.text} chars; ${frameLine(stream.gaps)}`,
   );
+  console.log(
+    `  a 10 ms timer in the page while streaming, late by: p50 ${fmt(quantile(stream.late, 0.5))}, p95 ${fmt(quantile(stream.late, 0.95))}, max ${fmt(Math.max(...stream.late))} (${stream.late.length} ticks)`,
+  );
+  // CPU time each process spent from the click to the end of the stream
+  // (hardly moved by other load on the machine, unlike the frame times).
+  const cpuLine = cpuAfter
+    .map((r) => {
+      const ms = r.cpu - (cpuBefore.find((b) => b.pid === r.pid)?.cpu ?? 0);
+      return `${r.name} ${ms} ms (${((ms * 1000) / DELTAS).toFixed(0)} µs a delta)`;
+    })
+    .join(', ');
+  console.log(`  CPU time while streaming: ${cpuLine}`);
   await sleep(1000);
   const pssStream = mem('after streaming');
 
@@ -218,6 +251,7 @@ try {
       ` frames while streaming p50 ${fmt(quantile(stream.gaps, 0.5))}, p95 ${fmt(p95)}, max ${fmt(Math.max(...stream.gaps))} (at rest p95 ${fmt(p95Idle)}, ratio ${(p95 / p95Idle).toFixed(2)}; aim p95 < 20 ms: ${p95 < 20 ? 'met' : 'not met'});` +
       ` PSS ${pssIdle.toFixed(1)} MiB at launch, ${pssOpen.toFixed(1)} MiB with the big session open (${(pssOpen / pssIdle).toFixed(2)}×), ${pssStream.toFixed(1)} MiB after streaming (${(pssStream / pssIdle).toFixed(2)}×)`,
   );
+  console.log(`load average after: ${load()}`);
 } finally {
   await cleanup();
   if (!keep) rmSync(home, { recursive: true, force: true });

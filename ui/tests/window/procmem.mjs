@@ -1,5 +1,6 @@
-// Resident memory of the real app and the WebKitGTK processes it starts,
-// read from /proc (shared by ./idle-rss.mjs and ./bench.mjs): RSS (shared
+// Resident memory of the real app (or another WebKitGTK browser, such as
+// MiniBrowser) and the WebKitGTK processes it starts, read from /proc
+// (shared by ./idle-rss.mjs and ./bench.mjs): RSS (shared
 // pages counted in every process) and PSS (shared pages split between the
 // processes that map them; the fairer total).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -19,33 +20,46 @@ function parents() {
   return out;
 }
 
-/** The process of `appBin` whose command line names `marker` (e.g. its temp HOME), and all its descendants. */
-function appTree(appBin, marker) {
+/** The first process of `bin` that `pick(pid, ppid, cmdline)` accepts, and all its descendants. */
+function tree(bin, pick) {
   const ppid = parents();
-  const app = [...ppid.keys()].find((p) => {
+  const app = [...ppid].find(([p, pp]) => {
     try {
       const c = readFileSync(`/proc/${p}/cmdline`, 'utf8');
-      return c.startsWith(appBin) && c.includes(marker);
+      return c.startsWith(bin) && pick(p, pp, c);
     } catch {
       return false;
     }
-  });
-  if (!app) throw new Error('app process not found');
-  const tree = [app];
-  for (let i = 0; i < tree.length; i++) for (const [p, pp] of ppid) if (pp === tree[i]) tree.push(p);
-  return tree;
+  })?.[0];
+  if (!app) throw new Error(`${bin}: process not found`);
+  const out = [app];
+  for (let i = 0; i < out.length; i++) for (const [p, pp] of ppid) if (pp === out[i]) out.push(p);
+  return out;
 }
 const kib = (text, key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
 
-/** `{pid, name, rss, pss}` (MiB) of each process in that tree. */
-export function memory(appBin, marker) {
+/** `{pid, name, rss, pss, cpu}` (MiB; cpu: ms of CPU time so far) of each process in the tree of `appBin` whose command line names `marker` (e.g. its temp HOME). */
+export const memory = (appBin, marker) => rows(tree(appBin, (_p, _pp, c) => c.includes(marker)));
+
+/** The same for the process of `bin` whose parent is `parent` (e.g. MiniBrowser started by WebKitWebDriver). */
+export const childMemory = (bin, parent) => rows(tree(bin, (_p, pp) => pp === parent));
+
+function rows(pids) {
   const rows = [];
-  for (const pid of appTree(appBin, marker)) {
+  for (const pid of pids) {
     try {
       const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      rows.push({ pid, name, rss: kib(status, 'VmRSS') / 1024, pss: kib(rollup, 'Pss') / 1024 });
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [utime, stime] = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .slice(11, 13)
+        .map(Number);
+      // CPU time so far (user + system), in ms (clock ticks of 10 ms).
+      const cpu = (utime + stime) * 10;
+      rows.push({ pid, name, rss: kib(status, 'VmRSS') / 1024, pss: kib(rollup, 'Pss') / 1024, cpu });
     } catch {
       /* gone */
     }

@@ -108,6 +108,10 @@ try {
       XDG_CONFIG_HOME: configHome,
       HANGAR_NO_DISCOVER: '1',
       RUST_LOG: process.env.RUST_LOG ?? 'warn',
+      // WebKitGTK 2.50's WebDriver screenshot never answers when the page
+      // paints without compositing (the app's default, webkit_settings.rs):
+      // screenshots are taken with WebKit's own compositing.
+      ...(shots ? { HANGAR_WEBKIT_COMPOSITING: '1' } : {}),
     },
   });
   // Without TAURI_WEBVIEW_AUTOMATION (set by startDriver) this would hang: bounded.

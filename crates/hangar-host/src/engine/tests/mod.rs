@@ -1,6 +1,7 @@
 //! Table tests of the engine's rules, one file per module under test
 //! (`client_actions`, `input_requests`, `summaries`, `queue`, `terminals`; `fuzz`
-//! mutates real client actions): each is a list
+//! mutates real client actions; `live_turns` checks the live tail against
+//! the store): each is a list
 //! of rows (name, starting state, action, expected outcome) and one loop that
 //! names the failing row. This file is their fixture: an engine over a real
 //! SQLite store holding one session ([`SESSION`]) and its default chat, with

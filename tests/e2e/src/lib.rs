@@ -66,13 +66,36 @@ pub const WAIT: Duration = Duration::from_secs(20);
 
 /// A process's resident memory (`VmRSS`), in KiB; 0 if it cannot be read.
 pub fn rss_kib(pid: u32) -> u64 {
+    status_kib(pid, "VmRSS:")
+}
+
+/// A `/proc/PID/status` field given in kB (`"RssAnon:"`, …), in KiB; 0 if
+/// it cannot be read.
+pub fn status_kib(pid: u32, field: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.split_whitespace().next())
         .and_then(|kib| kib.parse().ok())
         .unwrap_or(0)
+}
+
+/// The least-squares slope of `(x, y)` points (0 for fewer than two, or
+/// when every x is the same): how memory grows per second or per turn.
+pub fn least_squares_slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    if points.len() < 2 {
+        return 0.0;
+    }
+    let (mean_x, mean_y) = (points.iter().map(|p| p.0).sum::<f64>() / n, points.iter().map(|p| p.1).sum::<f64>() / n);
+    let cov: f64 = points.iter().map(|(x, y)| (x - mean_x) * (y - mean_y)).sum();
+    let var: f64 = points.iter().map(|(x, _)| (x - mean_x).powi(2)).sum();
+    if var == 0.0 {
+        0.0
+    } else {
+        cov / var
+    }
 }
 
 /// Connect the official client (not yet initialized).

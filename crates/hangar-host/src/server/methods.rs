@@ -115,7 +115,10 @@ pub fn handle_request(
             super::agent_sign_in_method::sign_out(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
-        "x-hangar/search" => Ok(Reply::Result(super::search_method::search(host, &decode(&params)?)?)),
+        "x-hangar/search" => {
+            super::search_method::answer(host, conn.id, id.clone(), decode(&params)?);
+            Ok(Reply::Sent)
+        }
         "x-hangar/agents" => Ok(Reply::Result(super::agents_methods::catalog(host)?)),
         "x-hangar/agentInstall" => Ok(Reply::Result(super::agents_methods::install(host, decode(&params)?)?)),
         "x-hangar/agentRemove" => {

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::frames::{error_frame, result_frame};
 use crate::host::Host;
+use crate::hub::ConnId;
 use crate::store::search::{SearchCursor, SearchError, SearchRequest};
 use crate::RpcError;
 
@@ -37,6 +39,20 @@ pub struct SearchParams {
     /// Only archived (`true`) or only not archived (`false`) sessions.
     #[serde(default)]
     pub archived: Option<bool>,
+}
+
+/// Run the search off the connection's read loop (a common word ranks
+/// thousands of matches: tens to hundreds of milliseconds of SQLite work
+/// that must not hold the connection or a runtime worker), then answer `conn`.
+pub fn answer(host: &Arc<Host>, conn: ConnId, id: Value, p: SearchParams) {
+    let host = host.clone();
+    tokio::task::spawn_blocking(move || {
+        let frame = match search(&host, &p) {
+            Ok(result) => result_frame(&id, &result),
+            Err(error) => error_frame(&id, &error),
+        };
+        host.hub.send(conn, frame.into());
+    });
 }
 
 /// Run the search.

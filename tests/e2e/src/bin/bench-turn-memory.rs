@@ -22,7 +22,7 @@
 use std::time::Instant;
 
 use hangar_e2e::acp::{AgentCmd, Rig};
-use hangar_e2e::{rss_kib, Launch};
+use hangar_e2e::{least_squares_slope, rss_kib, status_kib, Launch};
 use serde_json::{json, Value};
 
 struct Args {
@@ -51,37 +51,6 @@ fn script() -> Value {
     json!({ "turns": [steps] })
 }
 
-/// `RssAnon` and `RssFile` of `pid` (KiB): the heap and stacks apart from
-/// the mapped binary and libraries.
-fn anon_and_file_kib(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap_or(0)
-    };
-    (field("RssAnon:"), field("RssFile:"))
-}
-
-/// Least-squares slope of `(x, y)` points.
-fn slope(points: &[(f64, f64)]) -> f64 {
-    let n = points.len() as f64;
-    if points.len() < 2 {
-        return 0.0;
-    }
-    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let cov: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
-    let var: f64 = points.iter().map(|(x, _)| (x - mx).powi(2)).sum();
-    if var == 0.0 {
-        0.0
-    } else {
-        cov / var
-    }
-}
-
 #[tokio::main]
 async fn main() {
     let a = args();
@@ -90,19 +59,19 @@ async fn main() {
     let pid = rig.host.pid();
     let started = Instant::now();
     let mut samples: Vec<(f64, f64)> = vec![(0.0, rss_kib(pid) as f64)];
-    let mut split = vec![anon_and_file_kib(pid)];
+    let mut split = vec![(status_kib(pid, "RssAnon:"), status_kib(pid, "RssFile:"))];
     for i in 1..=a.turns {
         let id = rig.send(&format!("message {i}: tell me more")).await;
         let end = rig.wait_end(&id).await;
         assert_eq!(end, "chat/turnComplete", "turn {i} ends");
         if i % a.every == 0 {
             samples.push((i as f64, rss_kib(pid) as f64));
-            split.push(anon_and_file_kib(pid));
+            split.push((status_kib(pid, "RssAnon:"), status_kib(pid, "RssFile:")));
         }
     }
     let elapsed = started.elapsed();
     let warm: Vec<(f64, f64)> = samples.iter().copied().filter(|(t, _)| *t >= a.turns as f64 / 3.0).collect();
-    let per_turn = slope(&warm) * 1024.0;
+    let per_turn = least_squares_slope(&warm) * 1024.0;
 
     let (snapshot, _subscription) = rig.client.subscribe(rig.chat.clone()).await.unwrap();
     let state = serde_json::to_value(snapshot.snapshot.unwrap().state).unwrap();

@@ -71,19 +71,7 @@ impl Report {
         let from = self.elapsed.as_secs_f64() / 3.0;
         let points: Vec<(f64, f64)> =
             self.rss_samples.iter().filter(|(t, _)| *t >= from).map(|(t, kib)| (*t, *kib as f64)).collect();
-        let n = points.len() as f64;
-        if points.len() < 2 {
-            return 0.0;
-        }
-        let (mean_t, mean_k) =
-            (points.iter().map(|p| p.0).sum::<f64>() / n, points.iter().map(|p| p.1).sum::<f64>() / n);
-        let cov: f64 = points.iter().map(|(t, k)| (t - mean_t) * (k - mean_k)).sum();
-        let var: f64 = points.iter().map(|(t, _)| (t - mean_t).powi(2)).sum();
-        if var == 0.0 {
-            0.0
-        } else {
-            cov / var * 3600.0
-        }
+        crate::least_squares_slope(&points) * 3600.0
     }
 
     /// The figures, one per line.

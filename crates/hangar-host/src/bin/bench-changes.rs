@@ -6,7 +6,9 @@
 //! file read and kept at the first: the baseline) and as it is (a watcher's
 //! dirty set between scans, git's objects for unchanged tracked files);
 //! first on a plain folder, then on the same folder made a git repository
-//! (`git init`, `add`, `commit`). Baselines of the walk itself too: a bare
+//! (`git init`, `add`, `commit`). With the watcher, also the first turn
+//! as the host runs it: the folders scanned when the session is opened
+//! (`Tracker::prepare`), a person's edit, then the first prompt. Baselines of the walk itself too: a bare
 //! walk of the tree with `ignore`, the walk with a `stat` per file, and
 //! reading every file once. Then a 20,000-line file with
 //! 500 changed hunks: the time to count its lines, list its hunks and undo
@@ -139,6 +141,25 @@ fn main() {
             assert_eq!(delta.changes.len(), 10);
         }
         let dirty = kinds.iter().filter(|k| matches!(k, ScanKind::Dirty(_))).count();
+        if watcher {
+            // As the host does it: the session's folders scanned when it is
+            // created or opened, then a person's edit, then the first prompt.
+            let data = tmp.path().join(format!("data{run}-prepared"));
+            std::fs::create_dir_all(&data).unwrap();
+            let tracker = Tracker::open(&data, Vec::new()).unwrap();
+            let t = Instant::now();
+            assert!(tracker.prepare("s", &dirs).unwrap());
+            let prepare = ms(t.elapsed());
+            std::fs::write(root.join("src/d1/f1.rs"), format!("// edited by a person before run {run}\n")).unwrap();
+            let t = Instant::now();
+            tracker.begin_turn("s", "t0", &dirs).unwrap();
+            let wait = ms(t.elapsed());
+            assert_eq!(tracker.last_scan("s"), Some(ScanKind::Dirty(1)));
+            println!(
+                "{label}: the session opened: its folders scanned ahead of the first prompt in {prepare:.0} ms; \
+                 then the first turn's wait {wait:.1} ms"
+            );
+        }
         println!(
             "{label}: first turn {first:.0} ms (changes.db {:.1} MiB, its log {:.1} MiB); later turns: before the prompt {:.1} ms, \
              after the turn {:.1} ms (medians of 10; {dirty} of 10 end scans from the dirty set)",

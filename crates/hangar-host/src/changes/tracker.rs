@@ -142,6 +142,13 @@ impl Inner {
         Ok(())
     }
 
+    /// Whether `session`'s next scan can be of the watcher's dirty set:
+    /// its watcher covers `dirs` and has lost nothing so far.
+    fn watched(&self, session: &str, dirs: &[PathBuf]) -> bool {
+        let watch = self.watching.as_ref().and_then(|w| w.sessions.get(session));
+        watch.is_some_and(|w| w.dirs == dirs && w.healthy())
+    }
+
     /// Which paths the next scan of `session` looks at: `Some` (the
     /// watcher's dirty set) or `None`, every file, with the reason. Before
     /// a full scan the watcher is (re)started, so it sees every write from
@@ -233,6 +240,20 @@ impl Inner {
                 Err(e)
             }
         }
+    }
+
+    /// Record the files as they are now (what changed since the last turn
+    /// is the person's), opening `turn` when given. A tree too big to
+    /// track is not scanned again until the host restarts.
+    fn record_baseline(&mut self, session: &str, dirs: &[PathBuf], turn: Option<&str>) -> Result<(), ChangeStoreError> {
+        let result = self.rescan(session, dirs, |tx, _, _, _| match turn {
+            Some(turn) => tx.set_open_turn(session, Some(turn)),
+            None => Ok(()),
+        });
+        if let Err(ChangeStoreError::Io(reason)) = &result {
+            self.untracked.insert(session.to_owned(), reason.clone());
+        }
+        result
     }
 
     /// Close `turn`: record its changes and fold them into the pending set.
@@ -403,13 +424,30 @@ impl Tracker {
             Some(other) => Some(inner.close(session, &other, dirs)?),
             None => None,
         };
-        if let Err(e) = inner.rescan(session, dirs, |tx, _, _, _| tx.set_open_turn(session, Some(turn))) {
-            if let ChangeStoreError::Io(reason) = &e {
-                inner.untracked.insert(session.to_owned(), reason.clone());
-            }
-            return Err(e);
-        }
+        inner.record_baseline(session, dirs, Some(turn))?;
         Ok(closed)
+    }
+
+    /// Ahead of a first prompt (a session created, or opened by a client
+    /// since the host started): the full scan and the watcher's start that
+    /// the next [`Tracker::begin_turn`] would otherwise wait for, so that
+    /// turn scans only what changed since. What it records is what
+    /// `begin_turn` would: the files as they are, changes since the last
+    /// turn being the person's.
+    ///
+    /// Does nothing (`Ok(false)`) when the watcher is off, the session is
+    /// watched already, is untracked, or has a turn open (a turn left open
+    /// by a crash is closed by `begin_turn`, which publishes it).
+    pub fn prepare(&self, session: &str, dirs: &[PathBuf]) -> Result<bool, ChangeStoreError> {
+        let mut inner = lock(&self.inner);
+        if inner.watching.is_none() || inner.untracked.contains_key(session) || inner.watched(session, dirs) {
+            return Ok(false);
+        }
+        if inner.store.open_turn(session)?.is_some() {
+            return Ok(false);
+        }
+        inner.record_baseline(session, dirs, None)?;
+        Ok(true)
     }
 
     /// After `turn` ended: what it changed (`None` when it was not open).

@@ -121,6 +121,12 @@ impl Watch {
         Dirty::Paths(dirty)
     }
 
+    /// Whether the set gathered so far can be trusted (no overflow or error
+    /// since the last take).
+    pub fn healthy(&self) -> bool {
+        lock(&self.shared.0).lost.is_none()
+    }
+
     /// Wait until the marker numbered `n` has been seen.
     fn wait(&self, n: u64) -> Result<(), String> {
         let (state, cond) = &*self.shared;

@@ -3,7 +3,9 @@
 //! turn's on an empty folder; a subprocess's write is seen by a scan of the
 //! dirty set; an overflow falls back to a full scan; a reject restores a
 //! file whose earlier content is in git, after commits and a change of
-//! `HEAD` too, and says so when git no longer has it.
+//! `HEAD` too, and says so when git no longer has it; a session prepared
+//! when it is opened starts its first turn from the dirty set, and never
+//! takes a turn a crash left open for the person's baseline.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -214,4 +216,46 @@ fn a_reject_whose_git_object_is_gone_says_so_and_writes_nothing() {
     assert!(err.to_string().contains(&format!("git blob {id}")), "{err}");
     assert!(err.to_string().contains("no longer in the repository"), "{err}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "// agent\n");
+}
+
+#[test]
+fn a_session_prepared_when_opened_starts_its_first_turn_from_the_dirty_set_and_loses_nothing() {
+    let (ws, data) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let root = ws.path().canonicalize().unwrap();
+    repo(&root, 200);
+    let tracker = Tracker::open(data.path(), Vec::new()).unwrap();
+    let dirs = [root.clone()];
+    assert!(tracker.prepare("s", &dirs).unwrap(), "the first prepare scans");
+    assert!(matches!(tracker.last_scan("s"), Some(ScanKind::Full(_))));
+    assert!(!tracker.prepare("s", &dirs).unwrap(), "a watched session is not scanned again");
+    // The person edits before the first prompt: that edit is the baseline,
+    // not the turn's.
+    write(&root, "src/d3/f3.rs", "// the person's\n");
+    tracker.begin_turn("s", "t1", &dirs).unwrap();
+    assert_eq!(tracker.last_scan("s"), Some(ScanKind::Dirty(1)));
+    write(&root, "src/d3/f3.rs", "// the agent's\n");
+    write(&root, "new.txt", "new\n");
+    let delta = tracker.end_turn("s", "t1", &dirs).unwrap().unwrap();
+    let got = seen(&tracker, &root, &delta.changes);
+    let want: Seen = vec![
+        ("new.txt".into(), None, Some(b"new\n".to_vec())),
+        ("src/d3/f3.rs".into(), Some(b"// the person's\n".to_vec()), Some(b"// the agent's\n".to_vec())),
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn prepare_leaves_a_turn_a_crash_left_open_to_the_next_turn() {
+    let (ws, data) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let root = ws.path().to_path_buf();
+    write(&root, "a.txt", "a\n");
+    let dirs = [root.clone()];
+    Tracker::open(data.path(), Vec::new()).unwrap().begin_turn("s", "t1", &dirs).unwrap();
+    // The host dies mid-turn; the agent's write lands; the host restarts
+    // and a client opens the session.
+    write(&root, "a.txt", "by the agent\n");
+    let tracker = Tracker::open(data.path(), Vec::new()).unwrap();
+    assert!(!tracker.prepare("s", &dirs).unwrap());
+    let closed = tracker.begin_turn("s", "t2", &dirs).unwrap().unwrap();
+    assert_eq!((closed.turn.as_str(), closed.changes.len()), ("t1", 1), "the open turn keeps its change");
 }

@@ -58,6 +58,28 @@ impl Host {
         }
     }
 
+    /// Ahead of a first prompt (a session created, or subscribed to): when
+    /// `uri` is a session with folders, scan them and start their watcher
+    /// on a thread of its own (`Tracker::prepare`), so the session's next
+    /// turn waits only for a scan of what changed since. A no-op for other
+    /// channels and for sessions already watched.
+    pub(crate) fn prepare_changes(self: &Arc<Self>, uri: &str) {
+        let dirs = self.session_dirs(uri);
+        if dirs.is_empty() {
+            return;
+        }
+        let (host, session) = (self.clone(), uri.to_owned());
+        let spawned = std::thread::Builder::new().name("changes-prepare".into()).spawn(move || {
+            if let Err(e) = host.changes.prepare(&session, &dirs) {
+                tracing::warn!(session, "recording the files ahead of the first turn: {e}");
+                host.changes_failed(&session, &e.to_string());
+            }
+        });
+        if let Err(e) = spawned {
+            tracing::warn!(uri, "recording the files ahead of the first turn: no thread ({e})");
+        }
+    }
+
     /// Show on the session changeset why changes are not tracked.
     fn changes_failed(&self, session: &str, message: &str) {
         self.ensure_changeset(&changeset::session_uri(session));

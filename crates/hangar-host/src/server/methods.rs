@@ -290,6 +290,7 @@ fn subscribe(host: &Arc<Host>, conn: &mut ConnState, id: &Value, p: SubscribePar
     // A session restored after a restart shows current customizations.
     host.ensure_customizations(&p.channel);
     host.ensure_changeset(&p.channel);
+    host.prepare_changes(&p.channel);
     let tail = p.view.as_ref().and_then(|v| v.turns).and_then(|n| usize::try_from(n).ok());
     chat_snapshot::with_snapshot(host, &p.channel, tail, |engine, snapshot| {
         let result = SubscribeResult { snapshot: Some(snapshot) };
@@ -360,7 +361,9 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessi
         fork: None,
     };
     let Some(source) = fork else {
+        let uri = req.uri.clone();
         host.with_engine(|e| e.create_session(req))?;
+        host.prepare_changes(&uri);
         return Ok(Reply::Result(Value::Null));
     };
     // Copying the folders reads and writes files: off the read loop.

@@ -150,6 +150,27 @@ async fn every_change_is_listed_with_its_old_content_and_undone_or_kept_at_each_
     assert_eq!(entries[1]["files"][0]["before"].as_str().unwrap().len(), 64, "{}", entries[1]);
 }
 
+/// The host scans a session's folders when it is created (ahead of the
+/// first prompt): a person's edit made while that scan runs is the
+/// baseline, never the agent's, and the first turn lists exactly the
+/// agent's changes.
+#[tokio::test]
+async fn an_edit_made_while_the_new_session_is_scanned_is_the_persons_not_the_first_turns() {
+    let mut rig = seeded_rig().await;
+    std::fs::write(rig.workspace.join("mine.txt"), "the person's\n").unwrap();
+    std::fs::write(rig.workspace.join("notes.txt"), format!("{NOTES}a line of mine\n")).unwrap();
+    let turn = rig.send("first").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    let uri = format!("{}/changesets/turn/{turn}", rig.session);
+    let state = changeset_when(&rig.client, &uri, |s| s.files.len() >= 4).await;
+    assert_eq!(names(&state), ["hello.txt", "made.txt", "notes.txt", "old.txt"]);
+    let notes = state.files.iter().find(|f| f.id.ends_with("/notes.txt")).unwrap();
+    let before = notes.edit.before.as_ref().unwrap().content.uri.clone();
+    let read: Value =
+        rig.client.request("resourceRead", json!({ "channel": rig.session, "uri": before })).await.unwrap();
+    assert_eq!(read["data"], format!("{NOTES}a line of mine\n"), "the turn's before is the person's edit");
+}
+
 #[tokio::test]
 async fn a_reject_that_would_undo_a_later_overlapping_edit_is_refused_and_touches_nothing() {
     let mut rig = seeded_rig().await;

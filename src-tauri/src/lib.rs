@@ -58,6 +58,8 @@
 //! - [`tauri_app`]     — the Tauri shell: `core_call` / `core_stream`
 //!   (a `tauri::ipc::Channel` per stream), notifications; `--blank`: the
 //!   same window on `about:blank` (a memory baseline).
+//! - [`stream_batch`]  — a stream's events to the window as one message
+//!   per frame.
 //! - [`webkit_settings`] — WebKitGTK settings of the webviews: no
 //!   accelerated compositing unless `--webkit-compositing`.
 //! - [`bridge`]        — the same table over a loopback WebSocket, serving
@@ -106,6 +108,7 @@ pub mod session_start;
 pub mod settings_file;
 pub mod settings_page;
 pub mod startup;
+pub mod stream_batch;
 pub mod tauri_app;
 pub mod terminal_view;
 pub mod webkit_settings;

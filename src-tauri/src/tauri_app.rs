@@ -1,7 +1,7 @@
 //! The Tauri shell: two IPC commands over the one command table
 //! ([`crate::commands::call_wire`]) — `core_call` for request/answer and
 //! `core_stream` for commands that push events through a
-//! `tauri::ipc::Channel` — plus desktop notifications (a session needs
+//! `tauri::ipc::Channel`, a list of events a frame (`stream_batch.rs`) — plus desktop notifications (a session needs
 //! input, finished or failed) while the window is not focused.
 
 use std::sync::Arc;
@@ -15,6 +15,7 @@ use crate::commands;
 use crate::core::{Core, Notifier, Sink};
 use crate::error::CoreError;
 use crate::options::AppOptions;
+use crate::stream_batch::FrameBatcher;
 use hangar_desktop_protocol::{Reply, StreamEvent};
 
 struct AppCore(Arc<Core>);
@@ -29,9 +30,11 @@ async fn core_stream(
     state: tauri::State<'_, AppCore>,
     cmd: String,
     args: Value,
-    on_event: Channel<StreamEvent>,
+    on_event: Channel<Vec<StreamEvent>>,
 ) -> Result<Reply, CoreError> {
-    let sink: Sink = Arc::new(move |event: StreamEvent| on_event.send(event).is_ok());
+    // One message per frame, not per event (a `webview.eval` each).
+    let batcher = FrameBatcher::new(move |events: Vec<StreamEvent>| on_event.send(events).is_ok());
+    let sink: Sink = Arc::new(move |event: StreamEvent| batcher.push(event));
     commands::call_wire(&state.0, &cmd, args, Some(sink)).await
 }
 

@@ -43,8 +43,12 @@ function tauriTransport(t: TauriGlobal): Transport {
   return {
     call: (cmd, args) => t.core.invoke('core_call', { cmd, args: args ?? {} }),
     stream: (cmd, args, onEvent) => {
+      // The app sends a stream's events of one frame as one message, a
+      // list (src-tauri/src/stream_batch.rs); each is handled in order.
       const channel = new t.core.Channel();
-      channel.onmessage = onEvent;
+      channel.onmessage = (events) => {
+        for (const event of events as Wire[]) onEvent(event);
+      };
       return t.core.invoke('core_stream', { cmd, args: args ?? {}, onEvent: channel });
     },
   };

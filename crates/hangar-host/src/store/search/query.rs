@@ -1,8 +1,10 @@
 //! A person's query as an FTS5 MATCH expression. The text is never handed to
 //! FTS5 as syntax: it is cut into words and `"quoted phrases"`, each becomes
 //! an FTS5 string (inner `"` doubled), and they are joined with spaces
-//! (every one must match). The last word, unless it closes a phrase, is a
-//! prefix (`"quok"*`). Words without a letter or digit (`-`, `*`, `:`) are
+//! (every one must match). The last word, unless it closes a phrase or is
+//! a single letter or digit, is a prefix (`"quok"*`): a one-letter prefix
+//! would match nearly every word, and the index keeps prefixes of two to
+//! four characters only (`schema.rs`). Words without a letter or digit (`-`, `*`, `:`) are
 //! dropped: the tokenizer would drop them anyway. So `NEAR`, `AND`, `-x`,
 //! `col:x` or a stray `"` are plain words, never operators.
 
@@ -37,7 +39,7 @@ pub fn match_expression(query: &str) -> Result<String, QueryError> {
         .enumerate()
         .map(|(i, t)| {
             let quoted = format!("\"{}\"", t.text.replace('"', "\"\""));
-            if i == last && !t.phrase {
+            if i == last && !t.phrase && t.text.chars().filter(|c| c.is_alphanumeric()).count() > 1 {
                 quoted + "*"
             } else {
                 quoted
@@ -91,6 +93,8 @@ mod tests {
         assert_eq!(match_expression("fix  the parser").as_deref(), Ok(r#""fix" "the" "parser"*"#));
         assert_eq!(match_expression(r#"say "red panda""#).as_deref(), Ok(r#""say" "red panda""#));
         assert_eq!(match_expression(r#""red panda" ea"#).as_deref(), Ok(r#""red panda" "ea"*"#));
+        assert_eq!(match_expression("fix a").as_deref(), Ok(r#""fix" "a""#), "one letter is a word");
+        assert_eq!(match_expression("fix ab").as_deref(), Ok(r#""fix" "ab"*"#));
         assert_eq!(match_expression("  "), Err(QueryError::Empty));
         assert_eq!(match_expression("- * : \"\""), Err(QueryError::NoWords));
     }

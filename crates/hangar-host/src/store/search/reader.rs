@@ -1,6 +1,7 @@
 //! Running a search on a read connection of its own (WAL: readers never
 //! wait for the writer). Best matches first (FTS5's bm25), newest first
-//! among equals; sessions no longer in `sessions` are never found.
+//! among equals, among the newest [`RANKED`] matches; sessions no longer in
+//! `sessions` are never found.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -71,6 +72,14 @@ impl From<rusqlite::Error> for SearchError {
     }
 }
 
+/// At most this many matches are ranked: the newest ones (documents are
+/// numbered in the order they were indexed, and a rebuild indexes turns in
+/// the order they were stored). A word found in a few hundred thousand
+/// turns would otherwise cost a score, a lookup and a sort for each of
+/// them on every keystroke; ranked this way a query costs what this many
+/// matches cost, whatever the size of the store.
+pub const RANKED: u32 = 2_000;
+
 /// The snippet's markers and length.
 const SNIPPET: &str = "snippet(search_fts, 0, '«', '»', '…', 24)";
 
@@ -117,11 +126,15 @@ pub fn search(conn: &Connection, request: &SearchRequest<'_>) -> Result<SearchPa
         );
     }
     let sql = format!(
-        "WITH top AS (
+        "WITH recent AS (
              SELECT search_fts.rowid AS id, bm25(search_fts) AS score, d.at AS at
              FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid
              WHERE search_fts MATCH ?1{filters}
-             ORDER BY score, d.at DESC, d.id DESC
+             ORDER BY search_fts.rowid DESC
+             LIMIT {RANKED}),
+         top AS (
+             SELECT id, score, at FROM recent
+             ORDER BY score, at DESC, id DESC
              LIMIT ?4 OFFSET ?5)
          SELECT d.session, d.chat, d.turn_id, COALESCE(json_extract(s.summary, '$.title'), ''), {SNIPPET}, top.at,
                 top.score
@@ -159,4 +172,56 @@ pub fn search(conn: &Connection, request: &SearchRequest<'_>) -> Result<SearchPa
     let more = hits.len() > request.limit as usize;
     hits.truncate(request.limit as usize);
     Ok(SearchPage { hits, more })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use rusqlite::{params, Connection};
+
+    use super::*;
+
+    /// `n` turns of one session, the `best` oldest saying "quokka" ten
+    /// times (the best matches), every other once among other words.
+    fn store(n: u32, best: u32) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE sessions (uri TEXT PRIMARY KEY, summary TEXT NOT NULL);").unwrap();
+        super::super::schema::recreate(&conn).unwrap();
+        conn.execute("INSERT INTO sessions VALUES ('s:/1', '{\"title\":\"t\",\"status\":1}')", []).unwrap();
+        for i in 1..=n {
+            let body =
+                if i <= best { "quokka ".repeat(10) } else { format!("a quokka in turn {i} and many other words") };
+            conn.execute("INSERT INTO search_fts(rowid, body) VALUES (?1, ?2)", params![i, body]).unwrap();
+            conn.execute(
+                "INSERT INTO search_docs VALUES (?1, 's:/1', 'c:/1', ?1, ?2, ?3)",
+                params![i, format!("t{i}"), format!("2026-01-01T00:00:{:06}Z", i)],
+            )
+            .unwrap();
+        }
+        conn
+    }
+
+    fn turns(conn: &Connection, query: &str, limit: u32) -> Vec<String> {
+        let request = SearchRequest { query, limit, offset: 0, sessions: None, archived: None };
+        search(conn, &request).unwrap().hits.into_iter().filter_map(|h| h.turn_id).collect()
+    }
+
+    #[test]
+    fn best_first_when_the_matches_fit_the_window() {
+        let conn = store(100, 2);
+        assert_eq!(turns(&conn, "quokka", 3), ["t2", "t1", "t100"], "the best, newest first among equals");
+    }
+
+    #[test]
+    fn only_the_newest_matches_are_ranked_when_there_are_more() {
+        let conn = store(RANKED + 10, 5);
+        let found = turns(&conn, "quokka", 5);
+        assert_eq!(found.len(), 5);
+        assert!(
+            found.iter().all(|t| t[1..].parse::<u32>().unwrap() > 10),
+            "the five best are older than the newest {RANKED} matches: {found:?}"
+        );
+        assert_eq!(found[0], format!("t{}", RANKED + 10), "newest first among equals");
+    }
 }

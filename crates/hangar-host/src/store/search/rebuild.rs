@@ -1,6 +1,7 @@
 //! The whole index again from the store: every session's title from
 //! `sessions`, every turn from `turns` (a chat's session from its
-//! checkpoint), in one transaction, then the version mark.
+//! checkpoint) in the order they were stored (the reader ranks the newest
+//! matches by that order), in one transaction, then the version mark.
 
 use std::time::{Duration, Instant};
 
@@ -47,7 +48,8 @@ pub fn rebuild(conn: &mut Connection) -> Result<RebuildReport, StoreError> {
         let mut stmt = tx.prepare(
             "SELECT c.parent, t.chat, t.ord, t.turn_id, t.turn FROM turns t
              JOIN checkpoints c ON c.channel = t.chat
-             JOIN sessions s ON s.uri = c.parent",
+             JOIN sessions s ON s.uri = c.parent
+             ORDER BY t.rowid",
         )?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {

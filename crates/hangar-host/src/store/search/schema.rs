@@ -1,7 +1,10 @@
 //! The index tables, and the version that says whether they are current.
 //!
 //! - `search_fts`  — FTS5, one `body` column, tokenizer `unicode61
-//!   remove_diacritics 2` (case and accents ignored).
+//!   remove_diacritics 2` (case and accents ignored), prefix indexes of 2,
+//!   3 and 4 characters (a query's last word is a prefix: without them a
+//!   short prefix merges the lists of every word it starts, seconds on a
+//!   big store).
 //! - `search_docs` — one row per indexed document, same rowid as its
 //!   `search_fts` row: the session, chat, turn (`ord`, `turn_id`; both NULL for
 //!   a session's title) and when it happened.
@@ -15,7 +18,8 @@ use super::rebuild::{rebuild, RebuildReport};
 use crate::store::StoreError;
 
 /// The index's layout and content version; raise it when either changes.
-pub const INDEX_VERSION: i64 = 1;
+/// 2: prefix indexes of 2, 3 and 4 characters.
+pub const INDEX_VERSION: i64 = 2;
 
 /// Create the index tables (empty) after dropping any older ones.
 pub(super) fn recreate(conn: &Connection) -> rusqlite::Result<()> {
@@ -31,7 +35,8 @@ pub(super) fn recreate(conn: &Connection) -> rusqlite::Result<()> {
              at TEXT NOT NULL);
          CREATE INDEX search_docs_by_session ON search_docs(session, ord);
          CREATE INDEX search_docs_by_chat ON search_docs(chat, ord);
-         CREATE VIRTUAL TABLE search_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');",
+         CREATE VIRTUAL TABLE search_fts
+             USING fts5(body, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4');",
     )
 }
 

@@ -75,7 +75,7 @@ pub fn merge(answers: Vec<HostAnswer>) -> Merged {
             cursors.insert(host.clone(), c);
         }
         for item in answer.items {
-            let at = item.at.parse::<jiff::Timestamp>().map(|t| t.as_nanosecond()).unwrap_or(i128::MIN);
+            let at = item.at.parse::<jiff::Timestamp>().map(jiff::Timestamp::as_nanosecond).unwrap_or(i128::MIN);
             keyed.push((item.score, at, hit(&host, &label, item)));
         }
     }

@@ -9,7 +9,8 @@
 //! certificate is refused with both fingerprints; a host that is down says
 //! why and when it is tried next; a host that speaks another protocol
 //! version says so. The Changes commands review and undo an edit on a
-//! remote host's disk. The keyring case runs the bridge process against a real
+//! remote host's disk. `search` asks every host and says which did not
+//! answer. The keyring case runs the bridge process against a real
 //! Secret Service. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
 #![allow(clippy::unwrap_used, clippy::panic, reason = "test code: a failed unwrap or panic is a failed test")]
@@ -427,6 +428,69 @@ async fn a_host_that_is_down_says_why_and_when_and_retry_now_connects() {
     let _host = machine.serve(&[]);
     call(&core, "host.reconnect", json!({"host": id})).await.unwrap();
     app.state(&id, "connected").await;
+}
+
+/// `search` asks every host at once: a turn on a connected host is found
+/// (tagged with its host, its match marked), a saved host that is down is
+/// listed as not connected with why, the next page is asked with that
+/// host's cursor, and bad input is refused with the reason (the core's own
+/// checks, and a query every answering host refuses with -32602).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_asks_every_host_merges_and_says_which_did_not_answer() {
+    let (up, down) = (Machine::new(), Machine::new());
+    let host = up.serve(&[]);
+    let token = down.device_token("laptop");
+    let cfg = tempfile::tempdir().unwrap();
+    let box_id = save(cfg.path(), "box", &format!("ws://{}/", up.listen), &host.token, None);
+    let desk_id = save(cfg.path(), "desk", &format!("ws://{}/", down.listen), &token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&box_id, "connected").await;
+    session_with_a_turn(&core, &box_id, &up.home_uri(), "the quokka eats leaves").await;
+
+    // The turn and the session's title (its first message) both match.
+    let mut found = Value::Null;
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while tokio::time::Instant::now() < deadline {
+        found = call(&core, "search", json!({"query": "quok"})).await.unwrap();
+        if found["items"].as_array().unwrap().len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let items = found["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "{found}");
+    for item in items {
+        assert_eq!(item["host"], box_id.as_str(), "{item}");
+        assert_eq!(item["hostLabel"], "box", "{item}");
+        assert!(item["snippet"].as_str().unwrap().contains("«quokka»"), "{item}");
+    }
+    let status = |id: &str| found["hosts"].as_array().unwrap().iter().find(|h| h["host"] == id).cloned().unwrap();
+    let (answered, silent) = (status(&box_id), status(&desk_id));
+    assert_eq!((answered["state"].as_str(), answered["count"].as_u64()), (Some("answered"), Some(2)), "{found}");
+    assert_eq!(silent["state"], "notConnected", "{silent}");
+    let why = silent["detail"].as_str().unwrap();
+    assert!(why.starts_with("not reachable") && why.contains(&down.listen), "{silent}");
+
+    // One at a time: the first page hands back box's cursor, the second is the other item.
+    let first = call(&core, "search", json!({"query": "quok", "limit": 1})).await.unwrap();
+    let cursor = first["cursors"][box_id.as_str()].clone();
+    assert!(cursor.is_string(), "{first}");
+    let next = call(&core, "search", json!({"query": "quok", "limit": 1, "cursors": {box_id.as_str(): cursor}}))
+        .await
+        .unwrap();
+    let asked: Vec<&Value> = next["hosts"].as_array().unwrap().iter().map(|h| &h["host"]).collect();
+    assert_eq!(asked, [&json!(box_id)], "only the host with a cursor is asked: {next}");
+    let turn = |v: &Value| v["items"][0]["turnId"].clone();
+    assert_ne!(turn(&first), turn(&next), "{first} then {next}");
+
+    for (args, reason) in [
+        (json!({"query": "  "}), "the query is empty"),
+        (json!({"query": "quok", "limit": 0}), "limit must be between 1 and 200"),
+        (json!({"query": "«»"}), "no letters or digits"),
+    ] {
+        let e = call(&core, "search", args.clone()).await.unwrap_err();
+        assert!(e.contains(reason), "{args}: {e}");
+    }
 }
 
 /// A WebSocket server on loopback that answers every `initialize` the way a

@@ -10,7 +10,7 @@
 //! why and when it is tried next; a host that speaks another protocol
 //! version says so. The Changes commands review and undo an edit on a
 //! remote host's disk. `search` asks every host and says which did not
-//! answer. The keyring case runs the bridge process against a real
+//! answer (down, or connected but silent past the timeout). The keyring case runs the bridge process against a real
 //! Secret Service. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
 #![allow(clippy::unwrap_used, clippy::panic, reason = "test code: a failed unwrap or panic is a failed test")]
@@ -491,6 +491,74 @@ async fn search_asks_every_host_merges_and_says_which_did_not_answer() {
         let e = call(&core, "search", args.clone()).await.unwrap_err();
         assert!(e.contains(reason), "{args}: {e}");
     }
+}
+
+/// A loopback proxy in front of `upstream` (a real host, reached with
+/// `token`) that passes every frame both ways but swallows the client's
+/// `x-hangar/search` requests: a host that is connected yet never answers
+/// a search. Returns the proxy's URL.
+async fn host_that_never_answers_a_search(upstream: String, token: String) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let target = format!("{upstream}?tkn={token}");
+            tokio::spawn(async move {
+                let Ok(client) = tokio_tungstenite::accept_async(tcp).await else { return };
+                let Ok((host, _)) = tokio_tungstenite::connect_async(target).await else { return };
+                let (mut to_client, mut from_client) = client.split();
+                let (mut to_host, mut from_host) = host.split();
+                let up = async move {
+                    while let Some(Ok(m)) = from_client.next().await {
+                        let search = m.to_text().is_ok_and(|t| t.contains("\"x-hangar/search\""));
+                        if !search && to_host.send(m).await.is_err() {
+                            break;
+                        }
+                    }
+                };
+                let down = async move {
+                    while let Some(Ok(m)) = from_host.next().await {
+                        if to_client.send(m).await.is_err() {
+                            break;
+                        }
+                    }
+                };
+                tokio::join!(up, down);
+            });
+        }
+    });
+    url
+}
+
+/// A connected host that does not answer a search in time is listed as
+/// timed out, and the other host's results still come back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_that_does_not_answer_a_search_in_time_is_listed_as_timed_out() {
+    let (quick, slow) = (Machine::new(), Machine::new());
+    let quick_host = quick.serve(&[]);
+    let slow_host = slow.serve(&[]);
+    let proxy = host_that_never_answers_a_search(format!("ws://{}/", slow.listen), slow_host.token.clone()).await;
+    let cfg = tempfile::tempdir().unwrap();
+    let quick_id = save(cfg.path(), "box", &format!("ws://{}/", quick.listen), &quick_host.token, None);
+    let slow_id = save(cfg.path(), "lab", &proxy, "unused", None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&quick_id, "connected").await;
+    app.state(&slow_id, "connected").await;
+    session_with_a_turn(&core, &quick_id, &quick.home_uri(), "a wombat digs").await;
+    let mut found = Value::Null;
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while tokio::time::Instant::now() < deadline {
+        found = call(&core, "search", json!({"query": "wombat"})).await.unwrap();
+        if !found["items"].as_array().unwrap().is_empty() {
+            break;
+        }
+    }
+    assert!(found["items"].as_array().unwrap().iter().all(|i| i["host"] == quick_id.as_str()), "{found}");
+    assert!(!found["items"].as_array().unwrap().is_empty(), "{found}");
+    let lab = found["hosts"].as_array().unwrap().iter().find(|h| h["host"] == slow_id.as_str()).cloned().unwrap();
+    assert_eq!(lab["state"], "timedOut", "{found}");
+    assert_eq!(lab["detail"], "did not answer within 5 s", "{found}");
+    assert!(found["timing"]["slowestMs"].as_f64().unwrap() >= 5000.0, "{found}");
 }
 
 /// A WebSocket server on loopback that answers every `initialize` the way a

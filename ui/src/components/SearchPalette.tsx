@@ -111,10 +111,7 @@ export function SearchPalette({
 
   const items = shown?.items ?? [];
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      onClose();
-    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       setSelected((i) => moveSelection(i, e.key === 'ArrowDown' ? 1 : -1, items.length));
     } else if (e.key === 'Enter') {
@@ -133,6 +130,13 @@ export function SearchPalette({
         aria-modal="true"
         aria-label="Search"
         data-testid="search-palette"
+        // Escape closes from anywhere in the palette (e.g. "More results").
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            onClose();
+          }
+        }}
       >
         <input
           ref={input}

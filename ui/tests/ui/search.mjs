@@ -280,6 +280,7 @@ await run(
     await page.selectOption('[data-testid=filter-host]', '');
     await page.selectOption('[data-testid=filter-state]', 'archived');
     const archived = await rowUris(page);
+    await shot(page, 'sidebar-filter');
     check(archived.join() === shelved, 'Archived lists only archived sessions', JSON.stringify(archived));
     await page.reload();
     await page.waitForSelector('[data-testid=filter-bar]');

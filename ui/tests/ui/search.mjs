@@ -1,16 +1,16 @@
 // Search UI test: the search palette and the sidebar's filters against real
 // hosts. This computer's embedded host holds a session of 102 turns whose
-// only "quokka" is in its first turn (the core keeps only the newest ~50
-// of a chat no stream shows, so opening it must fetch older turns from the
-// host with fetchTurns); "box" is
-// a real `hangar serve` with a session that says "quokka" too; "desk" is
-// saved but down. Ctrl+K opens the palette; typing "quok" (the last word
-// matches as a prefix) lists both hosts' results with the match marked
-// (<mark>) and a snippet's "<b>" shown as text, and says desk did not
-// answer; arrow keys move; Enter opens the old turn, scrolled into view,
-// framed and with "quokka" highlighted; a query that matches nothing says
-// so; Escape closes. The sidebar's filters narrow the list by host and
-// state (archived), say so, clear in one click and survive a reload.
+// only "quokka" is in its first turn (the core keeps only the newest ~50 of
+// a chat no stream shows, so opening it must fetch older turns from the
+// host with fetchTurns); "box" is a real `hangar serve` with a session that
+// says "quokka" too; "desk" is saved but down. Ctrl+K opens the palette;
+// typing "quok" (the last word matches as a prefix) lists both hosts'
+// results with the match marked (<mark>) and a snippet's "<b>" shown as
+// text, and says desk did not answer; arrow keys move; Enter opens the old
+// turn, scrolled into view, framed and with "quokka" highlighted; a query
+// that matches nothing says so; More results adds the next page; Escape
+// closes. The sidebar's filters narrow the list by host and state
+// (archived), say so, clear in one click and survive a reload.
 // Env: see harness.mjs, plus HANGAR_BIN; SCREENSHOT_DIR keeps screenshots.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -266,6 +266,17 @@ await run(
       empty,
     );
     await shot(page, 'search-palette-no-results');
+    // More than a page: "More results" asks the host with its cursor.
+    await page.fill('[data-testid=search-input]', 'lorem');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=search-hit]').length === 20);
+    await page.click('[data-testid=search-more]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=search-hit]').length === 40);
+    const distinct = await page.$$eval(
+      '[data-testid=search-hit]',
+      (els) => new Set(els.map((e) => `${e.dataset.session} ${e.dataset.turn}`)).size,
+    );
+    check(distinct === 40, 'More results adds the next page, nothing repeated', `${distinct} distinct of 40`);
+    await page.focus('[data-testid=search-input]');
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid=search-palette]', { state: 'detached' });
     check(true, 'Escape closes the palette', 'closed');

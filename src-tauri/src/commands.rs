@@ -294,6 +294,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             let more = core.older_turns(&HostId::new(a.host), &a.chat).await?;
             Reply::ChatFetchOlder(OlderFetched { more })
         }
+        Command::Search(a) => Reply::Search(core.search(a).await?),
         Command::ChatCompletions(a) => {
             let params = CompletionsParams {
                 channel: a.chat,

@@ -46,6 +46,8 @@
 //! - [`customizations`] — the session's customizations (AHP tree) → the
 //!   panel's view and `customizations` ops; a toggle's full decision list.
 //! - [`session_rows`]  — session summaries → sidebar rows.
+//! - [`search_merge`]  — hosts' `x-hangar/search` answers merged into one
+//!   list (score, then time), each item tagged with its host.
 //! - [`markdown`]      — pulldown-cmark + ammonia: sanitized HTML.
 //! - [`file_diff`]     — file-edit diffs (data: URIs → unified lines).
 //! - [`changes_view`]  — the Changes view over AHP changesets: changed
@@ -103,6 +105,7 @@ pub mod part_append;
 pub mod part_view;
 pub mod remote_hosts;
 pub mod review_diff;
+pub mod search_merge;
 pub mod session_rows;
 pub mod session_start;
 pub mod settings_file;

@@ -9,7 +9,8 @@
 //! certificate is refused with both fingerprints; a host that is down says
 //! why and when it is tried next; a host that speaks another protocol
 //! version says so. The Changes commands review and undo an edit on a
-//! remote host's disk. The keyring case runs the bridge process against a real
+//! remote host's disk. `search` asks every host and says which did not
+//! answer (down, or connected but silent past the timeout). The keyring case runs the bridge process against a real
 //! Secret Service. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
 #![allow(clippy::unwrap_used, clippy::panic, reason = "test code: a failed unwrap or panic is a failed test")]
@@ -427,6 +428,137 @@ async fn a_host_that_is_down_says_why_and_when_and_retry_now_connects() {
     let _host = machine.serve(&[]);
     call(&core, "host.reconnect", json!({"host": id})).await.unwrap();
     app.state(&id, "connected").await;
+}
+
+/// `search` asks every host at once: a turn on a connected host is found
+/// (tagged with its host, its match marked), a saved host that is down is
+/// listed as not connected with why, the next page is asked with that
+/// host's cursor, and bad input is refused with the reason (the core's own
+/// checks, and a query every answering host refuses with -32602).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_asks_every_host_merges_and_says_which_did_not_answer() {
+    let (up, down) = (Machine::new(), Machine::new());
+    let host = up.serve(&[]);
+    let token = down.device_token("laptop");
+    let cfg = tempfile::tempdir().unwrap();
+    let box_id = save(cfg.path(), "box", &format!("ws://{}/", up.listen), &host.token, None);
+    let desk_id = save(cfg.path(), "desk", &format!("ws://{}/", down.listen), &token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&box_id, "connected").await;
+    session_with_a_turn(&core, &box_id, &up.home_uri(), "the quokka eats leaves").await;
+
+    // The turn and the session's title (its first message) both match.
+    let mut found = Value::Null;
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while tokio::time::Instant::now() < deadline {
+        found = call(&core, "search", json!({"query": "quok"})).await.unwrap();
+        if found["items"].as_array().unwrap().len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let items = found["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "{found}");
+    for item in items {
+        assert_eq!(item["host"], box_id.as_str(), "{item}");
+        assert_eq!(item["hostLabel"], "box", "{item}");
+        assert!(item["snippet"].as_str().unwrap().contains("«quokka»"), "{item}");
+    }
+    let status = |id: &str| found["hosts"].as_array().unwrap().iter().find(|h| h["host"] == id).cloned().unwrap();
+    let (answered, silent) = (status(&box_id), status(&desk_id));
+    assert_eq!((answered["state"].as_str(), answered["count"].as_u64()), (Some("answered"), Some(2)), "{found}");
+    assert_eq!(silent["state"], "notConnected", "{silent}");
+    let why = silent["detail"].as_str().unwrap();
+    assert!(why.starts_with("not reachable") && why.contains(&down.listen), "{silent}");
+
+    // One at a time: the first page hands back box's cursor, the second is the other item.
+    let first = call(&core, "search", json!({"query": "quok", "limit": 1})).await.unwrap();
+    let cursor = first["cursors"][box_id.as_str()].clone();
+    assert!(cursor.is_string(), "{first}");
+    let next = call(&core, "search", json!({"query": "quok", "limit": 1, "cursors": {box_id.as_str(): cursor}}))
+        .await
+        .unwrap();
+    let asked: Vec<&Value> = next["hosts"].as_array().unwrap().iter().map(|h| &h["host"]).collect();
+    assert_eq!(asked, [&json!(box_id)], "only the host with a cursor is asked: {next}");
+    let turn = |v: &Value| v["items"][0]["turnId"].clone();
+    assert_ne!(turn(&first), turn(&next), "{first} then {next}");
+
+    for (args, reason) in [
+        (json!({"query": "  "}), "the query is empty"),
+        (json!({"query": "quok", "limit": 0}), "limit must be between 1 and 200"),
+        (json!({"query": "«»"}), "no letters or digits"),
+    ] {
+        let e = call(&core, "search", args.clone()).await.unwrap_err();
+        assert!(e.contains(reason), "{args}: {e}");
+    }
+}
+
+/// A loopback proxy in front of `upstream` (a real host, reached with
+/// `token`) that passes every frame both ways but swallows the client's
+/// `x-hangar/search` requests: a host that is connected yet never answers
+/// a search. Returns the proxy's URL.
+async fn host_that_never_answers_a_search(upstream: String, token: String) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let target = format!("{upstream}?tkn={token}");
+            tokio::spawn(async move {
+                let Ok(client) = tokio_tungstenite::accept_async(tcp).await else { return };
+                let Ok((host, _)) = tokio_tungstenite::connect_async(target).await else { return };
+                let (mut to_client, mut from_client) = client.split();
+                let (mut to_host, mut from_host) = host.split();
+                let up = async move {
+                    while let Some(Ok(m)) = from_client.next().await {
+                        let search = m.to_text().is_ok_and(|t| t.contains("\"x-hangar/search\""));
+                        if !search && to_host.send(m).await.is_err() {
+                            break;
+                        }
+                    }
+                };
+                let down = async move {
+                    while let Some(Ok(m)) = from_host.next().await {
+                        if to_client.send(m).await.is_err() {
+                            break;
+                        }
+                    }
+                };
+                tokio::join!(up, down);
+            });
+        }
+    });
+    url
+}
+
+/// A connected host that does not answer a search in time is listed as
+/// timed out, and the other host's results still come back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_that_does_not_answer_a_search_in_time_is_listed_as_timed_out() {
+    let (quick, slow) = (Machine::new(), Machine::new());
+    let quick_host = quick.serve(&[]);
+    let slow_host = slow.serve(&[]);
+    let proxy = host_that_never_answers_a_search(format!("ws://{}/", slow.listen), slow_host.token.clone()).await;
+    let cfg = tempfile::tempdir().unwrap();
+    let quick_id = save(cfg.path(), "box", &format!("ws://{}/", quick.listen), &quick_host.token, None);
+    let slow_id = save(cfg.path(), "lab", &proxy, "unused", None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&quick_id, "connected").await;
+    app.state(&slow_id, "connected").await;
+    session_with_a_turn(&core, &quick_id, &quick.home_uri(), "a wombat digs").await;
+    let mut found = Value::Null;
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while tokio::time::Instant::now() < deadline {
+        found = call(&core, "search", json!({"query": "wombat"})).await.unwrap();
+        if !found["items"].as_array().unwrap().is_empty() {
+            break;
+        }
+    }
+    assert!(found["items"].as_array().unwrap().iter().all(|i| i["host"] == quick_id.as_str()), "{found}");
+    assert!(!found["items"].as_array().unwrap().is_empty(), "{found}");
+    let lab = found["hosts"].as_array().unwrap().iter().find(|h| h["host"] == slow_id.as_str()).cloned().unwrap();
+    assert_eq!(lab["state"], "timedOut", "{found}");
+    assert_eq!(lab["detail"], "did not answer within 5 s", "{found}");
+    assert!(found["timing"]["slowestMs"].as_f64().unwrap() >= 5000.0, "{found}");
 }
 
 /// A WebSocket server on loopback that answers every `initialize` the way a

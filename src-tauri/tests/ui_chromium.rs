@@ -19,7 +19,10 @@
 //! an install from npm with its progress, Remove);
 //! `changes.mjs` for reviewing an agent's edits hunk by hunk;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
-//! against real `hangar serve` processes): the built
+//! against real `hangar serve` processes;
+//! `search.mjs` for the search palette across this computer, a real
+//! `hangar serve` and a host that is down, opening an old turn, and the
+//! sidebar's filters): the built
 //! UI in headless
 //! Chromium against `hangar-desktop-bridge` (`cargo build --workspace` builds it)
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
@@ -120,6 +123,11 @@ fn changes_are_reviewed_hunk_by_hunk_and_the_disk_follows() {
 #[test]
 fn remote_hosts_say_their_state_and_are_added_renamed_and_removed() {
     run_ui_script("hosts.mjs");
+}
+
+#[test]
+fn search_finds_turns_on_every_host_opens_one_and_the_sidebar_filters() {
+    run_ui_script("search.mjs");
 }
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its

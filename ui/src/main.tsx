@@ -9,13 +9,16 @@ import { HostCustomizations } from './components/HostCustomizations';
 import { Inbox } from './components/Inbox';
 import { NewSessionDialog } from './components/NewSessionDialog';
 import { Notice } from './components/Notice';
+import { SearchPalette } from './components/SearchPalette';
 import { SettingsPage } from './components/SettingsPage';
 import { Sidebar } from './components/Sidebar';
 import type { SettingsView } from './gen/SettingsView';
 import { call, errorText, stream } from './ipc';
 import { type AppState, applyAppOp, dismissNotice, emptyApp, rowKey } from './state/app-store';
 import { connectionText } from './state/hosts';
+import { isSearchKey, markedWords, type SearchHit } from './state/search';
 import { isSettingsKey } from './state/shortcuts';
+import { loadFilter, type SidebarFilter, saveFilter } from './state/sidebar-filter';
 import { applyTheme } from './theme-apply';
 import './styles.css';
 
@@ -33,7 +36,16 @@ function App() {
   const [creating, setCreating] = useState(false);
   const [addingHost, setAddingHost] = useState(false);
   const [inboxOpen, setInboxOpen] = useState(false);
-  const [showArchived, setShowArchived] = useState(false);
+  /** The sidebar's filter, kept across restarts. */
+  const [filter, setFilterState] = useState<SidebarFilter>(loadFilter);
+  const setFilter = (f: SidebarFilter) => {
+    saveFilter(f);
+    setFilterState(f);
+  };
+  /** The search palette, open with this text; null when closed. */
+  const [searching, setSearching] = useState<string | null>(null);
+  /** The turn a search result opened the chat at, and the words to highlight. */
+  const [focus, setFocus] = useState<{ turnId: string; words: string[]; n: number } | null>(null);
   const [error, setError] = useState('');
   /** A host page filling the main pane: its customizations or its agents. */
   const [hostPage, setHostPage] = useState<HostPage | null>(null);
@@ -55,6 +67,9 @@ function App() {
       if (isSettingsKey(e)) {
         e.preventDefault();
         openSettings();
+      } else if (isSearchKey(e)) {
+        e.preventDefault();
+        setSearching((q) => q ?? '');
       }
     };
     document.addEventListener('keydown', onKey);
@@ -78,17 +93,26 @@ function App() {
   const rowHost = row ? app.hosts.find((h) => h.id === row.host) : undefined;
   const agent = rowHost?.agents.find((a) => a.provider === row?.provider);
   const open = (host: string, uri: string) => {
+    setFocus(null);
     setSelected(rowKey(host, uri));
     setInboxOpen(false);
     setHostPage(null);
     setSettingsOpen(false);
+  };
+  const openHit = (hit: SearchHit) => {
+    setSearching(null);
+    open(hit.host, hit.session);
+    if (hit.turnId)
+      setFocus((f) => ({ turnId: hit.turnId ?? '', words: markedWords(hit.snippet), n: (f?.n ?? 0) + 1 }));
   };
   return (
     <div class="layout">
       <Sidebar
         app={app}
         selected={selected}
-        showArchived={showArchived}
+        filter={filter}
+        onFilter={setFilter}
+        onSearch={(text) => setSearching(text)}
         inboxOpen={inboxOpen}
         onSelect={open}
         onNew={() => setCreating(true)}
@@ -99,7 +123,6 @@ function App() {
         }}
         onSettings={openSettings}
         onAbout={() => setAboutOpen(true)}
-        onToggleArchived={() => setShowArchived((v) => !v)}
         onHostCustomizations={(host, label) => {
           setInboxOpen(false);
           setSettingsOpen(false);
@@ -148,7 +171,14 @@ function App() {
             onClose={() => setHostPage(null)}
           />
         ) : row ? (
-          <ChatPane key={selected ?? ''} row={row} agent={agent} onClosed={() => setSelected(null)} onOpen={open} />
+          <ChatPane
+            key={selected ?? ''}
+            row={row}
+            agent={agent}
+            focus={focus}
+            onClosed={() => setSelected(null)}
+            onOpen={open}
+          />
         ) : (
           <div class="empty">
             <h1>Hangar</h1>
@@ -175,6 +205,7 @@ function App() {
           </div>
         )}
       </main>
+      {searching != null && <SearchPalette initial={searching} onOpen={openHit} onClose={() => setSearching(null)} />}
       {aboutOpen && <AboutDialog onClose={() => setAboutOpen(false)} />}
       {addingHost && <AddHostDialog onClose={() => setAddingHost(false)} onAdded={() => setAddingHost(false)} />}
       {creating && (

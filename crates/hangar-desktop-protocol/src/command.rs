@@ -32,6 +32,7 @@ use super::customization::{
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
+use super::search::{SearchArgs, SearchResults};
 use super::settings::{AboutView, OpenArgs, Settings, SettingsView};
 use super::sign_in::{AgentSignInArgs, SignedIn};
 use super::terminal::{TerminalArgs, TerminalInputArgs, TerminalRead};
@@ -188,6 +189,9 @@ commands! {
     "chat.retry" => ChatRetry(ChatTurnArgs) -> Dispatched;
     /// Send the chat's streams the next older page of turns.
     "chat.fetchOlder" => ChatFetchOlder(ChatArgs) -> OlderFetched;
+    /// Find sessions and turns on every connected host at once
+    /// (`x-hangar/search`), merged best first; hosts that did not answer say so.
+    "search" => Search(SearchArgs) -> SearchResults;
     /// `@` mention completions for the text being typed.
     "chat.completions" => ChatCompletions(ChatCompletionsArgs) -> Completions;
     /// Turn a customization on or off (or clear a scope's decision).
@@ -794,6 +798,7 @@ mod tests {
             ),
             ("chat.retry", json!({"host": h, "chat": c, "turnId": "t"})),
             ("chat.fetchOlder", json!({"host": h, "chat": c})),
+            ("search", json!({"query": "quok", "limit": 5, "cursors": {"h1": "c1"}})),
             ("chat.completions", json!({"host": h, "chat": c, "text": "@a", "offset": 2})),
             (
                 "customizations.toggle",

@@ -10,6 +10,7 @@
 //! - [`part`]          — a turn's response parts as views (markdown, tool calls, input requests).
 //! - [`terminal`]      — a tool call's terminal; keystrokes for a login (`terminal.input`).
 //! - [`sign_in`]       — the ways to sign an agent in, and `agent.signIn`.
+//! - [`search`]        — `search`: one query on every host, merged; each host's part in it.
 //! - [`agents`]        — the Agents page: well-known agents, installs, custom agents.
 //! - [`settings`]      — the app's Settings (`settings.json`) and the About box.
 //! - [`input`]         — input-request questions and answers, as views and as arguments.
@@ -54,6 +55,7 @@ pub mod customization;
 pub mod host;
 pub mod input;
 pub mod part;
+pub mod search;
 pub mod settings;
 pub mod sign_in;
 pub mod terminal;

@@ -22,6 +22,8 @@
 //!   the changed chats, sends held messages once their session is ready;
 //! - [`resync`] — after lost events (or a reconnect), re-snapshots every
 //!   channel the core holds on that host and re-sends the UI's views;
+//! - [`search`] — the `search` command: `x-hangar/search` on every host at
+//!   once, each within a timeout, merged, with each host's part in words;
 //! - [`unsent`] — messages typed while their host is unreachable: kept in
 //!   the outbox on disk, sent once when the host is connected again.
 
@@ -29,6 +31,8 @@ mod hosts;
 mod pump;
 pub use pump::MIRROR_TURNS;
 mod resync;
+mod search;
+pub use search::SEARCH_TIMEOUT;
 mod unsent;
 
 use std::collections::{BTreeMap, HashMap, HashSet};

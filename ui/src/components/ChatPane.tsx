@@ -31,6 +31,7 @@ import { CustomizationsPanel } from './CustomizationsPanel';
 import { Notice } from './Notice';
 import { StartFailed } from './StartFailed';
 import { Turn, type TurnActions } from './Turn';
+import { type TurnFocus, useTurnFocus } from './turn-focus';
 
 /** The editor (CodeMirror) loads on first use: it is most of the app's code. */
 const CustomizationEditor = lazy(() =>
@@ -44,11 +45,14 @@ let panelWasOpen = false;
 export function ChatPane({
   row,
   agent,
+  focus = null,
   onClosed,
   onOpen,
 }: {
   row: SessionRow;
   agent?: AgentInfo;
+  /** Open at this turn (a search result), scrolled to it with the match highlighted. */
+  focus?: TurnFocus | null;
   onClosed: () => void;
   onOpen?: (host: string, uri: string) => void;
 }) {
@@ -199,6 +203,19 @@ export function ChatPane({
   const agentLabel = useCallback((uri: string) => agentName(view.customizations, uri), [view.customizations]);
   const turns = allTurns(view);
   turnsRef.current = turns;
+  const focusedTurn = useTurnFocus({
+    focus,
+    host,
+    chat,
+    loaded: !!view.meta,
+    turns: turnsRef,
+    scroller,
+    stick,
+    loadingOlder,
+    flush: () => ops.current?.flush(),
+    setLimit,
+    onMissing: setError,
+  });
   // The session's tool calls, for an editor open on a hook or an agent's tools.
   const recorded = useMemo(() => (editing ? recordedTools(turns) : []), [editing, turns]);
   const { hidden, shown } = visibleTurns(turns, limit);
@@ -397,6 +414,7 @@ export function ChatPane({
                 agentLabel={agentLabel}
                 changes={turnChanges[t.id] ?? null}
                 forking={forking === t.id}
+                focused={focusedTurn === t.id}
               />
             ))}
             {turns.length === 0 && view.meta && <p class="muted center">No messages yet. Say what you want done.</p>}

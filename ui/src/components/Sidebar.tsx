@@ -1,20 +1,33 @@
 // Sessions grouped by host (each with its connection in words and its
-// menu) with live status, unread marker and title; "Add host".
+// menu) with live status, unread marker and title; "Add host". At the top,
+// the search box (opens the search palette) and the filter by state and
+// host, which says what it hides and clears in one click.
 import { type AppState, folderName, groupSessions, rowKey, rowStatusText, statusLabel } from '../state/app-store';
 import { countsText } from '../state/changes';
+import {
+  emptyGroupText,
+  filterText,
+  isFiltered,
+  NO_FILTER,
+  type SidebarFilter,
+  STATE_FILTERS,
+  type StateFilter,
+} from '../state/sidebar-filter';
 import { AppMenu } from './AppMenu';
 import { HostHeader } from './HostHeader';
 
 export function Sidebar(props: {
   app: AppState;
   selected: string | null;
-  showArchived: boolean;
+  filter: SidebarFilter;
+  onFilter: (f: SidebarFilter) => void;
+  /** Open the search palette. */
+  onSearch: (text: string) => void;
   inboxOpen: boolean;
   onSelect: (host: string, uri: string) => void;
   onNew: () => void;
   onAddHost: () => void;
   onInbox: () => void;
-  onToggleArchived: () => void;
   /** Open a host's user-level customizations. */
   onHostCustomizations: (host: string, label: string) => void;
   /** Open a host's agents. */
@@ -22,7 +35,10 @@ export function Sidebar(props: {
   onSettings: () => void;
   onAbout: () => void;
 }) {
-  const groups = groupSessions(props.app, props.showArchived);
+  const { filter, onFilter } = props;
+  const groups = groupSessions(props.app, filter);
+  const hostLabel = (id: string) => props.app.hosts.find((h) => h.id === id)?.label;
+  const mac = /Mac/.test(navigator.platform);
   return (
     <nav class="sidebar" aria-label="Sessions">
       <div class="sidebar-head">
@@ -31,6 +47,51 @@ export function Sidebar(props: {
           New session
         </button>
       </div>
+      <button
+        type="button"
+        class="sidebar-search"
+        data-testid="sidebar-search"
+        aria-label="Search every session"
+        onClick={() => props.onSearch('')}
+      >
+        <span>Search sessions…</span>
+        <kbd>{mac ? '⌘K' : 'Ctrl+K'}</kbd>
+      </button>
+      <div class="sidebar-filter" data-testid="sidebar-filter">
+        <select
+          aria-label="Show sessions"
+          data-testid="filter-state"
+          value={filter.state}
+          onChange={(e) => onFilter({ ...filter, state: (e.target as HTMLSelectElement).value as StateFilter })}
+        >
+          {STATE_FILTERS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label="On host"
+          data-testid="filter-host"
+          value={filter.host ?? ''}
+          onChange={(e) => onFilter({ ...filter, host: (e.target as HTMLSelectElement).value || null })}
+        >
+          <option value="">Every host</option>
+          {props.app.hosts.map((h) => (
+            <option key={h.id} value={h.id}>
+              {h.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {isFiltered(filter) && (
+        <p class="filter-bar small" data-testid="filter-bar">
+          <span>Showing: {filterText(filter, hostLabel)}</span>
+          <button type="button" class="link" data-testid="filter-clear" onClick={() => onFilter(NO_FILTER)}>
+            Clear
+          </button>
+        </p>
+      )}
       <button
         type="button"
         class={`inbox-button ${props.inboxOpen ? 'on' : ''}`}
@@ -43,9 +104,7 @@ export function Sidebar(props: {
         {groups.map((g) => (
           <section class="host-group" key={g.host.id} data-testid="host-group" data-host={g.host.id}>
             <HostHeader host={g.host} onCustomizations={props.onHostCustomizations} onAgents={props.onHostAgents} />
-            {g.rows.length === 0 && (
-              <p class="muted small">{props.showArchived ? 'No archived sessions' : 'No sessions yet'}</p>
-            )}
+            {g.rows.length === 0 && <p class="muted small">{emptyGroupText(filter)}</p>}
             <ul>
               {g.rows.map((r) => {
                 const k = rowKey(r.host, r.uri);
@@ -87,8 +146,8 @@ export function Sidebar(props: {
         <input
           type="checkbox"
           data-testid="show-archived"
-          checked={props.showArchived}
-          onChange={props.onToggleArchived}
+          checked={filter.state === 'archived'}
+          onChange={() => onFilter({ ...filter, state: filter.state === 'archived' ? 'all' : 'archived' })}
         />{' '}
         Show archived
       </label>

@@ -114,12 +114,15 @@ export const Turn = memo(function Turn({
   agentLabel,
   changes,
   forking = false,
+  focused = false,
 }: {
   turn: TurnView;
   latest: boolean;
   actions: TurnActions;
   /** A fork from this turn is being made. */
   forking?: boolean;
+  /** A search result opened the chat at this turn. */
+  focused?: boolean;
   /** The files this turn changed, when it changed any. */
   changes?: ChangeCounts | null;
   /** A custom agent's name, from its URI. */
@@ -127,7 +130,12 @@ export const Turn = memo(function Turn({
 }) {
   const retryAt = retryPartIndex(turn, latest);
   return (
-    <article class={`turn ${turn.active ? 'active' : ''} ${turn.state ?? ''}`} data-testid="turn" data-turn={turn.id}>
+    <article
+      class={`turn ${turn.active ? 'active' : ''} ${turn.state ?? ''} ${focused ? 'search-focus' : ''}`}
+      data-testid="turn"
+      data-turn={turn.id}
+      data-search-focus={focused ? 'true' : undefined}
+    >
       <div class="user-msg">
         {turn.message.agent && (
           <span class="msg-agent small" data-testid="message-agent" title={turn.message.agent}>

@@ -10,6 +10,7 @@ import {
   rowStatusText,
   type SessionRow,
 } from './app-store';
+import { NO_FILTER, type SidebarFilter } from './sidebar-filter';
 
 const host: HostView = {
   id: 'local',
@@ -47,7 +48,7 @@ describe('app store', () => {
     s = applyAppOp(s, { op: 'session', row: row('a', { title: 'Renamed' }) });
     expect(Object.keys(s.sessions)).toHaveLength(2);
     expect(s.sessions[rowKey('local', 'a')].title).toBe('Renamed');
-    const groups = groupSessions(s, false);
+    const groups = groupSessions(s, NO_FILTER);
     expect(groups[0].rows.map((r) => r.uri)).toEqual(['b', 'a']);
     s = applyAppOp(s, {
       op: 'inbox',
@@ -76,8 +77,42 @@ describe('app store', () => {
       sessions: [row('a'), row('b', { archived: true })],
       inbox: [],
     });
-    expect(groupSessions(s, false)[0].rows.map((r) => r.uri)).toEqual(['a']);
-    expect(groupSessions(s, true)[0].rows.map((r) => r.uri)).toEqual(['b']);
+    expect(groupSessions(s, NO_FILTER)[0].rows.map((r) => r.uri)).toEqual(['a']);
+    expect(groupSessions(s, { state: 'archived', host: null })[0].rows.map((r) => r.uri)).toEqual(['b']);
+  });
+
+  it('filters by state and by host', () => {
+    const box: HostView = { ...host, id: 'box', label: 'Build box' };
+    const s = applyAppOp(emptyApp(), {
+      op: 'snapshot',
+      hosts: [host, box],
+      sessions: [
+        row('idle'),
+        row('waits', { status: 'needs-input' }),
+        row('signin', { status: 'sign-in' }),
+        row('works', { status: 'working' }),
+        row('starts', { status: 'starting' }),
+        row('broke', { status: 'error' }),
+        row('nostart', { status: 'failed' }),
+        row('old', { archived: true, status: 'needs-input' }),
+        row('remote', { host: 'box', status: 'needs-input' }),
+      ],
+      inbox: [],
+    });
+    const uris = (state: SidebarFilter['state'], h: string | null = null) =>
+      groupSessions(s, { state, host: h }).map(
+        (g) =>
+          `${g.host.id}:${g.rows
+            .map((r) => r.uri)
+            .sort()
+            .join(',')}`,
+      );
+    expect(uris('needs-you')).toEqual(['local:signin,waits', 'box:remote']);
+    expect(uris('running')).toEqual(['local:starts,works', 'box:']);
+    expect(uris('failed')).toEqual(['local:broke,nostart', 'box:']);
+    expect(uris('archived')).toEqual(['local:old', 'box:']);
+    expect(uris('needs-you', 'box')).toEqual(['box:remote']);
+    expect(uris('all', 'local')).toHaveLength(1);
   });
 
   it('records refusals as notices', () => {

@@ -8,6 +8,7 @@ import type { HostView } from '../gen/HostView';
 import type { InboxItem } from '../gen/InboxItem';
 import type { SessionRow } from '../gen/SessionRow';
 import type { SessionStatus } from '../gen/SessionStatus';
+import { matchesHost, matchesState, type SidebarFilter } from './sidebar-filter';
 
 export type { AgentView as AgentInfo, HostView, InboxItem, SessionRow, SessionStatus };
 
@@ -72,16 +73,22 @@ export interface HostGroup {
   rows: SessionRow[];
 }
 
-/** Sessions grouped by host, newest first; archived ones only when asked. */
-export function groupSessions(s: AppState, showArchived: boolean): HostGroup[] {
-  return s.hosts.map((host) => ({
-    host,
-    rows: Object.values(s.sessions)
-      .filter((r) => r.host === host.id && r.archived === showArchived)
-      .sort((a, b) =>
-        a.modifiedAt < b.modifiedAt ? 1 : a.modifiedAt > b.modifiedAt ? -1 : a.uri.localeCompare(b.uri),
-      ),
-  }));
+/**
+ * Sessions grouped by host, newest first, as the sidebar's filter lists
+ * them (archived ones only under "Archived"; one host's group only when
+ * filtered by host).
+ */
+export function groupSessions(s: AppState, filter: SidebarFilter): HostGroup[] {
+  return s.hosts
+    .filter((host) => matchesHost(host.id, filter))
+    .map((host) => ({
+      host,
+      rows: Object.values(s.sessions)
+        .filter((r) => r.host === host.id && matchesState(r, filter.state))
+        .sort((a, b) =>
+          a.modifiedAt < b.modifiedAt ? 1 : a.modifiedAt > b.modifiedAt ? -1 : a.uri.localeCompare(b.uri),
+        ),
+    }));
 }
 
 export const statusLabel: Record<SessionStatus, string> = {

@@ -9,6 +9,8 @@ export interface Shortcut {
 
 export const SHORTCUTS: Shortcut[] = [
   { keys: 'Ctrl+,', what: 'Open Settings', where: 'Anywhere' },
+  { keys: 'Ctrl+K', what: 'Search every session on every host', where: 'Anywhere' },
+  { keys: '↑ / ↓, Enter', what: 'Move through results, open one at its turn', where: 'Search' },
   { keys: 'Escape', what: 'Close a dialog, panel or menu', where: 'Anywhere' },
   { keys: 'Enter', what: 'Send the message (queued while a turn runs)', where: 'Composer' },
   { keys: 'Shift+Enter', what: 'New line', where: 'Composer' },

@@ -113,7 +113,8 @@ export async function start(home, agents = [], { init, env = {}, keepHome = fals
  * `window.rpc`, each started and cancelled by the client (no agent). The
  * next is sent once the chat stream shows the last one done: a cancel sent
  * earlier can find the previous turn still active in the core and leave
- * this one running, and the next turnStarted is then refused.
+ * this one running, and the next turnStarted is then refused. Returns what
+ * `chat.open` answered (`{streamId, chat}`; the stream stays open).
  */
 export function writeTurns(page, session, n, filler) {
   return page.evaluate(
@@ -122,7 +123,8 @@ export function writeTurns(page, session, n, filler) {
       const count = (ev) => {
         for (const op of ev.op === 'batch' ? ev.ops : [ev]) if (op.op === 'turnDone') done++;
       };
-      const { chat } = await window.rpc('chat.open', { host: 'local', session: s }, count);
+      const opened = await window.rpc('chat.open', { host: 'local', session: s }, count);
+      const { chat } = opened;
       const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
       for (let i = 0; i < n; i++) {
         await window.rpc('chat.send', { host: 'local', chat, text: `turn ${i}: ` + filler });
@@ -140,6 +142,7 @@ export function writeTurns(page, session, n, filler) {
           await sleep(2);
         }
       }
+      return opened;
     },
     [session, n, filler],
   );

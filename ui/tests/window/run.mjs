@@ -4,6 +4,7 @@
 // embedded host runs the scripted fake ACP agent. Prints one line per test
 // and a closing "N passed, M failed" line. Selectors follow ui/tests/ui/run.mjs.
 //
+// Search: Ctrl+K finds the queued message's turn, Enter lands on it.
 // Env: APP_BIN, FAKE_AGENT_BIN (default: ../../../target/debug/...),
 // WEBKIT_DRIVER (default WebKitWebDriver), SCREENSHOT_DIR (optional).
 
@@ -388,6 +389,27 @@ await test('Ctrl+, opens Settings; the dark theme applies; About names the host 
   await wd.waitEl('[data-testid=about-host][data-host=local] [data-testid=about-host-software]', 'Hangar');
   await wd.clickEl('[data-testid=about-close]');
   await wd.clickEl('[data-testid=settings-close]');
+});
+
+await test('Ctrl+K searches every host; Enter opens the session at the matching turn, framed', async () => {
+  await wd.exec('document.activeElement?.blur();');
+  await wd.press('\uE009', 'k');
+  await wd.waitEl('[data-testid=search-palette]');
+  await wd.fill('[data-testid=search-input]', 'queued quest');
+  await wd.waitEl('[data-testid=search-hit] [data-testid=search-snippet] mark', 'Queued', 30000);
+  await shot('real-window-search');
+  await wd.press('\uE007');
+  await wd.waitGone('[data-testid=search-palette]');
+  await wd.waitEl('[data-search-focus=true]', 'Queued question');
+  // WebKitGTK with the CSS Custom Highlight API marks the words too.
+  const marked = await wd.waitFor(
+    'the matched words highlighted, where the engine can',
+    `const h = globalThis.CSS?.highlights;
+     if (!h) return 'no highlight API';
+     const r = h.get('search-match');
+     return r && r.size > 0 ? [...r].map((x) => x.toString()).join(',') : null;`,
+  );
+  console.log(`  highlighted: ${marked}`);
 });
 
 await test('no page errors', async () => {

@@ -658,6 +658,11 @@ impl SessionTask {
             live.conn.respond(&id, Ok(cancelled));
             return;
         };
+        let by_rule = super::rule_answers::answer(&*self.host, &self.setup.session, &self.cwd, turn, &request);
+        if let Some(outcome) = by_rule {
+            live.conn.respond(&id, Ok(outcome));
+            return;
+        }
         match turn.permission(&*self.host, &request) {
             Some(tool_call_id) => {
                 self.permissions.insert(tool_call_id, Permission { request_id: id, options: request.options });

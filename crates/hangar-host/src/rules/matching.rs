@@ -73,9 +73,9 @@ pub fn check_pattern(tool: Tool, pattern: &str) -> Result<(), String> {
         Tool::Fetch => {
             let name = pattern.strip_prefix("*.").unwrap_or(pattern);
             let ok = !name.is_empty()
-                && name.split('.').all(|label| {
-                    !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                });
+                && name
+                    .split('.')
+                    .all(|label| !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
             if ok {
                 Ok(())
             } else {
@@ -162,12 +162,11 @@ fn scope_applies(rule: &Rule, ctx: &SessionContext<'_>) -> bool {
     match rule.scope.kind {
         ScopeKind::Host => true,
         ScopeKind::Session => rule.scope.uri.as_deref() == Some(ctx.session),
-        ScopeKind::Folder => rule
-            .scope
-            .uri
-            .as_deref()
-            .and_then(|u| crate::resources::uri::file_uri_to_path(u).ok())
-            .is_some_and(|folder| normalise(ctx.folder, Path::new("/")).starts_with(normalise(&folder, Path::new("/")))),
+        ScopeKind::Folder => {
+            rule.scope.uri.as_deref().and_then(|u| crate::resources::uri::file_uri_to_path(u).ok()).is_some_and(
+                |folder| normalise(ctx.folder, Path::new("/")).starts_with(normalise(&folder, Path::new("/"))),
+            )
+        }
     }
 }
 

@@ -225,7 +225,8 @@ mod tests {
                 }
                 let request = of_tool_call(&f).unwrap_or_else(|| panic!("{name}: {call}"));
                 assert_eq!(request.tool, Tool::Edit, "{name}");
-                let file = if name.starts_with("sdk") { "/home/user/project/config.json" } else { "/workspace/hello.txt" };
+                let file =
+                    if name.starts_with("sdk") { "/home/user/project/config.json" } else { "/workspace/hello.txt" };
                 assert_eq!(request.subjects, vec![ToolSubject::Path(PathBuf::from(file))], "{name}");
                 seen.push(name.split('.').next().unwrap().to_owned());
             }

@@ -47,7 +47,8 @@ async fn call(raw: &mut RawClient, n: u64, method: &str, params: Value) -> Value
 }
 
 fn tool(rig_turn: &ahp_types::state::Turn, id: &str) -> Value {
-    let found = tool_calls(rig_turn).into_iter().find(|t: &ToolCallState| serde_json::to_value(t).unwrap()["toolCallId"] == id);
+    let found =
+        tool_calls(rig_turn).into_iter().find(|t: &ToolCallState| serde_json::to_value(t).unwrap()["toolCallId"] == id);
     serde_json::to_value(found.unwrap_or_else(|| panic!("no tool call {id}"))).unwrap()
 }
 
@@ -76,7 +77,10 @@ async fn rules_answer_permissions_in_the_host_and_survive_kill_9() {
         (json!({"scope": {"kind": "host"}, "tool": "shell", "pattern": "  ", "decision": "allow"}), "empty"),
         (json!({"scope": {"kind": "host"}, "tool": "shell", "pattern": "a && b", "decision": "allow"}), "chain"),
         (json!({"scope": {"kind": "host"}, "tool": "edit", "pattern": "src/[", "decision": "allow"}), "pattern"),
-        (json!({"id": "nope", "scope": {"kind": "host"}, "tool": "shell", "pattern": "x", "decision": "allow"}), "nope"),
+        (
+            json!({"id": "nope", "scope": {"kind": "host"}, "tool": "shell", "pattern": "x", "decision": "allow"}),
+            "nope",
+        ),
     ] {
         let r = call(&mut raw, 10, "x-hangar/ruleSave", params.clone()).await;
         assert_eq!(r["error"]["code"], -32602, "{params}: {r}");
@@ -88,11 +92,23 @@ async fn rules_answer_permissions_in_the_host_and_survive_kill_9() {
     assert!(rules(&mut raw, 12).await.is_empty());
 
     // An allow rule for this folder, a deny rule for the whole host.
-    let allow = call(&mut raw, 13, "x-hangar/ruleSave", json!({"scope": {"kind": "folder", "uri": folder},
-        "tool": "shell", "pattern": "npm test", "decision": "allow"})).await;
+    let allow = call(
+        &mut raw,
+        13,
+        "x-hangar/ruleSave",
+        json!({"scope": {"kind": "folder", "uri": folder},
+        "tool": "shell", "pattern": "npm test", "decision": "allow"}),
+    )
+    .await;
     let allow = allow["result"]["id"].as_str().unwrap_or_else(|| panic!("{allow}")).to_owned();
-    let deny = call(&mut raw, 14, "x-hangar/ruleSave", json!({"scope": {"kind": "host"},
-        "tool": "shell", "pattern": "rm", "decision": "deny", "createdBy": "a person"})).await;
+    let deny = call(
+        &mut raw,
+        14,
+        "x-hangar/ruleSave",
+        json!({"scope": {"kind": "host"},
+        "tool": "shell", "pattern": "rm", "decision": "deny", "createdBy": "a person"}),
+    )
+    .await;
     let deny = deny["result"]["id"].as_str().unwrap_or_else(|| panic!("{deny}")).to_owned();
 
     // 1. `npm test -- --watch`: allowed by the host; no client answered.
@@ -128,12 +144,24 @@ async fn rules_answer_permissions_in_the_host_and_survive_kill_9() {
     assert_eq!((hits(&allow), hits(&deny)), (Some(json!(1)), Some(json!(1))), "{listed:?}");
     let by = listed.iter().find(|r| r["id"] == deny.as_str()).unwrap();
     assert_eq!(by["createdBy"], "a person");
-    let audit = call(&mut raw, 16, "resourceRead",
-        json!({ "channel": rig.session, "uri": format!("hangar-audit:{}", rig.session) })).await;
-    let entries: Vec<Value> = audit["result"]["data"].as_str().unwrap_or_else(|| panic!("{audit}"))
-        .lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let by_rule: Vec<(&str, bool)> = entries.iter().filter(|e| e["kind"] == "toolCallRuleDecision")
-        .map(|e| (e["rule"].as_str().unwrap(), e["approved"].as_bool().unwrap())).collect();
+    let audit = call(
+        &mut raw,
+        16,
+        "resourceRead",
+        json!({ "channel": rig.session, "uri": format!("hangar-audit:{}", rig.session) }),
+    )
+    .await;
+    let entries: Vec<Value> = audit["result"]["data"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{audit}"))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let by_rule: Vec<(&str, bool)> = entries
+        .iter()
+        .filter(|e| e["kind"] == "toolCallRuleDecision")
+        .map(|e| (e["rule"].as_str().unwrap(), e["approved"].as_bool().unwrap()))
+        .collect();
     assert_eq!(by_rule, [(allow.as_str(), true), (deny.as_str(), false)]);
 
     // kill -9, a new host on the same data dir: the rules are there and
@@ -164,4 +192,48 @@ async fn rules_answer_permissions_in_the_host_and_survive_kill_9() {
     assert_eq!(left[0]["id"], deny.as_str());
     let filtered = call(&mut raw, 23, "x-hangar/rules", json!({"scope": {"kind": "folder"}})).await;
     assert_eq!(filtered["result"]["rules"], json!([]), "{filtered}");
+}
+
+/// Real agents from npm (`tests/interop`, against the mock model server):
+/// a folder rule `edit hello.txt` answers each agent's own permission
+/// request for its edit, so the turn edits the file with no client asked.
+#[tokio::test]
+async fn a_rule_answers_real_agents_edits() {
+    use hangar_e2e::interop::{agent_command, available, Mock};
+    if !available() {
+        return;
+    }
+    let mock = Mock::start();
+    for agent in ["claude", "codex", "qwen"] {
+        let home = tempfile::tempdir().unwrap();
+        let port = mock.port.to_string();
+        let home_s = home.path().display().to_string();
+        let env = [("MOCK_PORT", port.as_str()), ("AGENT_HOME", home_s.as_str())];
+        let mut rig = Rig::start(AgentCmd::Command(agent_command(agent)), Launch::Process(&env)).await;
+        assert_eq!(rig.created, "session/ready", "{agent} did not start");
+        let mut raw = RawClient::initialized(&rig.host, "rules-client").await;
+        let saved = call(
+            &mut raw,
+            1,
+            "x-hangar/ruleSave",
+            json!({"scope": {"kind": "folder",
+            "uri": file_uri(&rig.workspace)}, "tool": "edit", "pattern": "hello.txt", "decision": "allow"}),
+        )
+        .await;
+        let id = saved["result"]["id"].as_str().unwrap_or_else(|| panic!("{saved}")).to_owned();
+        let turn = rig.send("In hello.txt, replace the word world with ACP.").await;
+        let (end, asked) = rig.finish_approving(&turn).await;
+        assert_eq!((end.as_str(), asked), ("chat/turnComplete", 0), "{agent}: no client was asked");
+        let text = std::fs::read_to_string(rig.workspace.join("hello.txt")).unwrap();
+        assert_eq!(text, "hello ACP\n", "{agent} made the edit the rule allowed");
+        let t = rig.turn(&turn).await;
+        let named = tool_calls(&t)
+            .iter()
+            .map(|tc| serde_json::to_value(tc).unwrap())
+            .filter(|v| v["_meta"]["hangar/rule"] == id.as_str())
+            .count();
+        assert_eq!(named, 1, "{agent}: {:?}", tool_calls(&t));
+        assert_eq!(rules(&mut raw, 2).await[0]["hits"], 1, "{agent}");
+        assert!(rig.host.sigterm().success());
+    }
 }

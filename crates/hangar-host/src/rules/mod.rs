@@ -14,6 +14,8 @@
 //! - `matching.rs` — which rule answers a request: patterns per tool, scope
 //!   precedence (session > folder > host), deny over allow, every part of a
 //!   chained command.
+//! - `suggest.rs`  — the rule to prefill from a confirmation
+//!   (`_meta["hangar/ruleSuggestion"]` on a pending tool call).
 //! - `subject.rs`  — THE mapping of each agent's ACP tool call (kind, title,
 //!   `rawInput`, locations) onto a tool and its subjects.
 
@@ -21,6 +23,7 @@ pub mod matching;
 pub mod shell;
 pub mod store;
 pub mod subject;
+pub mod suggest;
 
 use serde::{Deserialize, Serialize};
 

@@ -133,6 +133,8 @@ async fn rules_answer_permissions_in_the_host_and_survive_kill_9() {
     let three = rig.send("three").await;
     let asked = rig.wait_confirmation().await;
     assert_eq!(asked["toolCallId"], "c3");
+    let suggested = &asked["_meta"]["hangar/ruleSuggestion"];
+    assert_eq!(*suggested, json!({"tool": "shell", "pattern": "npm test"}), "the rule to prefill: {asked}");
     rig.confirm(&three, "c3", true, Some("once")).await;
     assert_eq!(rig.wait_end(&three).await, "chat/turnComplete");
     let c3 = tool(&rig.turn(&three).await, "c3");

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::turn::Turn;
 use super::{tools, AgentHost};
-use crate::rules::{subject, Decision, Verdict};
+use crate::rules::{subject, suggest, Decision, Verdict};
 
 /// The audit log entry of a rule's answer.
 fn audit_entry(chat: &str, turn: &str, tool_call: &str, verdict: &Verdict, option: &str) -> Value {
@@ -32,28 +32,46 @@ fn audit_entry(chat: &str, turn: &str, tool_call: &str, verdict: &Verdict, optio
     })
 }
 
-/// Answer `request` by rule, if one answers it: the answer for the agent
-/// (`RequestPermissionResponse`).
+/// What the rules made of a permission request.
+#[derive(Debug, PartialEq)]
+pub enum RuleOutcome {
+    /// A rule answered: the answer for the agent (`RequestPermissionResponse`).
+    Answered(Value),
+    /// No rule answered: ask a person, with this `_meta` on the pending tool
+    /// call (the rule to prefill, `hangar/ruleSuggestion`), if any.
+    Ask(Option<ahp_types::common::JsonObject>),
+}
+
+/// Answer `request` by rule, if one answers it.
 pub fn answer(
     host: &dyn AgentHost,
     session: &str,
     folder: &Path,
     turn: &mut Turn,
     request: &RequestPermissionRequest,
-) -> Option<Value> {
-    let facts = turn.rule_facts(host, request)?;
-    let tool_request = subject::of_tool_call(&facts)?;
-    let verdict = host.rule_verdict(session, folder, &tool_request)?;
+) -> RuleOutcome {
+    let Some(tool_request) = turn.rule_facts(host, request).and_then(|f| subject::of_tool_call(&f)) else {
+        return RuleOutcome::Ask(None);
+    };
+    let suggestion = || {
+        let value = suggest::suggestion(&tool_request, folder)?;
+        Some([(suggest::META_KEY.to_owned(), value)].into_iter().collect())
+    };
+    let Some(verdict) = host.rule_verdict(session, folder, &tool_request) else {
+        return RuleOutcome::Ask(suggestion());
+    };
     let approved = verdict.decision == Decision::Allow;
-    let option = tools::pick_option(&request.options, approved, None)?;
+    let Some(option) = tools::pick_option(&request.options, approved, None) else {
+        return RuleOutcome::Ask(suggestion());
+    };
     if !turn.answer_by_rule(host, request, &verdict.rule, approved, &option) {
-        return None;
+        return RuleOutcome::Ask(None);
     }
     host.rule_applied(&verdict);
     let tool_call = request.tool_call.tool_call_id.to_string();
     host.record_decision(session, audit_entry(&turn.chat, &turn.turn_id, &tool_call, &verdict, &option));
     tracing::info!(session, rule = %verdict.rule, approved, "a permission request answered by rule");
-    Some(tools::permission_outcome(Some(option)))
+    RuleOutcome::Answered(tools::permission_outcome(Some(option)))
 }
 
 #[cfg(test)]
@@ -113,21 +131,30 @@ mod tests {
         let folder = Path::new("/workspace");
 
         let allowed = answer(&host, SESSION, folder, &mut turn, &bash("c1", "npm test -- --watch"));
-        assert_eq!(allowed, Some(tools::permission_outcome(Some("allow".to_owned()))), "allow_once preferred");
+        let picked = |o: &str| RuleOutcome::Answered(tools::permission_outcome(Some(o.to_owned())));
+        assert_eq!(allowed, picked("allow"), "allow_once preferred");
         let state = tool_state(&host, "c1");
         assert_eq!((state["status"].as_str(), state["confirmed"].as_str()), (Some("running"), Some("setting")));
         assert_eq!(state["_meta"][crate::rules::META_KEY], "ok");
 
         let denied = answer(&host, SESSION, folder, &mut turn, &bash("c2", "npm test && rm -rf /"));
-        assert_eq!(denied, Some(tools::permission_outcome(Some("reject".to_owned()))));
+        assert_eq!(denied, picked("reject"));
         let state = tool_state(&host, "c2");
         assert_eq!((state["status"].as_str(), state["reason"].as_str()), (Some("cancelled"), Some("denied")));
         assert_eq!(state["_meta"][crate::rules::META_KEY], "no");
 
         // A chained command with a part no rule allows: the person is asked.
-        assert_eq!(answer(&host, SESSION, folder, &mut turn, &bash("c3", "npm test; curl x")), None);
-        assert_eq!(turn.permission(&host, &bash("c3", "npm test; curl x")).as_deref(), Some("c3"));
-        assert_eq!(tool_state(&host, "c3")["status"], "pending-confirmation");
+        // A chained command with a part no rule allows: the person is asked,
+        // with the rule to prefill.
+        let RuleOutcome::Ask(meta) = answer(&host, SESSION, folder, &mut turn, &bash("c3", "npm test; curl x")) else {
+            panic!("answered")
+        };
+        let suggested = meta.as_ref().and_then(|m| m.get(suggest::META_KEY)).cloned();
+        assert_eq!(suggested, Some(json!({"tool": "shell", "pattern": "npm test"})));
+        assert_eq!(turn.permission(&host, &bash("c3", "npm test; curl x"), meta).as_deref(), Some("c3"));
+        let state = tool_state(&host, "c3");
+        assert_eq!(state["status"], "pending-confirmation");
+        assert_eq!(state["_meta"][suggest::META_KEY]["pattern"], "npm test");
 
         let (hits, audit) = host.rule_log();
         assert_eq!(hits, ["ok", "no"]);
@@ -143,7 +170,10 @@ mod tests {
         let mut turn = host.start_turn("t1", "go");
         let mut request = bash("c1", "npm test");
         request.options.retain(|o| o.option_id.to_string() == "reject");
-        assert_eq!(answer(&host, SESSION, Path::new("/workspace"), &mut turn, &request), None);
+        assert!(matches!(
+            answer(&host, SESSION, Path::new("/workspace"), &mut turn, &request),
+            RuleOutcome::Ask(Some(_))
+        ));
         assert!(host.rule_log().0.is_empty());
     }
 }

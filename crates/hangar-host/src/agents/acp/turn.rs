@@ -523,8 +523,14 @@ impl Turn {
     }
 
     /// A `session/request_permission`: the tool call (created if unseen)
-    /// goes to pending-confirmation. `None` if it cannot (already closed).
-    pub fn permission(&mut self, host: &dyn AgentHost, request: &RequestPermissionRequest) -> Option<String> {
+    /// goes to pending-confirmation, with `meta` (e.g. the rule to prefill,
+    /// `hangar/ruleSuggestion`). `None` if it cannot (already closed).
+    pub fn permission(
+        &mut self,
+        host: &dyn AgentHost,
+        request: &RequestPermissionRequest,
+        meta: Option<ahp_types::common::JsonObject>,
+    ) -> Option<String> {
         if self.ended {
             return None;
         }
@@ -542,6 +548,7 @@ impl Turn {
         let content = proposed.unwrap_or_else(|| tool.content.clone());
         self.approvals.propose(&id, &content, &self.cwd);
         let mut ready = self.ready(&id, None);
+        ready.meta = meta;
         ready.confirmation_title = Some(StringOrMarkdown::Plain(tool.title.clone()));
         ready.edits = tools::edits(&content, &self.cwd);
         ready.options = Some(options);
@@ -854,7 +861,7 @@ mod tests {
             "toolCall": { "toolCallId": "a", "content": text_content("ls") },
             "options": [{ "optionId": "yes", "name": "Allow", "kind": "allow_once" }] }))
         .unwrap();
-        assert_eq!(turn.permission(&host, &request).as_deref(), Some("a"));
+        assert_eq!(turn.permission(&host, &request, None).as_deref(), Some("a"));
         let confirmed = ChatToolCallConfirmedAction {
             turn_id: "t".to_owned(),
             tool_call_id: "a".to_owned(),

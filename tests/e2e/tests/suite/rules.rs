@@ -239,3 +239,44 @@ async fn a_rule_answers_real_agents_edits() {
         assert!(rig.host.sigterm().success());
     }
 }
+
+/// A rule answers permission requests only: one that allows every edit
+/// (`/**`) does not let the agent's `fs/write_text_file` reach outside the
+/// session's folder, which the host's file sandbox still refuses.
+#[tokio::test]
+async fn a_rule_never_widens_the_file_sandbox() {
+    let outside = "$CWD/../outside.txt";
+    let turn = json!([
+        { "request": { "method": "session/request_permission", "params": {
+            "toolCall": { "toolCallId": "w1", "title": "Write outside", "kind": "edit",
+                "rawInput": { "file_path": outside, "content": "x" } },
+            "options": [
+                { "optionId": "once", "name": "Allow", "kind": "allow_once" },
+                { "optionId": "no", "name": "Reject", "kind": "reject_once" }
+            ] } },
+          "then": {
+            "once": [{ "request": { "method": "fs/write_text_file",
+                "params": { "sessionId": "$SID", "path": outside, "content": "x" } },
+                "then": { "*": [{ "chunk": "write: $RESULT" }] } }],
+            "*": [{ "chunk": "not allowed" }]
+          } },
+        { "end": "end_turn" }
+    ]);
+    let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [turn] })), Launch::InProcess).await;
+    let mut raw = RawClient::initialized(&rig.host, "rules-client").await;
+    let saved = call(
+        &mut raw,
+        1,
+        "x-hangar/ruleSave",
+        json!({"scope": {"kind": "host"}, "tool": "edit", "pattern": "/**", "decision": "allow"}),
+    )
+    .await;
+    let id = saved["result"]["id"].as_str().unwrap_or_else(|| panic!("{saved}")).to_owned();
+    let one = rig.send("one").await;
+    assert_eq!(rig.wait_end(&one).await, "chat/turnComplete");
+    let t = rig.turn(&one).await;
+    assert_eq!(tool(&t, "w1")["_meta"]["hangar/rule"], id.as_str(), "the rule answered the permission");
+    let text = markdown(&t);
+    assert!(text.starts_with("write: ") && text.contains("\"code\""), "the write was refused: {text}");
+    assert!(!rig.workspace.parent().unwrap().join("outside.txt").exists(), "nothing written outside the folder");
+}

@@ -14,11 +14,14 @@
 //! - `matching.rs` — which rule answers a request: patterns per tool, scope
 //!   precedence (session > folder > host), deny over allow, every part of a
 //!   chained command.
+//! - `agent_rules.rs` — the agents' own remembered rules (Claude Code's
+//!   `permissions` in its settings files), read-only, with where they live.
 //! - `suggest.rs`  — the rule to prefill from a confirmation
 //!   (`_meta["hangar/ruleSuggestion"]` on a pending tool call).
 //! - `subject.rs`  — THE mapping of each agent's ACP tool call (kind, title,
 //!   `rawInput`, locations) onto a tool and its subjects.
 
+pub mod agent_rules;
 pub mod matching;
 pub mod shell;
 pub mod store;

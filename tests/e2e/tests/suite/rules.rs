@@ -194,6 +194,26 @@ async fn rules_answer_permissions_in_the_host_and_survive_kill_9() {
     assert_eq!(left[0]["id"], deny.as_str());
     let filtered = call(&mut raw, 23, "x-hangar/rules", json!({"scope": {"kind": "folder"}})).await;
     assert_eq!(filtered["result"]["rules"], json!([]), "{filtered}");
+
+    // Claude Code's own rules in the folder are listed beside them, with
+    // the file they live in.
+    let claude = rig.workspace.join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    let local = claude.join("settings.local.json");
+    std::fs::write(&local, r#"{"permissions": {"allow": ["Bash(npm test:*)"], "deny": ["WebFetch"]}}"#).unwrap();
+    let r = call(&mut raw, 24, "x-hangar/rules", json!({"folder": file_uri(&rig.workspace)})).await;
+    let theirs: Vec<(String, String, String)> = r["result"]["agentRules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{r}"))
+        .iter()
+        .filter(|a| a["file"] == local.display().to_string())
+        .map(|a| {
+            let s = |k: &str| a[k].as_str().unwrap().to_owned();
+            (s("decision"), s("rule"), s("scope"))
+        })
+        .collect();
+    let want = |d: &str, r: &str| (d.to_owned(), r.to_owned(), "local".to_owned());
+    assert_eq!(theirs, [want("allow", "Bash(npm test:*)"), want("deny", "WebFetch")], "{r}");
 }
 
 /// Real agents from npm (`tests/interop`, against the mock model server):

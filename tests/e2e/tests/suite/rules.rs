@@ -300,3 +300,47 @@ async fn a_rule_never_widens_the_file_sandbox() {
     assert!(text.starts_with("write: ") && text.contains("\"code\""), "the write was refused: {text}");
     assert!(!rig.workspace.parent().unwrap().join("outside.txt").exists(), "nothing written outside the folder");
 }
+
+/// Real Claude (claude-agent-acp, against the mock model server): its own
+/// `Bash` permission request is answered by a shell rule, and the command
+/// runs with no client asked.
+#[tokio::test]
+async fn a_shell_rule_answers_real_claudes_bash() {
+    use hangar_e2e::interop::{agent_command, available, Mock};
+    if !available() {
+        return;
+    }
+    let mock = Mock::start();
+    let home = tempfile::tempdir().unwrap();
+    let port = mock.port.to_string();
+    let home_s = home.path().display().to_string();
+    let env = [("MOCK_PORT", port.as_str()), ("AGENT_HOME", home_s.as_str())];
+    let mut rig = Rig::start(AgentCmd::Command(agent_command("claude")), Launch::Process(&env)).await;
+    assert_eq!(rig.created, "session/ready", "claude did not start");
+    let probe = rig.workspace.join("probe.sh");
+    std::fs::write(&probe, "#!/bin/sh\necho probe-ran > probe.out\n").unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&probe).status().unwrap();
+    let mut raw = RawClient::initialized(&rig.host, "rules-client").await;
+    let saved = call(
+        &mut raw,
+        1,
+        "x-hangar/ruleSave",
+        json!({"scope": {"kind": "session", "uri": rig.session}, "tool": "shell", "pattern": "./probe.sh",
+               "decision": "allow"}),
+    )
+    .await;
+    let id = saved["result"]["id"].as_str().unwrap_or_else(|| panic!("{saved}")).to_owned();
+    let turn = rig.send("[[call Bash ./probe.sh]]").await;
+    let (end, asked) = rig.finish_approving(&turn).await;
+    assert_eq!((end.as_str(), asked), ("chat/turnComplete", 0), "no client was asked");
+    let t = rig.turn(&turn).await;
+    let named = tool_calls(&t)
+        .iter()
+        .map(|tc| serde_json::to_value(tc).unwrap())
+        .filter(|v| v["_meta"]["hangar/rule"] == id.as_str())
+        .count();
+    assert_eq!(named, 1, "{:?}", tool_calls(&t));
+    let out = std::fs::read_to_string(rig.workspace.join("probe.out")).unwrap_or_default();
+    assert_eq!(out, "probe-ran\n", "the command the rule allowed ran");
+    assert!(rig.host.sigterm().success());
+}

@@ -26,6 +26,9 @@
 //!   - [`resources`] — the `resource*` file-system surface and its sandbox;
 //!     `@`-mention completions; the home directory and the credential
 //!     folders never served.
+//!   - [`rules`] — approval rules: the host's own answers to agents'
+//!     permission requests (stored in `rules.db`, matched per tool, one
+//!     mapping of every agent's tool calls).
 //!   - [`terminals`] — programs run in terminals on the host: an agent's
 //!     `terminal/create` (pipes), a client's shell and an agent's login
 //!     (pseudo-terminals): output, exit.
@@ -58,6 +61,7 @@ pub mod locks;
 pub(crate) mod process_groups;
 pub mod resources;
 pub mod rpc_error;
+pub mod rules;
 pub mod server;
 pub mod store;
 pub mod terminals;

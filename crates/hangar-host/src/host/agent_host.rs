@@ -32,6 +32,28 @@ impl AgentHost for Host {
         }
     }
 
+    fn rule_verdict(
+        &self,
+        session: &str,
+        folder: &std::path::Path,
+        request: &crate::rules::ToolRequest,
+    ) -> Option<crate::rules::Verdict> {
+        let rules = match self.rules.list() {
+            Ok(rules) => rules,
+            Err(e) => {
+                tracing::warn!(session, "reading the approval rules: {e}");
+                return None;
+            }
+        };
+        crate::rules::decide(&rules, &crate::rules::matching::SessionContext { session, folder }, request)
+    }
+
+    fn rule_applied(&self, verdict: &crate::rules::Verdict) {
+        if let Err(e) = self.rules.hit(&verdict.rules) {
+            tracing::warn!(rule = %verdict.rule, "counting the rule's hit: {e}");
+        }
+    }
+
     fn emit_on_root(&self, build: &mut dyn FnMut(&RootState) -> Option<StateAction>) -> bool {
         self.engine_then_effects(|e| match build(e.root()) {
             Some(action) => e.emit_server(ahp_types::ROOT_RESOURCE_URI, action).is_ok(),

@@ -85,6 +85,9 @@ pub enum HostError {
     /// The change tracker's store.
     #[error(transparent)]
     Changes(#[from] crate::changes::changes_db::ChangeStoreError),
+    /// The approval rules' store.
+    #[error(transparent)]
+    Rules(#[from] crate::rules::RuleStoreError),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> HostError {
@@ -138,6 +141,9 @@ pub struct Host {
     pub agent_keys: crate::agents::keys::AgentKeys,
     /// Running pseudo-terminals (clients' shells, logins), by channel URI.
     pub terminals: crate::terminals::LiveTerminals,
+    /// The approval rules (`rules.db`): the host's own answers to agents'
+    /// permission requests.
+    pub rules: crate::rules::RuleStore,
     /// This host, for handing the agent layer an owned [`AgentHost`].
     me: Weak<Host>,
     next_conn: AtomicU64,
@@ -212,6 +218,7 @@ impl Host {
         let turn_pages = TurnPages::open(&db_path)?;
         let search = store::search::SearchReader::open(&db_path)?;
         let changes = crate::changes::Tracker::open(&config.data_dir, resources.never_served().to_vec())?;
+        let rules = crate::rules::RuleStore::open(&config.data_dir)?;
         let host = Arc::new_cyclic(|me| Self {
             engine,
             resources,
@@ -232,6 +239,7 @@ impl Host {
             agent_installs: crate::agents::install::Installs::default(),
             agent_keys: crate::agents::keys::AgentKeys::open(&config.data_dir),
             terminals: crate::terminals::LiveTerminals::default(),
+            rules,
             me: me.clone(),
             next_conn: AtomicU64::new(1),
             writer_thread: Mutex::new(Some(thread)),

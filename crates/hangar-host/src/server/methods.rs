@@ -119,6 +119,12 @@ pub fn handle_request(
             super::search_method::answer(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
+        "x-hangar/rules" => Ok(Reply::Result(super::rules_methods::list(host, decode(&params)?)?)),
+        "x-hangar/ruleSave" => {
+            let client = conn.client_id.clone().unwrap_or_default();
+            Ok(Reply::Result(super::rules_methods::save(host, &client, decode(&params)?)?))
+        }
+        "x-hangar/ruleDelete" => Ok(Reply::Result(super::rules_methods::delete(host, &decode(&params)?)?)),
         "x-hangar/agents" => Ok(Reply::Result(super::agents_methods::catalog(host)?)),
         "x-hangar/agentInstall" => Ok(Reply::Result(super::agents_methods::install(host, decode(&params)?)?)),
         "x-hangar/agentRemove" => {

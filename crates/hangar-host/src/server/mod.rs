@@ -29,6 +29,8 @@
 //!   `agentSave`, `agentDelete`: the Agents page (install with progress,
 //!   custom agents), each change published at once.
 //! - `session_folder.rs` — the folder a command run for a session starts in.
+//! - `rules_methods.rs` — `x-hangar/rules`, `ruleSave`, `ruleDelete`: the
+//!   approval rules (`crate::rules`).
 //! - `search_method.rs` — `x-hangar/search`: full-text search over every
 //!   session (titles, messages, the agents' markdown, tool titles, edited paths).
 //! - `restart_agent_method.rs` — `x-hangar/restartAgent`: a session's agent
@@ -54,6 +56,7 @@ mod mcp_test_method;
 mod methods;
 mod resource_methods;
 mod restart_agent_method;
+mod rules_methods;
 mod search_method;
 mod session_folder;
 mod terminal_methods;

@@ -24,6 +24,7 @@ mod mcp_server_test;
 mod reconnect;
 mod remote_hosts;
 mod resources;
+mod rules;
 mod search;
 mod sessions;
 mod soak;

@@ -117,6 +117,21 @@ pub trait AgentHost: Send + Sync {
     /// files, so the turn's changes can be told from what was there).
     fn before_turn(&self, _session: &str, _turn_id: &str) {}
 
+    /// The host's approval rules' answer to `request` from `session`
+    /// working in `folder`, if a rule answers it. None by default.
+    fn rule_verdict(
+        &self,
+        _session: &str,
+        _folder: &std::path::Path,
+        _request: &crate::rules::ToolRequest,
+    ) -> Option<crate::rules::Verdict> {
+        None
+    }
+
+    /// The rules of `verdict` answered a request: count a hit for each.
+    /// Ignored by default.
+    fn rule_applied(&self, _verdict: &crate::rules::Verdict) {}
+
     /// Keep a decision in the session's audit log (a person's answer to a
     /// tool call's confirmation). Nothing by default.
     fn record_decision(&self, _session: &str, _entry: serde_json::Value) {}

@@ -40,6 +40,8 @@
 //! - `terminal_channel.rs` — a program's output and exit told to its
 //!   terminal channel (logins, clients' shells).
 //! - `approvals.rs` — approvals bound to the diff that was shown.
+//! - `rule_answers.rs` — permission requests the host's approval rules
+//!   answer before any client is asked (`crate::rules`).
 //! - `rpc.rs`       — JSON-RPC over NDJSON, one id map per direction.
 //! - `inbound.rs`   — what the reader hands on: a request, a notification,
 //!   the end of the stream.
@@ -78,6 +80,7 @@ pub mod inbound;
 mod models;
 mod prompt;
 mod rpc;
+mod rule_answers;
 mod session;
 pub mod sign_in;
 mod sign_in_run;

@@ -39,6 +39,7 @@ use super::inbound::Inbound;
 use super::models::{AgentModels, ModelSource};
 use super::prompt::{prompt_blocks, with_custom_agent, PromptSupport};
 use super::rpc::RpcFailure;
+use super::rule_answers::RuleOutcome;
 use super::sign_in::{self, AuthMethods};
 use super::startup::{ask, default_answer, Live, StartFailure, Starter};
 use super::terminal_requests::{AgentTerminals, Owner};
@@ -658,7 +659,14 @@ impl SessionTask {
             live.conn.respond(&id, Ok(cancelled));
             return;
         };
-        match turn.permission(&*self.host, &request) {
+        let meta = match super::rule_answers::answer(&*self.host, &self.setup.session, &self.cwd, turn, &request) {
+            RuleOutcome::Answered(outcome) => {
+                live.conn.respond(&id, Ok(outcome));
+                return;
+            }
+            RuleOutcome::Ask(meta) => meta,
+        };
+        match turn.permission(&*self.host, &request, meta) {
             Some(tool_call_id) => {
                 self.permissions.insert(tool_call_id, Permission { request_id: id, options: request.options });
             }

@@ -49,6 +49,8 @@ enum Phase {
 struct Tool {
     phase: Phase,
     title: String,
+    /// ACP `kind` (`other` until the agent says).
+    kind: String,
     raw_input: Option<Value>,
     raw_output: Option<Value>,
     content: Vec<ToolCallContent>,
@@ -336,6 +338,7 @@ impl Turn {
             Tool {
                 phase: Phase::Streaming,
                 title: title.to_owned(),
+                kind: tool_name.to_owned(),
                 raw_input: None,
                 raw_output: None,
                 content: Vec::new(),
@@ -392,6 +395,9 @@ impl Turn {
         if let Some(title) = f.title {
             title_changed = title != tool.title;
             tool.title = title;
+        }
+        if let Some(kind) = f.kind {
+            tool.kind = kind;
         }
         if f.raw_input.is_some() {
             tool.raw_input = f.raw_input;
@@ -517,8 +523,14 @@ impl Turn {
     }
 
     /// A `session/request_permission`: the tool call (created if unseen)
-    /// goes to pending-confirmation. `None` if it cannot (already closed).
-    pub fn permission(&mut self, host: &dyn AgentHost, request: &RequestPermissionRequest) -> Option<String> {
+    /// goes to pending-confirmation, with `meta` (e.g. the rule to prefill,
+    /// `hangar/ruleSuggestion`). `None` if it cannot (already closed).
+    pub fn permission(
+        &mut self,
+        host: &dyn AgentHost,
+        request: &RequestPermissionRequest,
+        meta: Option<ahp_types::common::JsonObject>,
+    ) -> Option<String> {
         if self.ended {
             return None;
         }
@@ -536,6 +548,7 @@ impl Turn {
         let content = proposed.unwrap_or_else(|| tool.content.clone());
         self.approvals.propose(&id, &content, &self.cwd);
         let mut ready = self.ready(&id, None);
+        ready.meta = meta;
         ready.confirmation_title = Some(StringOrMarkdown::Plain(tool.title.clone()));
         ready.edits = tools::edits(&content, &self.cwd);
         ready.options = Some(options);
@@ -545,6 +558,91 @@ impl Turn {
         } else {
             None
         }
+    }
+
+    /// Take in a permission request's tool call (created if unseen) and
+    /// give its facts for the approval rules, all updates of the call so
+    /// far included; `None` when it cannot be answered (closed, or already
+    /// pending).
+    pub fn rule_facts(
+        &mut self,
+        host: &dyn AgentHost,
+        request: &RequestPermissionRequest,
+    ) -> Option<crate::rules::subject::ToolCallFacts> {
+        if self.ended {
+            return None;
+        }
+        let id = request.tool_call.tool_call_id.to_string();
+        let mut fields: Fields = request.tool_call.clone().into();
+        fields.status = None;
+        let proposed = fields.content.clone().unwrap_or_default();
+        self.upsert(host, &id, fields);
+        let tool = self.tools.get(&id).filter(|t| matches!(t.phase, Phase::Streaming | Phase::Running))?;
+        let diffs = proposed.iter().chain(&tool.content).filter_map(|c| match c {
+            ToolCallContent::Diff(d) => Some(d.path.clone()),
+            _ => None,
+        });
+        let paths = diffs.chain(tool.locations.iter().map(|l| l.path.clone())).collect();
+        Some(crate::rules::subject::ToolCallFacts {
+            kind: Some(tool.kind.clone()),
+            title: tool.title.clone(),
+            raw_input: tool.raw_input.clone(),
+            paths,
+        })
+    }
+
+    /// A rule (`rule`, its id) answered a permission request the turn took
+    /// in with [`Turn::rule_facts`]: approved, the call runs, confirmed by
+    /// `setting`; denied, it is shown pending and then denied with the
+    /// agent's reject option `option`. Either way the call's `_meta` names
+    /// the rule (`hangar/rule`). `false` if nothing could be emitted.
+    pub fn answer_by_rule(
+        &mut self,
+        host: &dyn AgentHost,
+        request: &RequestPermissionRequest,
+        rule: &str,
+        approved: bool,
+        option: &str,
+    ) -> bool {
+        let id = request.tool_call.tool_call_id.to_string();
+        let Some(tool) = self.tools.get(&id).filter(|t| matches!(t.phase, Phase::Streaming | Phase::Running)) else {
+            return false;
+        };
+        let proposed = request.tool_call.fields.content.clone().unwrap_or_else(|| tool.content.clone());
+        let edits = tools::edits(&proposed, &self.cwd);
+        let title = tool.title.clone();
+        self.approvals.propose(&id, &proposed, &self.cwd);
+        self.approvals.decide(&id, approved);
+        let meta: ahp_types::common::JsonObject =
+            [(crate::rules::META_KEY.to_owned(), Value::String(rule.to_owned()))].into_iter().collect();
+        let mut ready = self.ready(&id, approved.then_some(ToolCallConfirmationReason::Setting));
+        ready.meta = Some(meta.clone());
+        ready.edits = edits;
+        if !approved {
+            ready.confirmation_title = Some(StringOrMarkdown::Plain(title));
+            ready.options = Some(tools::confirmation_options(&request.options));
+        }
+        if !self.emit(host, StateAction::ChatToolCallReady(ready)) {
+            return false;
+        }
+        if approved {
+            self.set_phase(&id, Phase::Running);
+            return true;
+        }
+        let denied = ChatToolCallConfirmedAction {
+            turn_id: self.turn_id.clone(),
+            tool_call_id: id.clone(),
+            meta: Some(meta),
+            approved: false,
+            confirmed: None,
+            reason: Some(ahp_types::state::ToolCallCancellationReason::Denied),
+            edited_tool_input: None,
+            user_suggestion: None,
+            reason_message: Some(StringOrMarkdown::Plain(format!("Denied by the host's rule {rule}."))),
+            selected_option_id: Some(option.to_owned()),
+        };
+        self.set_phase(&id, Phase::Closed);
+        self.emit(host, StateAction::ChatToolCallConfirmed(denied))
     }
 
     /// The user answered the confirmation of one of this turn's permission
@@ -763,7 +861,7 @@ mod tests {
             "toolCall": { "toolCallId": "a", "content": text_content("ls") },
             "options": [{ "optionId": "yes", "name": "Allow", "kind": "allow_once" }] }))
         .unwrap();
-        assert_eq!(turn.permission(&host, &request).as_deref(), Some("a"));
+        assert_eq!(turn.permission(&host, &request, None).as_deref(), Some("a"));
         let confirmed = ChatToolCallConfirmedAction {
             turn_id: "t".to_owned(),
             tool_call_id: "a".to_owned(),

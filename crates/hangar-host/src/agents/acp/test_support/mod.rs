@@ -49,6 +49,12 @@ struct Inner {
     mcp: Vec<McpLaunch>,
     /// Every [`AgentHost::mcp_servers_skipped`] report, in order.
     skipped: Vec<Vec<Skipped>>,
+    /// The approval rules [`AgentHost::rule_verdict`] matches against.
+    rules: Vec<crate::rules::Rule>,
+    /// Every rule id [`AgentHost::rule_applied`] counted, in order.
+    hits: Vec<String>,
+    /// Every audit entry ([`AgentHost::record_decision`]), in order.
+    decisions: Vec<serde_json::Value>,
 }
 
 /// A server action the agent layer emitted.
@@ -126,12 +132,33 @@ impl RecordingHost {
         }))
         .unwrap();
         Self {
-            inner: Mutex::new(Inner { root, session, chat, emitted: Vec::new(), mcp: Vec::new(), skipped: Vec::new() }),
+            inner: Mutex::new(Inner {
+                root,
+                session,
+                chat,
+                emitted: Vec::new(),
+                mcp: Vec::new(),
+                skipped: Vec::new(),
+                rules: Vec::new(),
+                hits: Vec::new(),
+                decisions: Vec::new(),
+            }),
         }
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap()
+    }
+
+    /// The approval rules from now on.
+    pub fn set_rules(&self, rules: Vec<crate::rules::Rule>) {
+        self.lock().rules = rules;
+    }
+
+    /// The rule hits counted and the audit entries kept so far.
+    pub fn rule_log(&self) -> (Vec<String>, Vec<serde_json::Value>) {
+        let inner = self.lock();
+        (inner.hits.clone(), inner.decisions.clone())
     }
 
     /// A client starts turn `turn_id` with `text` (`chat/turnStarted`),
@@ -187,6 +214,24 @@ impl RecordingHost {
 impl AgentHost for RecordingHost {
     fn emit(&self, channel: &str, action: StateAction) -> bool {
         self.lock().emit(channel, action)
+    }
+
+    fn rule_verdict(
+        &self,
+        session: &str,
+        folder: &std::path::Path,
+        request: &crate::rules::ToolRequest,
+    ) -> Option<crate::rules::Verdict> {
+        let ctx = crate::rules::matching::SessionContext { session, folder };
+        crate::rules::decide(&self.lock().rules, &ctx, request)
+    }
+
+    fn rule_applied(&self, verdict: &crate::rules::Verdict) {
+        self.lock().hits.extend(verdict.rules.iter().cloned());
+    }
+
+    fn record_decision(&self, _session: &str, entry: serde_json::Value) {
+        self.lock().decisions.push(entry);
     }
 
     fn emit_on_root(&self, build: &mut dyn FnMut(&RootState) -> Option<StateAction>) -> bool {

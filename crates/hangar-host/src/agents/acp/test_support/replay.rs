@@ -124,7 +124,7 @@ impl Replay {
     fn permission(&mut self, id: String, params: &Value) {
         let request: RequestPermissionRequest = serde_json::from_value(params.clone()).unwrap();
         let host = &self.host;
-        let tool_call_id = self.turn.as_mut().filter(|t| !t.ended).and_then(|t| t.permission(host, &request));
+        let tool_call_id = self.turn.as_mut().filter(|t| !t.ended).and_then(|t| t.permission(host, &request, None));
         let shown = tool_call_id.as_deref().map(|tc| self.shown_options(tc)).unwrap_or_default();
         let answer = tool_call_id.is_none().then(|| permission_outcome(None));
         self.permissions.insert(id, Permission { tool_call_id, options: request.options, shown, host: answer });

@@ -72,11 +72,16 @@ pub fn search(host: &Arc<Host>, p: &SearchParams) -> Result<Value, RpcError> {
     };
     let request =
         SearchRequest { query: &p.query, limit, offset, sessions: p.sessions.as_deref(), archived: p.archived };
-    let page = host.search.search(&request).map_err(|e| match e {
+    let mut page = host.search.search(&request).map_err(|e| match e {
         SearchError::Query(q) => RpcError::invalid_params("query", q.to_string()),
         SearchError::Store(s) => RpcError::internal(format!("searching: {s}")),
     })?;
-    let next = page.more.then(|| SearchCursor { offset: offset + page.hits.len() as u64, search: fingerprint });
+    // A session disposed a moment ago may still be in the last committed
+    // index (its removal commits just after the reply): the engine says
+    // which sessions exist now.
+    let read = page.hits.len() as u64;
+    host.with_engine_locked(|e| page.hits.retain(|h| e.session_state(&h.session).is_some()));
+    let next = page.more.then(|| SearchCursor { offset: offset + read, search: fingerprint });
     let items: Vec<Value> = page
         .hits
         .into_iter()

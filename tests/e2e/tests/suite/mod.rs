@@ -30,3 +30,4 @@ mod soak;
 mod sync;
 mod terminals;
 mod wire_fuzz;
+mod worktrees;

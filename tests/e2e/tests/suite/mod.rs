@@ -13,6 +13,7 @@ mod acp_turns;
 mod agent_sign_in;
 mod agents_page;
 mod changesets;
+mod commit;
 mod customizations;
 mod customizations_mcp;
 mod discovery;

@@ -12,47 +12,15 @@ use std::path::{Path, PathBuf};
 
 use ahp_types::commands::CreateSessionParams;
 use hangar_e2e::acp::{fake_agent_bin, file_uri, session_state, AgentCmd, Rig};
+use hangar_e2e::git_repos::{git, read, repository, write};
 use hangar_e2e::{Launch, TestHost};
 use serde_json::{json, Value};
 
-/// `git -C dir args…` as a person would run it; its output, trimmed.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com", "-C"])
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim_end().to_owned()
-}
+/// A setup script that says where it ran and leaves `setup-ran`.
+pub const SETUP: &str = "#!/bin/sh\necho \"preparing $HANGAR_WORKTREE\"\necho done > setup-ran\n";
 
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-fn read(path: &Path) -> Option<String> {
-    std::fs::read_to_string(path).ok()
-}
-
-/// `ws` made a repository on `main` with `sub/tracked.txt`, `hello.txt` and
-/// the executable `.hangar/setup` given, all committed.
-fn repository(ws: &Path, setup: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    write(&ws.join("hello.txt"), "hello world\n");
-    write(&ws.join("sub/tracked.txt"), "original\n");
-    write(&ws.join(".gitignore"), "setup-ran\n");
-    write(&ws.join(".hangar/setup"), setup);
-    std::fs::set_permissions(ws.join(".hangar/setup"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    git(ws, &["init", "--quiet", "-b", "main"]);
-    git(ws, &["add", "-A"]);
-    git(ws, &["commit", "--quiet", "-m", "start"]);
-}
-
-const SETUP: &str = "#!/bin/sh\necho \"preparing $HANGAR_WORKTREE\"\necho done > setup-ran\n";
-
-fn params(session: &str, dirs: &[&Path], meta: Value) -> CreateSessionParams {
+/// `createSession` of the fake agent on `dirs` with `_meta["hangar/worktree"]: meta`.
+pub fn params(session: &str, dirs: &[&Path], meta: Value) -> CreateSessionParams {
     CreateSessionParams {
         channel: session.to_owned(),
         meta: json!({ "hangar/worktree": meta }).as_object().cloned(),
@@ -65,7 +33,7 @@ fn params(session: &str, dirs: &[&Path], meta: Value) -> CreateSessionParams {
 }
 
 /// The session's `_meta["hangar/worktree"]` and the worktree's path.
-async fn worktree_of(rig: &Rig) -> (Value, PathBuf) {
+pub async fn worktree_of(rig: &Rig) -> (Value, PathBuf) {
     let state = rig.session_state().await;
     let record = state.meta.as_ref().and_then(|m| m.get("hangar/worktree")).cloned().expect("a worktree record");
     let path = PathBuf::from(record["path"].as_str().unwrap());
@@ -73,7 +41,7 @@ async fn worktree_of(rig: &Rig) -> (Value, PathBuf) {
 }
 
 /// The error message of a request that must fail with -32602.
-async fn refused(rig: &Rig, method: &str, params: Value) -> String {
+pub async fn refused(rig: &Rig, method: &str, params: Value) -> String {
     match rig.client.request::<_, Value>(method, params).await {
         Err(ahp::ClientError::Rpc(e)) if e.code == -32602 => e.message,
         other => panic!("{method} was not refused with -32602: {other:?}"),

@@ -61,7 +61,7 @@ pub fn add(folder: &Path, branch: Option<&str>, name_hint: &str, dest_root: &Pat
         }
         None => unused_branch(&top, &format!("hangar/{}", slug(name_hint))),
     };
-    let name = top.file_name().map_or_else(|| "repository".into(), |n| n.to_os_string());
+    let name = top.file_name().map_or_else(|| "repository".into(), std::ffi::OsStr::to_os_string);
     let dest = dest_root.join(name);
     std::fs::create_dir_all(dest_root).map_err(|e| WorktreeError::Io(format!("{}: {e}", dest_root.display())))?;
     if let Err(e) = git_worktree_add(&top, &dest, Some(&branch)) {

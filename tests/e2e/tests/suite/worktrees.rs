@@ -127,7 +127,7 @@ async fn worktree_requests_that_cannot_be_met_fail_with_the_reason_and_leave_not
     let plain = tmp.path().join("plain");
     std::fs::create_dir_all(&plain).unwrap();
     let worktrees = tmp.path().join("hangar-worktrees");
-    let rig = Rig::start_with(tmp, AgentCmd::Script(json!({ "turns": [] })), Launch::InProcess, None).await;
+    let mut rig = Rig::start_with(tmp, AgentCmd::Script(json!({ "turns": [] })), Launch::InProcess, None).await;
     let ws = rig.workspace.clone();
     let ask = |dirs: &[&Path], meta: Value| serde_json::to_value(params("ahp-session:/wt-no", dirs, meta)).unwrap();
 
@@ -148,6 +148,11 @@ async fn worktree_requests_that_cannot_be_met_fail_with_the_reason_and_leave_not
     assert!(left.is_empty(), "nothing is left in the worktrees folder: {left:?}");
     assert_eq!(git(&ws, &["worktree", "list", "--porcelain"]).matches("worktree ").count(), 1);
     assert_eq!(git(&ws, &["branch", "--list", "--format=%(refname:short)"]), "main");
+
+    // A default branch name that is taken gets a number.
+    git(&ws, &["branch", "hangar/wt-dup"]);
+    assert_eq!(rig.open(params("ahp-session:/wt-dup", &[&ws], json!({}))).await, "session/ready");
+    assert_eq!(worktree_of(&rig).await.0["branch"], "hangar/wt-dup-2");
 }
 
 #[tokio::test]

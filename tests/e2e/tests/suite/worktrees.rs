@@ -118,6 +118,15 @@ async fn a_worktree_session_works_on_its_own_branch_after_setup_and_keeps_it_acr
     assert_eq!(state.working_directories, Some(vec![file_uri(&path.join("sub"))]));
     assert_eq!(state.meta.unwrap()["hangar/worktree"], record);
     assert_eq!(git(&path, &["branch", "--show-current"]), "hangar/wt-one");
+    // ... and it still knows its worktree: the agent's edits are not
+    // committed, so removing it is refused.
+    let (client, _) = hangar_e2e::initialized(&host, "after-restart").await;
+    let dispose = json!({ "channel": session, "_meta": { "hangar/worktree": { "remove": true } } });
+    match client.request::<_, Value>("disposeSession", dispose).await {
+        Err(ahp::ClientError::Rpc(e)) => assert!(e.message.contains("uncommitted changes"), "{}", e.message),
+        other => panic!("removal was not refused: {other:?}"),
+    }
+    assert!(path.join("sub/new.txt").exists());
 }
 
 #[tokio::test]

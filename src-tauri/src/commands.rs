@@ -125,9 +125,12 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         }
         Command::SessionCreate(a) => {
             let channel = format!("ahp-session:/{}", fresh_id());
+            // In a new worktree: the host makes it (docs/host.md).
+            let meta = (a.worktree == Some(true)).then(|| json!({ "hangar/worktree": {} }));
             let params = CreateSessionParams {
                 provider: a.agent.filter(|a| !a.is_empty()),
                 working_directories: a.folder.map(|f| vec![f]),
+                meta: meta.and_then(|m| m.as_object().cloned()),
                 ..new_session(&channel)
             };
             let _: Value = request(core, &HostId::new(a.host), "createSession", params).await?;

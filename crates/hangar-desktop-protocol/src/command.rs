@@ -331,6 +331,10 @@ pub struct SessionCreateArgs {
     pub agent: Option<String>,
     /// Working folder URI.
     pub folder: Option<String>,
+    /// Work in a new git worktree of the folder's repository, on a new
+    /// branch (`createSession` with `_meta["hangar/worktree"]`).
+    #[serde(default)]
+    pub worktree: Option<bool>,
 }
 
 /// A session on a host.

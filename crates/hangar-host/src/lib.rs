@@ -32,6 +32,9 @@
 //!   - [`terminals`] — programs run in terminals on the host: an agent's
 //!     `terminal/create` (pipes), a client's shell and an agent's login
 //!     (pseudo-terminals): output, exit.
+//!   - [`worktrees`] — a git worktree per session: made on a new branch,
+//!     the repository's setup script run in it, removed when nothing would
+//!     be lost (forks' copies use its `git worktree add` too).
 //! - [`engine`]   — protocol state, changed only by `ahp::reducers`; one
 //!   global `serverSeq`; client action validation; summaries; queued
 //!   messages; the dispatchable-action table.
@@ -65,5 +68,6 @@ pub mod rules;
 pub mod server;
 pub mod store;
 pub mod terminals;
+pub mod worktrees;
 
 pub use rpc_error::RpcError;

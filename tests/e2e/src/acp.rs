@@ -168,6 +168,12 @@ impl Rig {
             active_client: None,
             progress_token: None,
         };
+        self.open(params).await
+    }
+
+    /// `createSession` with `params` and make that session the rig's (its
+    /// chat, its subscriptions); returns its lifecycle after creation.
+    pub async fn open(&mut self, params: CreateSessionParams) -> String {
         let opened = create_and_open(&self.client, params).await;
         (self.session, self.chat, self.session_sub, self.chat_sub, self.created) =
             (opened.session, opened.chat, opened.session_sub, opened.chat_sub, opened.created);

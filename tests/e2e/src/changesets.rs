@@ -1,11 +1,15 @@
 //! Reading a host's changesets in tests: a changeset's state once a
 //! condition holds (the host reads a turn's changes just after the turn
-//! ends, so a test polls fresh snapshots).
+//! ends, so a test polls fresh snapshots), and running its operations.
 
+use std::path::Path;
 use std::time::Duration;
 
 use ahp::Client;
 use ahp_types::state::{ChangesetState, SnapshotState};
+use serde_json::{json, Value};
+
+use crate::acp::file_uri;
 
 /// The session changeset's URI (as this host advertises it).
 pub fn session_changeset(session: &str) -> String {
@@ -31,4 +35,30 @@ pub fn names(state: &ChangesetState) -> Vec<String> {
     let mut names: Vec<String> = state.files.iter().map(|f| f.id.rsplit('/').next().unwrap().to_owned()).collect();
     names.sort();
     names
+}
+
+/// `invokeChangesetOperation` of `op` on `channel`, at `target` (the whole
+/// changeset when `None`).
+pub async fn invoke(
+    client: &Client,
+    channel: &str,
+    op: &str,
+    target: Option<Value>,
+) -> Result<Value, ahp::ClientError> {
+    let mut params = json!({ "channel": channel, "operationId": op });
+    if let Some(target) = target {
+        params["target"] = target;
+    }
+    client.request("invokeChangesetOperation", params).await
+}
+
+/// A whole-file target.
+pub fn resource(path: &Path) -> Value {
+    json!({ "kind": "resource", "resource": file_uri(path) })
+}
+
+/// A target of zero-based lines `first..=last`.
+pub fn lines(path: &Path, first: i64, last: i64) -> Value {
+    json!({ "kind": "range", "resource": file_uri(path),
+            "range": { "start": { "line": first, "character": 0 }, "end": { "line": last, "character": 0 } } })
 }

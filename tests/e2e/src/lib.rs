@@ -49,6 +49,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub mod acp;
 pub mod actions;
 pub mod changesets;
+pub mod git_repos;
 mod host;
 mod in_process;
 pub mod interop;

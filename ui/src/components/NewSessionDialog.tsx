@@ -3,6 +3,9 @@
 // answered: it says the host is connecting and fills in as the host's state
 // arrives (hosts, agents, then the default folder's listing). It starts
 // with Settings' defaults (host, agent, folder) when they are offered.
+// "In a new worktree" asks the host to make a git worktree of the folder's
+// repository on a new branch for the session (the host refuses, with the
+// reason shown here, a folder that is not in a repository).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FolderListing } from '../gen/FolderListing';
 import type { NewSessionDefaults } from '../gen/NewSessionDefaults';
@@ -31,6 +34,7 @@ export function NewSessionDialog({
   const [listing, setListing] = useState<FolderListing | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [worktree, setWorktree] = useState(false);
   // Only the newest folder.list answer is shown (answers can cross).
   const asked = useRef(0);
 
@@ -56,7 +60,7 @@ export function NewSessionDialog({
     if (!listing) return;
     setBusy(true);
     try {
-      const r = await call('session.create', { host, agent: target.agent || null, folder: listing.uri });
+      const r = await call('session.create', { host, agent: target.agent || null, folder: listing.uri, worktree });
       onCreated(host, r.session);
     } catch (e) {
       setError(errorText(e));
@@ -111,6 +115,15 @@ export function NewSessionDialog({
           </p>
         )}
         <FolderPicker listing={listing} waiting={!target.ready} onOpen={open} />
+        <label class="small new-session-worktree">
+          <input
+            type="checkbox"
+            data-testid="new-session-worktree"
+            checked={worktree}
+            onChange={(e) => setWorktree((e.target as HTMLInputElement).checked)}
+          />{' '}
+          In a new worktree (a branch of its own for a folder in a git repository)
+        </label>
         {error && (
           <p class="error" role="alert">
             {error}

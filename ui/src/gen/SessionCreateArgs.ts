@@ -15,4 +15,9 @@ agent?: string | null,
 /**
  * Working folder URI.
  */
-folder?: string | null, };
+folder?: string | null, 
+/**
+ * Work in a new git worktree of the folder's repository, on a new
+ * branch (`createSession` with `_meta["hangar/worktree"]`).
+ */
+worktree?: boolean | null, };

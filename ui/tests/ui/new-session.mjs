@@ -2,19 +2,31 @@
 // answered says so and fills in when the host's state arrives; the folder
 // picker's icons are the app's SVG, not emoji (WebKitGTK without an emoji
 // font drew empty boxes); dot-folders are hidden behind "Show hidden" and
-// then listed after the visible ones.
+// then listed after the visible ones; "In a new worktree" starts the
+// session in a git worktree of the picked repository, on a branch of its own.
 //
 // "Before the host has answered" is made certain, not raced: a script in
 // the page holds the app stream's events (hosts, sessions) until the test
 // releases them, so the dialog opens on an app that knows no host yet —
 // what the window shows while the embedded host starts.
 // Env: see harness.mjs; SCREENSHOT_DIR (optional) keeps screenshots.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeBin, run, tempHome } from './harness.mjs';
 
 const home = tempHome('hangar-ui-new-session-');
 for (const d of ['.cache', '.local', 'projects', 'Zed']) mkdirSync(join(home, d));
+// `projects` is a git repository with one commit (for "In a new worktree").
+const projects = join(home, 'projects');
+const git = (...args) =>
+  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-C', projects, ...args], {
+    encoding: 'utf8',
+  }).trim();
+writeFileSync(join(projects, 'README.md'), '# projects\n');
+git('init', '--quiet', '-b', 'main');
+git('add', '-A');
+git('commit', '--quiet', '-m', 'start');
 const script = join(home, 'echo.json');
 writeFileSync(script, JSON.stringify({ turns: [[{ echo: true }, { end: 'end_turn' }]] }));
 const shots = process.env.SCREENSHOT_DIR;
@@ -155,6 +167,8 @@ await run(
       (p) => document.querySelector('[data-testid=folder-path]')?.textContent === p,
       join(home, 'projects'),
     );
+    await page.check('[data-testid=new-session-worktree]');
+    await shot(page, 'new-session-worktree');
     await page.click('[data-testid=create-session]');
     await page.waitForSelector('[data-testid=new-session-dialog]', { state: 'detached' });
     const row = await page.waitForSelector('[data-testid=session-row]', { timeout: 20000 }).then(
@@ -162,6 +176,19 @@ await run(
       () => '',
     );
     check(row.includes('projects'), 'a session starts in the picked folder', JSON.stringify(row));
+    const branches = git('branch', '--list', '--format=%(refname:short)').split('\n');
+    const worktrees = git('worktree', 'list', '--porcelain')
+      .split('\n')
+      .filter((l) => l.startsWith('worktree '));
+    check(
+      branches.length === 2 && branches.some((b) => b.startsWith('hangar/')) && worktrees.length === 2,
+      '"In a new worktree": the session has a worktree of the repository on a new hangar/ branch',
+      JSON.stringify({ branches, worktrees }),
+    );
+    check(
+      git('status', '--porcelain') === '' && git('branch', '--show-current') === 'main',
+      'the picked folder is untouched',
+    );
   },
   { init: holdAppStream },
 );

@@ -51,14 +51,17 @@ fn operation(id: &str, label: &str, scopes: &[ChangesetOperationScope], confirm:
     }
 }
 
-/// The operations a changeset offers: `accept` and `reject`; a turn's
-/// `accept` has no `range` scope (a turn's lines are not what is pending).
+/// The operations a changeset offers: `accept` and `reject`, and on the
+/// session changeset `commit` (of the kept changes, whole changeset only);
+/// a turn's `accept` has no `range` scope (a turn's lines are not what is
+/// pending).
 pub fn operations(source: &Source) -> Vec<ChangesetOperation> {
     use ChangesetOperationScope::{Changeset as All, Range, Resource};
     match source {
         Source::Session => vec![
             operation("accept", "Keep", &[All, Resource, Range], None),
             operation("reject", "Undo", &[All, Resource, Range], None),
+            operation(super::commit::COMMIT_OPERATION, "Commit", &[All], None),
         ],
         Source::Uncommitted => Vec::new(),
         Source::Turn(_) => vec![

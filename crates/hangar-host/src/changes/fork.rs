@@ -66,24 +66,6 @@ fn repository_top(dir: &Path) -> bool {
     top.is_some() && top == dir.canonicalize().ok() && has_head()
 }
 
-/// `git worktree add --detach <dest> HEAD` in `repo`, with the repository's
-/// hooks off (a fork is the host's doing, not a checkout the person ran).
-fn add_worktree(repo: &Path, dest: &Path) -> Result<(), ForkError> {
-    let out = Command::new("git")
-        .args(["-c", "core.hooksPath=/dev/null", "-C"])
-        .arg(repo)
-        .args(["worktree", "add", "--detach", "--quiet"])
-        .arg(dest)
-        .arg("HEAD")
-        .output()
-        .map_err(io("running git worktree add"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(ForkError::Io(format!("git worktree add: {}", String::from_utf8_lossy(&out.stderr).trim())))
-    }
-}
-
 impl Tracker {
     /// Make a copy of `dirs` (the session's working directories) as turn
     /// `turn` of `session` left them, under `dest_root` (which must not
@@ -109,7 +91,7 @@ impl Tracker {
             } else {
                 dest_root.join(&name)
             };
-            let worktree = repository_top(dir) && add_worktree(dir, &dest).is_ok();
+            let worktree = repository_top(dir) && crate::worktrees::add::git_worktree_add(dir, &dest, None).is_ok();
             if !worktree {
                 std::fs::create_dir_all(&dest).map_err(io(format!("creating {}", dest.display())))?;
             }

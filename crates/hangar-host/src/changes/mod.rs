@@ -16,6 +16,7 @@
 //!   the turn changed, the session's pending changes.
 //! - `hunks.rs`      — line hunks, picking hunks by a range, three-way merge.
 //! - `operations.rs` — `accept` and `reject` at each scope.
+//! - `commit.rs`     — `commit`: a git commit of exactly the kept changes.
 //! - `changeset.rs`  — the AHP view: URIs, catalogue, `ChangesetState`.
 //! - `fork.rs`       — a working copy as a turn left the files (a fork).
 //! - `uncommitted.rs` — the diff against git's `HEAD` (the `git` CLI).
@@ -31,6 +32,7 @@
 
 pub mod changes_db;
 pub mod changeset;
+pub mod commit;
 pub mod fork;
 pub mod git_base;
 pub mod hunks;

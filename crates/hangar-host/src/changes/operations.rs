@@ -56,6 +56,10 @@ pub enum OperationError {
     /// A turn is running in the session.
     #[error("a turn is running in this session; wait for it to end or cancel it")]
     TurnRunning,
+    /// A commit cannot be made (detached `HEAD`, nothing kept, a hook said
+    /// no, …).
+    #[error("{0}")]
+    Refused(String),
     /// The store.
     #[error(transparent)]
     Store(#[from] ChangeStoreError),
@@ -75,6 +79,8 @@ pub struct Outcome {
     pub files: Vec<FileChange>,
     /// For a reject: the id its undo is recorded under (a turn changeset).
     pub undo: Option<String>,
+    /// For a commit: the commit made.
+    pub commit: Option<super::commit::Commit>,
 }
 
 /// One file to revert: the content the change left (`base`) and the
@@ -90,7 +96,7 @@ fn shown(path: &Path) -> String {
 }
 
 impl Inner {
-    fn content(&self, path: &Path, hash: Option<&str>) -> Result<Option<Vec<u8>>, OperationError> {
+    pub(super) fn content(&self, path: &Path, hash: Option<&str>) -> Result<Option<Vec<u8>>, OperationError> {
         let Some(hash) = hash else { return Ok(None) };
         if !is_stored(hash) {
             return Err(OperationError::Unsupported(format!(
@@ -218,7 +224,7 @@ impl Tracker {
             }
             Ok(())
         })?;
-        Ok(Outcome { files: changes, undo: None })
+        Ok(Outcome { files: changes, undo: None, commit: None })
     }
 
     /// Undo: restore the `before` content for `scope` (a created file is
@@ -298,7 +304,7 @@ impl Tracker {
             Ok(())
         })?;
         inner.set_manifest(session, manifest);
-        Ok(Outcome { files: record, undo: Some(undo_id.to_owned()) })
+        Ok(Outcome { files: record, undo: Some(undo_id.to_owned()), commit: None })
     }
 }
 

@@ -59,7 +59,7 @@ pub mod titles;
 pub use channels::ChannelRef;
 pub use client_actions::Rejection;
 pub use effects::SideEffect;
-pub use sessions::{CreateSession, ForkSeed, SessionPage};
+pub use sessions::{CreateSession, ForkSeed, SessionPage, WORKTREE_META};
 pub use terminal_channels::{terminal_uri, BadSize, Size, MAX_CELLS, MAX_TERMINAL_CONTENT};
 
 use std::collections::HashMap;

@@ -33,7 +33,14 @@ pub struct CreateSession {
     pub config: Option<SessionConfigState>,
     /// Set when the session is a fork of another chat's turn.
     pub fork: Option<ForkSeed>,
+    /// The session's `_meta` when it is not a fork (e.g. its worktree,
+    /// [`WORKTREE_META`]).
+    pub meta: Option<serde_json::Map<String, serde_json::Value>>,
 }
+
+/// The session `_meta` key of a session's own git worktree; summaries
+/// carry it too.
+pub const WORKTREE_META: &str = "hangar/worktree";
 
 /// What a forked session starts with: its chat's origin and the source's
 /// transcript through the forked turn.
@@ -71,7 +78,7 @@ impl Engine {
         let chat_uri = format!("ahp-chat:/{}", new_id());
         let (origin, turns, title, meta) = match req.fork {
             Some(f) => (Some(ChatOrigin::Fork { chat: f.chat, turn_id: f.turn_id }), f.turns, f.title, Some(f.meta)),
-            None => (None, Vec::new(), String::new(), None),
+            None => (None, Vec::new(), String::new(), req.meta),
         };
         let state = SessionState {
             provider: req.provider.clone(),

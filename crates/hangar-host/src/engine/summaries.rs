@@ -106,11 +106,7 @@ impl Engine {
             created_at: entry.created_at.clone(),
             modified_at,
             changes: self.session_changes(uri),
-            meta: entry.title_source.as_str().map(|source| {
-                let mut meta = serde_json::Map::new();
-                meta.insert(super::titles::TITLE_SOURCE_META.to_owned(), Value::from(source));
-                meta
-            }),
+            meta: summary_meta(entry),
             chats: Some(
                 state
                     .chats
@@ -243,4 +239,17 @@ fn changed_fields(old: &SessionSummary, new: &SessionSummary) -> PartialSessionS
         chats: diff_opt(&old.chats, &new.chats),
         default_chat: diff_opt(&old.default_chat, &new.default_chat),
     }
+}
+
+/// A summary's `_meta`: where its title came from, and the session's
+/// worktree when it has one.
+fn summary_meta(entry: &super::channels::SessionEntry) -> Option<serde_json::Map<String, Value>> {
+    let mut meta = serde_json::Map::new();
+    if let Some(source) = entry.title_source.as_str() {
+        meta.insert(super::titles::TITLE_SOURCE_META.to_owned(), Value::from(source));
+    }
+    if let Some(worktree) = entry.state.meta.as_ref().and_then(|m| m.get(super::sessions::WORKTREE_META)) {
+        meta.insert(super::sessions::WORKTREE_META.to_owned(), worktree.clone());
+    }
+    Some(meta).filter(|m| !m.is_empty())
 }

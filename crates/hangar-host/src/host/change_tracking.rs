@@ -1,6 +1,8 @@
 //! The change tracker wired into the host: the turn hooks, the changeset
 //! channels and `SessionSummary.changes`, `invokeChangesetOperation` with
-//! its audit entries, "viewed" marks, and `resourceRead` of kept content.
+//! its audit entries (the `commit` operation's message in and id out in
+//! `_meta["hangar/commit"]`), "viewed" marks, and `resourceRead` of kept
+//! content.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -19,6 +21,7 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 use crate::changes::changeset::{self, AUDIT_SCHEME, CONTENT_SCHEME};
+use crate::changes::commit::COMMIT_OPERATION;
 use crate::changes::operations::{OperationError, Outcome, Scope, Source};
 use crate::engine::clock::{new_id, now};
 use crate::host::Host;
@@ -243,7 +246,7 @@ impl Host {
         self: &Arc<Self>,
         client_id: &str,
         p: &InvokeChangesetOperationParams,
-    ) -> Result<InvokeChangesetOperationResult, RpcError> {
+    ) -> Result<Value, RpcError> {
         let unknown = || RpcError::not_found(format!("no such changeset: {}", p.channel));
         let (session, source) = changeset::parse(&p.channel).ok_or_else(unknown)?;
         // An older turn's changeset may have left memory (see
@@ -261,17 +264,23 @@ impl Host {
         let op = operations.iter().find(|o| o.id == p.operation_id).ok_or_else(|| {
             RpcError::invalid_params(
                 "operationId",
-                format!("unknown operation {:?}: this changeset offers accept and reject", p.operation_id),
+                format!(
+                    "unknown operation {:?}: this changeset offers {}",
+                    p.operation_id,
+                    operations.iter().map(|o| o.id.as_str()).collect::<Vec<_>>().join(", ")
+                ),
             )
         })?;
         let (scope, kind) = scope_of(p.target.as_ref())?;
         if !op.scopes.contains(&kind) {
             return Err(RpcError::invalid_params("target", format!("{} has no {kind:?} scope here", op.id)));
         }
+        let commit_message = (op.id == COMMIT_OPERATION).then(|| commit_message(p.meta.as_ref())).transpose()?;
         self.operation_status(&p.channel, &op.id, ChangesetOperationStatus::Running, None);
         let undo_id = format!("{}{}", crate::changes::operations::UNDO_PREFIX, new_id());
-        let result = match op.id.as_str() {
-            "accept" => self.changes.accept(&session, &source, &scope),
+        let result = match (op.id.as_str(), commit_message) {
+            ("accept", _) => self.changes.accept(&session, &source, &scope),
+            (_, Some(message)) => self.changes.commit(&session, &self.session_dirs(&session), &message),
             _ => self.changes.reject(&session, &source, &scope, &undo_id),
         };
         let entry = audit_entry(client_id, client.as_deref(), &p.channel, &op.id, p.target.as_ref(), &result);
@@ -297,10 +306,16 @@ impl Host {
                     },
                     external: Some(false),
                 });
-                Ok(InvokeChangesetOperationResult {
+                let result = InvokeChangesetOperationResult {
                     message: Some(StringOrMarkdown::Plain(message(&op.id, &source, &outcome))),
                     follow_up,
-                })
+                };
+                let mut result = serde_json::to_value(result).map_err(|e| RpcError::internal(e.to_string()))?;
+                if let (Some(commit), Some(fields)) = (&outcome.commit, result.as_object_mut()) {
+                    let meta = json!({ COMMIT_META: { "id": commit.id, "branch": commit.branch } });
+                    fields.insert("_meta".to_owned(), meta);
+                }
+                Ok(result)
             }
             Err(e) => {
                 let info =
@@ -313,6 +328,7 @@ impl Host {
                     OperationError::NotInChangeset(_) | OperationError::Unsupported(_) => {
                         RpcError::invalid_params("target", e.to_string())
                     }
+                    OperationError::Refused(_) => RpcError::invalid_params("channel", e.to_string()),
                     OperationError::Conflict(_) => RpcError::conflict(e.to_string()),
                     OperationError::TurnRunning => RpcError::turn_in_progress(e.to_string()),
                     OperationError::Store(_) | OperationError::Io(_) => RpcError::internal(e.to_string()),
@@ -371,9 +387,28 @@ fn scope_of(target: Option<&ChangesetOperationTarget>) -> Result<(Scope, Changes
     })
 }
 
+/// The `_meta` key of a commit's message (request) and id (result).
+pub const COMMIT_META: &str = "hangar/commit";
+
+/// `_meta["hangar/commit"].message`, which must have some text.
+fn commit_message(meta: Option<&serde_json::Map<String, Value>>) -> Result<String, RpcError> {
+    let message = meta.and_then(|m| m.get(COMMIT_META)).and_then(|c| c.get("message")).and_then(Value::as_str);
+    match message {
+        Some(text) if !text.trim().is_empty() => Ok(text.to_owned()),
+        _ => Err(RpcError::invalid_params(
+            "_meta",
+            format!("{COMMIT_META}: a commit needs a message ({{\"{COMMIT_META}\": {{\"message\": \"…\"}}}})"),
+        )),
+    }
+}
+
 fn message(op: &str, source: &Source, outcome: &Outcome) -> String {
     let n = outcome.files.len();
     let files = if n == 1 { "1 file".to_owned() } else { format!("{n} files") };
+    if let Some(commit) = &outcome.commit {
+        let short = commit.id.get(..8).unwrap_or(&commit.id);
+        return format!("Committed {files} as {short} on {}.", commit.branch);
+    }
     let redo = matches!(source, Source::Turn(t) if t.starts_with(crate::changes::operations::UNDO_PREFIX));
     match &outcome.undo {
         Some(_) if op == "reject" && redo => format!("Redid the changes in {files}."),
@@ -399,6 +434,7 @@ fn audit_entry(
         ),
         Err(e) => (Vec::new(), Some(e.to_string()), None),
     };
+    let commit = result.as_ref().ok().and_then(|o| o.commit.as_ref()).map(|c| c.id.clone());
     json!({
         "at": now(),
         "client": { "id": client_id, "name": client_name },
@@ -408,6 +444,7 @@ fn audit_entry(
         "target": target,
         "files": files,
         "undo": undo,
+        "commit": commit,
         "error": error,
     })
 }

@@ -17,6 +17,9 @@
 //! - `fork_session.rs`   — `createSession` with `_meta["hangar/fork"]`: a new
 //!   session from another chat's turn, its folders copied as that turn left
 //!   them.
+//! - `worktree_session.rs` — `createSession` / `disposeSession` with
+//!   `_meta["hangar/worktree"]`: a session in a git worktree of its own,
+//!   and removing it with the session.
 //! - `client_requests.rs` — requests the host sends to clients (e.g.
 //!   `resourceRequest` under `--grant-policy ask`) and their answers.
 
@@ -24,6 +27,7 @@ mod agent_host;
 mod change_tracking;
 pub mod client_requests;
 pub mod fork_session;
+pub mod worktree_session;
 
 use std::collections::HashMap;
 use std::fs::File;

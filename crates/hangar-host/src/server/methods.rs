@@ -21,6 +21,7 @@ use crate::compat_v0_9::generation::ProtocolGeneration;
 use crate::compat_v0_9::{self, downgrade, upgrade};
 use crate::engine::{ChannelRef, CreateSession};
 use crate::host::fork_session::fork_source;
+use crate::host::worktree_session::{worktree_meta, RemovalRequest, WorktreeRequest};
 use crate::host::Host;
 use crate::hub::ConnId;
 use crate::resources::uri::{file_uri_to_path, path_to_file_uri};
@@ -83,8 +84,12 @@ pub fn handle_request(
         "createSession" => create_session(host, conn, id, decode(&params)?),
         "disposeSession" => {
             let p: DisposeSessionParams = decode(&params)?;
-            host.with_engine(|e| e.dispose_session(&p.channel))?;
-            Ok(Reply::Result(Value::Null))
+            let Some(ask) = worktree_meta::<RemovalRequest>(p.meta.as_ref())? else {
+                host.with_engine(|e| e.dispose_session(&p.channel))?;
+                return Ok(Reply::Result(Value::Null));
+            };
+            // Checking and removing a worktree runs git: off the read loop.
+            Ok(answer_off_loop(host, conn, id, move |host| host.dispose_worktree_session(&p.channel, ask)))
         }
         "fetchTurns" => fetch_turns(host, conn, id, decode(&params)?),
         "createTerminal" => {
@@ -327,6 +332,10 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessi
         return Err(RpcError::invalid_params("channel", "must be a session URI such as ahp-session:/<id>"));
     }
     let fork = fork_source(p.meta.as_ref())?;
+    let worktree = worktree_meta::<WorktreeRequest>(p.meta.as_ref())?;
+    if fork.is_some() && worktree.is_some() {
+        return Err(RpcError::invalid_params("_meta", "hangar/fork and hangar/worktree cannot be asked for together"));
+    }
     let agents = host.agent_registry.all();
     let provider = match p.provider {
         Some(provider) if agents.iter().any(|a| a.id == provider) => provider,
@@ -365,23 +374,46 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessi
         active_client: p.active_client,
         config,
         fork: None,
+        meta: None,
     };
-    let Some(source) = fork else {
-        let uri = req.uri.clone();
-        host.with_engine(|e| e.create_session(req))?;
-        host.prepare_changes(&uri);
-        return Ok(Reply::Result(Value::Null));
-    };
-    // Copying the folders reads and writes files: off the read loop.
+    // Copying folders, making a worktree and running its setup read and
+    // write files: off the read loop.
+    Ok(match (fork, worktree) {
+        (Some(source), _) => answer_off_loop(host, conn, id, move |host| host.fork_session(req, source)),
+        (None, Some(ask)) => {
+            let uri = req.uri.clone();
+            answer_off_loop(host, conn, id, move |host| {
+                host.worktree_session(req, ask)?;
+                host.prepare_changes(&uri);
+                Ok(())
+            })
+        }
+        (None, None) => {
+            let uri = req.uri.clone();
+            host.with_engine(|e| e.create_session(req))?;
+            host.prepare_changes(&uri);
+            Reply::Result(Value::Null)
+        }
+    })
+}
+
+/// Run `work` on the blocking pool and answer request `id` with its
+/// outcome (`null` on success) when it is done.
+fn answer_off_loop(
+    host: &Arc<Host>,
+    conn: &ConnState,
+    id: &Value,
+    work: impl FnOnce(&Arc<Host>) -> Result<(), RpcError> + Send + 'static,
+) -> Reply {
     let (host, conn, id) = (host.clone(), conn.id, id.clone());
     tokio::task::spawn_blocking(move || {
-        let frame = match host.fork_session(req, source) {
+        let frame = match work(&host) {
             Ok(()) => result_frame(&id, &Value::Null),
             Err(error) => error_frame(&id, &error),
         };
         host.hub.send(conn, frame.into());
     });
-    Ok(Reply::Sent)
+    Reply::Sent
 }
 
 /// `fetchTurns`: read the older page, apply `chat/turnsLoaded`, and answer

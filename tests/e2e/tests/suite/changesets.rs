@@ -6,10 +6,9 @@
 
 use std::path::Path;
 
-use ahp::Client;
 use ahp_types::state::ChangesetState;
 use hangar_e2e::acp::{fake_agent_bin, file_uri, AgentCmd, Rig};
-use hangar_e2e::changesets::{changeset_when, names, session_changeset};
+use hangar_e2e::changesets::{changeset_when, invoke, lines, names, resource, session_changeset};
 use hangar_e2e::{initialized, Launch, TestHost};
 use serde_json::{json, Value};
 
@@ -38,23 +37,6 @@ async fn seeded_rig() -> Rig {
     std::fs::create_dir_all(tmp.path().join("ws")).unwrap();
     seed(&tmp.path().join("ws"));
     Rig::start_with(tmp, AgentCmd::Script(json!({ "turns": [first_turn()] })), Launch::InProcess, None).await
-}
-
-async fn invoke(client: &Client, channel: &str, op: &str, target: Option<Value>) -> Result<Value, ahp::ClientError> {
-    let mut params = json!({ "channel": channel, "operationId": op });
-    if let Some(target) = target {
-        params["target"] = target;
-    }
-    client.request("invokeChangesetOperation", params).await
-}
-
-fn resource(path: &Path) -> Value {
-    json!({ "kind": "resource", "resource": file_uri(path) })
-}
-
-fn lines(path: &Path, first: i64, last: i64) -> Value {
-    json!({ "kind": "range", "resource": file_uri(path),
-            "range": { "start": { "line": first, "character": 0 }, "end": { "line": last, "character": 0 } } })
 }
 
 fn code(result: Result<Value, ahp::ClientError>) -> i32 {

@@ -106,6 +106,7 @@ impl Fx {
                 active_client: None,
                 config,
                 fork: None,
+                meta: None,
             })
             .unwrap();
         let chat = engine.session_state(SESSION).and_then(|s| s.default_chat.clone()).unwrap();

@@ -1,0 +1,127 @@
+//! `createSession` with `_meta["hangar/worktree"]` (`{ "branch"?: string }`):
+//! the session works in a new git worktree of its folder's repository, on
+//! a new branch, with the repository's `.hangar/setup` run in it first; and
+//! `disposeSession` with `_meta["hangar/worktree"]`
+//! (`{ "remove": true, "force"?: bool }`): the worktree goes with the
+//! session when nothing would be lost. The git work is in
+//! [`crate::worktrees`]; this file reads the requests and records the
+//! worktree in the session's `_meta["hangar/worktree"]`.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::engine::clock::new_id;
+use crate::engine::{CreateSession, WORKTREE_META};
+use crate::host::Host;
+use crate::resources::uri::{file_uri_to_path, path_to_file_uri};
+use crate::worktrees::{self, setup, Worktree, WorktreeError};
+use crate::RpcError;
+
+/// What a `createSession` asks of its worktree.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorktreeRequest {
+    /// The new branch's name; `hangar/<session id>` (made unique) if absent.
+    #[serde(default)]
+    pub branch: Option<String>,
+}
+
+/// What a `disposeSession` asks of the session's worktree.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemovalRequest {
+    /// Remove the worktree with the session.
+    #[serde(default)]
+    pub remove: bool,
+    /// Even with uncommitted changes or unmerged commits.
+    #[serde(default)]
+    pub force: bool,
+}
+
+/// The `_meta["hangar/worktree"]` of a request, read as `T`.
+pub fn worktree_meta<T: for<'de> Deserialize<'de>>(meta: Option<&Map<String, Value>>) -> Result<Option<T>, RpcError> {
+    let Some(raw) = meta.and_then(|m| m.get(WORKTREE_META)) else { return Ok(None) };
+    serde_json::from_value(raw.clone())
+        .map(Some)
+        .map_err(|e| RpcError::invalid_params("_meta", format!("{WORKTREE_META}: {e}")))
+}
+
+/// A worktree error as the client sees it: the request could not be met
+/// (-32602 with the reason), or the host failed.
+fn rpc_error(e: WorktreeError) -> RpcError {
+    match e {
+        WorktreeError::Io(_) => RpcError::internal(format!("{WORKTREE_META}: {e}")),
+        other => RpcError::invalid_params("_meta", format!("{WORKTREE_META}: {other}")),
+    }
+}
+
+impl Host {
+    /// Make session `req.uri` in a new worktree of its one working
+    /// directory's repository.
+    pub fn worktree_session(self: &Arc<Self>, mut req: CreateSession, ask: WorktreeRequest) -> Result<(), RpcError> {
+        if self.with_engine_locked(|e| e.channel(&req.uri).is_some()) {
+            return Err(RpcError::session_already_exists(&req.uri));
+        }
+        let folder = match req.working_directories.as_deref() {
+            Some([one]) => {
+                file_uri_to_path(one).map_err(|e| RpcError::invalid_params("workingDirectories", e.to_string()))?
+            }
+            _ => {
+                return Err(RpcError::invalid_params(
+                    "workingDirectories",
+                    format!("{WORKTREE_META}: a worktree session has exactly one working directory"),
+                ))
+            }
+        };
+        let id = &new_id()[..8];
+        let hint = req.uri.rsplit(['/', ':']).next().unwrap_or_default();
+        let dest_root = self.config.worktrees_dir.join(format!("worktree-{id}"));
+        let added = worktrees::add::add(&folder, ask.branch.as_deref(), hint, &dest_root).map_err(rpc_error)?;
+        let mut worktree = added.worktree;
+        let log = self.config.data_dir.join("worktree-setup").join(format!("{id}.log"));
+        worktree.setup = setup::run(&worktree.path, &worktree.repository, &log, setup::SETUP_TIMEOUT);
+        if let Some(run) = worktree.setup.as_ref().filter(|r| !r.ok) {
+            tracing::warn!(session = req.uri, log = %run.log.display(), "worktree setup failed: {run:?}");
+        }
+        req.working_directories = Some(vec![path_to_file_uri(&added.dir)]);
+        let record = serde_json::to_value(&worktree).map_err(|e| RpcError::internal(e.to_string()))?;
+        req.meta = Some(Map::from_iter([(WORKTREE_META.to_owned(), record)]));
+        let created = self.with_engine(|e| e.create_session(req));
+        if created.is_err() {
+            worktrees::remove::discard(&worktree);
+        }
+        created
+    }
+
+    /// Dispose of `uri`; with `ask.remove`, its worktree goes too, unless
+    /// that would lose edits or commits and `ask.force` is not set (then
+    /// nothing happens and the reason is the error).
+    pub fn dispose_worktree_session(self: &Arc<Self>, uri: &str, ask: RemovalRequest) -> Result<(), RpcError> {
+        if !ask.remove {
+            return self.with_engine(|e| e.dispose_session(uri));
+        }
+        let worktree = self.session_worktree(uri)?;
+        if !ask.force {
+            worktrees::remove::check(&worktree).map_err(rpc_error)?;
+        }
+        self.with_engine(|e| e.dispose_session(uri))?;
+        worktrees::remove::remove(&worktree, ask.force).map(drop).map_err(|e| {
+            RpcError::internal(format!(
+                "the session is disposed, but its worktree at {} was not removed: {e}",
+                worktree.path.display()
+            ))
+        })
+    }
+
+    /// The worktree `uri` works in.
+    fn session_worktree(&self, uri: &str) -> Result<Worktree, RpcError> {
+        let meta = self.with_engine_locked(|e| e.session_state(uri).map(|s| s.meta.clone()));
+        let meta = meta.ok_or_else(|| RpcError::session_not_found(uri))?;
+        let record = meta.as_ref().and_then(|m| m.get(WORKTREE_META)).ok_or_else(|| {
+            RpcError::invalid_params("_meta", format!("{WORKTREE_META}: {uri} does not work in a worktree of its own"))
+        })?;
+        serde_json::from_value(record.clone()).map_err(|e| RpcError::internal(format!("{WORKTREE_META} of {uri}: {e}")))
+    }
+}

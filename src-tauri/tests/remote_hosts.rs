@@ -1034,6 +1034,7 @@ async fn each_hosts_rules_are_listed_saved_and_deleted_there_and_answer_its_conf
     let listed = call(&core, "rules.list", json!({"host": id1})).await.unwrap();
     assert_eq!(listed["rules"][0]["id"], rule_id.as_str(), "{listed}");
     assert_eq!(listed["rules"][0]["hits"], 1, "{listed}");
+    assert!(listed["rules"][0]["createdBy"].as_str().unwrap().contains("Hangar app"), "{listed}");
     let other = call(&core, "rules.list", json!({"host": id2})).await.unwrap();
     assert_eq!(other["rules"], json!([]), "the other host has its own rules: {other}");
 

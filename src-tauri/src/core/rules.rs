@@ -18,6 +18,15 @@ const METHOD_NOT_FOUND: i32 = -32601;
 /// The JSON-RPC code for bad params.
 const INVALID_PARAMS: i32 = -32602;
 
+/// Who makes a rule from this app, for the Rules page's "by": the person's
+/// login name here (the host would say the app's client id).
+fn creator() -> String {
+    match std::env::var("USER").or_else(|_| std::env::var("USERNAME")) {
+        Ok(user) if !user.is_empty() => format!("{user} (Hangar app)"),
+        _ => "Hangar app".to_owned(),
+    }
+}
+
 impl Core {
     /// `rules.list`: the host's rules and its agents' own (with `folder`,
     /// that folder's project rules too).
@@ -29,9 +38,11 @@ impl Core {
         self.ask_rules(&args.host, "x-hangar/rules", params).await
     }
 
-    /// `rules.save`: add (no `id`) or change a rule on the host.
+    /// `rules.save`: add (no `id`) or change a rule on the host, made by
+    /// [`creator`].
     pub async fn rules_save(&self, args: RuleSaveArgs) -> Result<RuleSaved, CoreError> {
-        let rule = serde_json::to_value(&args.rule).map_err(|e| CoreError::Unexpected(e.to_string()))?;
+        let mut rule = serde_json::to_value(&args.rule).map_err(|e| CoreError::Unexpected(e.to_string()))?;
+        rule["createdBy"] = json!(creator());
         self.ask_rules(&args.host, "x-hangar/ruleSave", rule).await
     }
 

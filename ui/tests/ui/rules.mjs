@@ -5,7 +5,8 @@
 // without asking: the tool call shows "Allowed by rule `npm test`", whose
 // link opens the Rules page, which lists the rule with its hit and deletes
 // it (after a confirm) back to the empty state.
-// Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots of the inline form and the Rules page.
+// Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots of the inline form,
+// the tool call a rule answered and the Rules page.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeBin, run, tempHome } from './harness.mjs';
@@ -82,6 +83,7 @@ await run('rules', home, [`asker=${fakeBin} --script ${script}`], async (page, c
   await page.waitForSelector('[data-testid=rule-verdict] code');
   const verdict = await page.textContent('[data-testid=rule-verdict]');
   check(verdict === 'Allowed by rule npm test', 'the tool call names the rule', verdict);
+  if (shots) await page.screenshot({ path: join(shots, 'rules-allowed-by-rule.png') });
 
   // Its link opens the Rules page: the rule with its hit; deleted after a confirm.
   await page.click('[data-testid=rule-link]');

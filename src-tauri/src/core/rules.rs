@@ -61,7 +61,9 @@ impl Core {
             return Err(CoreError::Refused(format!("{} is not connected: {why}", handle.label)));
         };
         client.request::<_, R>(method, params).await.map_err(|e| match e {
-            HostError::Client(ahp::ClientError::Rpc(e)) if e.code == INVALID_PARAMS => CoreError::Refused(e.message),
+            HostError::Client(ahp::ClientError::Rpc(e)) if e.code == INVALID_PARAMS => {
+                CoreError::Refused(e.message.strip_prefix("invalid params: ").unwrap_or(&e.message).to_owned())
+            }
             HostError::Client(ahp::ClientError::Rpc(e)) if e.code == METHOD_NOT_FOUND => CoreError::Refused(format!(
                 "{} has no approval rules (an older Hangar, or not a Hangar host)",
                 handle.label

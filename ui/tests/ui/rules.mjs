@@ -4,7 +4,10 @@
 // option). The next turn asks the same and the host answers it by the rule
 // without asking: the tool call shows "Allowed by rule `npm test`", whose
 // link opens the Rules page, which lists the rule with its hit and deletes
-// it (after a confirm) back to the empty state.
+// it (after a confirm) back to the empty state. Then *Never allow…*: a
+// pattern the host refuses shows its reason and the confirmation waits;
+// a valid one saves a deny rule and answers with the reject option, and
+// the next request is denied by the rule, which says so.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots of the inline form,
 // the tool call a rule answered and the Rules page.
 import { writeFileSync } from 'node:fs';
@@ -99,4 +102,31 @@ await run('rules', home, [`asker=${fakeBin} --script ${script}`], async (page, c
   const left = await page.evaluate(() => window.rpc('rules.list', { host: 'local', folder: null }));
   check(left.rules.length === 0, 'the rule is deleted on the host', JSON.stringify(left.rules));
   if (shots) await page.screenshot({ path: join(shots, 'rules-empty.png') });
+
+  // *Never allow…*: a refused pattern keeps the confirmation, with the host's reason.
+  await page.click('[data-testid=rules-close]');
+  await page.waitForSelector('[data-testid=composer-input]:not([disabled])');
+  await page.fill('[data-testid=composer-input]', 'Once more');
+  await page.click('[data-testid=send]');
+  await page.click('[data-testid=confirmation] [data-testid=rule-never-allow]');
+  await page.fill('[data-testid=rule-pattern]', 'npm test && rm');
+  await page.click('[data-testid=rule-save]');
+  const refused = await (await page.waitForSelector('[data-testid=rule-error]')).textContent();
+  check(refused.includes('chain of commands'), "a refused rule shows the host's reason", refused);
+  const waiting = await page.$$eval('[data-testid=confirmation]', (els) => els.length);
+  check(waiting === 1, 'the confirmation still waits', String(waiting));
+  await page.click('[data-testid=rule-scope-host]');
+  await page.fill('[data-testid=rule-pattern]', 'npm test');
+  await page.click('[data-testid=rule-save]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=confirmation]'));
+  await page.waitForFunction(turnsDone, 3);
+  const third = await page.textContent('[data-testid=turn]:last-child');
+  check(third.includes('told'), 'the confirmation was answered with the reject option', third);
+  await page.fill('[data-testid=composer-input]', 'And again');
+  await page.click('[data-testid=send]');
+  await page.waitForFunction(turnsDone, 4);
+  const denied = await (
+    await page.waitForSelector('[data-testid=turn]:last-child [data-testid=rule-verdict] code')
+  ).evaluate((el) => el.closest('[data-testid=rule-verdict]').textContent);
+  check(denied === 'Denied by rule npm test', 'the next request is denied by the rule', denied);
 });

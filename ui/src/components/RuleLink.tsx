@@ -9,6 +9,11 @@ import { ruleVerdictText } from '../state/rules';
 /** Each host's rule patterns by id, as last read. */
 const patterns = new Map<string, Map<string, string>>();
 
+/** Keep a host's rule patterns as just read (the Rules page's list). */
+export function rememberPatterns(host: string, rules: { id: string; pattern: string }[]) {
+  patterns.set(host, new Map(rules.map((r) => [r.id, r.pattern])));
+}
+
 function known(host: string, id: string): string | undefined {
   return patterns.get(host)?.get(id);
 }
@@ -30,7 +35,7 @@ export function RuleLink({
     let alive = true;
     call('rules.list', { host, folder: null })
       .then((v) => {
-        patterns.set(host, new Map(v.rules.map((r) => [r.id, r.pattern])));
+        rememberPatterns(host, v.rules);
         if (alive) setPattern(known(host, rule));
       })
       .catch(() => {});

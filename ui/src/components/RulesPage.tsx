@@ -13,6 +13,7 @@ import { createdText, pathOf, scopeText, TOOL_TEXT } from '../state/rules';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Notice } from './Notice';
 import { RuleForm } from './RuleForm';
+import { rememberPatterns } from './RuleLink';
 
 const NEW_RULE: RuleDraft = { scope: { kind: 'host' }, tool: 'shell', pattern: '', decision: 'allow' };
 
@@ -40,6 +41,7 @@ export function RulesPage({
   const load = () =>
     call('rules.list', { host, folder: null }).then(
       (v) => {
+        rememberPatterns(host, v.rules);
         setView(v);
         setError('');
       },

@@ -7,7 +7,8 @@
 // it (after a confirm) back to the empty state. Then *Never allow…*: a
 // pattern the host refuses shows its reason and the confirmation waits;
 // a valid one saves a deny rule and answers with the reject option, and
-// the next request is denied by the rule, which says so.
+// the next request is denied by the rule, which says so. Last, the Rules
+// page from the host's menu: a rule added and edited there.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots of the inline form,
 // the tool call a rule answered and the Rules page.
 import { writeFileSync } from 'node:fs';
@@ -129,4 +130,22 @@ await run('rules', home, [`asker=${fakeBin} --script ${script}`], async (page, c
     await page.waitForSelector('[data-testid=turn]:last-child [data-testid=rule-verdict] code')
   ).evaluate((el) => el.closest('[data-testid=rule-verdict]').textContent);
   check(denied === 'Denied by rule npm test', 'the next request is denied by the rule', denied);
+
+  // The host's menu opens its Rules page; a rule is added and edited there.
+  await page.click('[data-testid=host-menu]');
+  await page.click('[data-testid=host-menu-rules]');
+  await page.waitForSelector('[data-testid=rule-row]');
+  await page.click('[data-testid=rule-add]');
+  await page.fill('[data-testid=rule-form] [data-testid=rule-pattern]', 'cargo build');
+  await page.click('[data-testid=rule-form] [data-testid=rule-save]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=rule-row]').length === 2);
+  await page.click('[data-testid=rule-row]:last-child [data-testid=rule-edit]');
+  await page.fill('[data-testid=rule-form] [data-testid=rule-pattern]', 'cargo test');
+  await page.click('[data-testid=rule-form] [data-testid=rule-save]');
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid=rule-row-pattern]')].some((e) => e.textContent === 'cargo test'),
+  );
+  const after = await page.evaluate(() => window.rpc('rules.list', { host: 'local', folder: null }));
+  const added = after.rules.map((r) => `${r.decision} ${r.pattern} ${r.scope.kind}`).join(', ');
+  check(added === 'deny npm test host, allow cargo test host', 'a rule added and edited on the page', added);
 });

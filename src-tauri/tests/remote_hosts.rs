@@ -980,6 +980,9 @@ fn tool_call_views(ops: &[Value], id: &str, pick: &dyn Fn(&Value) -> bool) -> Ve
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_hosts_rules_are_listed_saved_and_deleted_there_and_answer_its_confirmations() {
     let (m1, m2) = (Machine::with_agent(Some(asks_to_run_npm_test())), Machine::new());
+    std::fs::create_dir_all(m1.home.join("proj/.claude")).unwrap();
+    let claude = json!({"permissions": {"allow": ["Bash(npm test:*)"], "deny": ["Read(./.env)"]}});
+    std::fs::write(m1.home.join("proj/.claude/settings.json"), claude.to_string()).unwrap();
     let (h1, mut h2) = (m1.serve(&[]), m2.serve(&[]));
     let cfg = tempfile::tempdir().unwrap();
     let id1 = save(cfg.path(), "one", &h1.url, &h1.token, None);
@@ -989,6 +992,18 @@ async fn each_hosts_rules_are_listed_saved_and_deleted_there_and_answer_its_conf
     app.state(&id2, "connected").await;
     let listed = call(&core, "rules.list", json!({"host": id1})).await.unwrap();
     assert_eq!(listed["rules"], json!([]), "{listed}");
+    assert_eq!(listed["agentRules"], json!([]), "no folder: only the host user's own settings: {listed}");
+    // The agents' own rules of a folder, with the file each lives in.
+    let project = format!("{}/proj", m1.home_uri());
+    let listed = call(&core, "rules.list", json!({"host": id1, "folder": project})).await.unwrap();
+    let own: Vec<String> = listed["agentRules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{} {} {}", r["decision"].as_str().unwrap(), r["rule"].as_str().unwrap(), r["scope"]))
+        .collect();
+    assert_eq!(own, ["allow Bash(npm test:*) \"project\"", "deny Read(./.env) \"project\""], "{listed}");
+    assert!(listed["agentRules"][0]["file"].as_str().unwrap().ends_with("proj/.claude/settings.json"), "{listed}");
 
     // A rule the host refuses comes back as the host's reason alone.
     let empty = json!({"scope": {"kind": "host"}, "tool": "shell", "pattern": "  ", "decision": "allow"});

@@ -36,6 +36,8 @@ type HostPage = {
   firstRun?: boolean;
   /** The rule the Rules page shows first. */
   rule?: string;
+  /** The folder whose agents' project rules the Rules page lists too. */
+  folder?: string | null;
 };
 
 function App() {
@@ -62,10 +64,10 @@ function App() {
   const [settings, setSettings] = useState<SettingsView | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [aboutOpen, setAboutOpen] = useState(false);
-  const openRules = (host: string, label: string, rule?: string) => {
+  const openRules = (host: string, label: string, rule?: string, folder?: string | null) => {
     setInboxOpen(false);
     setSettingsOpen(false);
-    setHostPage({ kind: 'rules', host, label, rule });
+    setHostPage({ kind: 'rules', host, label, rule, folder });
   };
   const openSettings = () => {
     setInboxOpen(false);
@@ -182,6 +184,7 @@ function App() {
             label={hostPage.label}
             connected={app.hosts.find((h) => h.id === hostPage.host)?.connected ?? false}
             rule={hostPage.rule}
+            folder={hostPage.folder}
             onClose={() => setHostPage(null)}
           />
         ) : hostPage?.kind === 'agents' ? (
@@ -207,7 +210,9 @@ function App() {
             focus={focus}
             onClosed={() => setSelected(null)}
             onOpen={open}
-            onOpenRule={(host, rule) => openRules(host, app.hosts.find((h) => h.id === host)?.label ?? host, rule)}
+            onOpenRule={(host, rule) =>
+              openRules(host, app.hosts.find((h) => h.id === host)?.label ?? host, rule, row.folder)
+            }
           />
         ) : (
           <div class="empty">

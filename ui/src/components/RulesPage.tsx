@@ -22,6 +22,7 @@ export function RulesPage({
   label,
   connected,
   rule,
+  folder,
   onClose,
 }: {
   host: string;
@@ -30,6 +31,8 @@ export function RulesPage({
   connected: boolean;
   /** A rule to show first (a tool call's "Allowed by rule" link). */
   rule?: string;
+  /** A session's folder (opened from its chat): its agents' project rules are listed too. */
+  folder?: string | null;
   onClose: () => void;
 }) {
   const [view, setView] = useState<RulesView | null>(null);
@@ -39,7 +42,7 @@ export function RulesPage({
   const [removing, setRemoving] = useState<RuleView | null>(null);
 
   const load = () =>
-    call('rules.list', { host, folder: null }).then(
+    call('rules.list', { host, folder: folder ?? null }).then(
       (v) => {
         rememberPatterns(host, v.rules);
         setView(v);
@@ -48,7 +51,7 @@ export function RulesPage({
       (e) => setError(errorText(e)),
     );
   useEffect(() => {
-    load();
+    if (connected) load();
   }, [host, connected]);
   useEffect(() => {
     if (rule && view) document.querySelector(`[data-rule-id="${CSS.escape(rule)}"]`)?.scrollIntoView();
@@ -196,8 +199,14 @@ export function RulesPage({
             <h2>The agents' own rules</h2>
           </div>
           <p class="muted small">
-            Rules an agent remembers itself, read from its settings on {label}. The agent applies them; Hangar shows
-            them here and never changes them.
+            Rules an agent remembers itself, read from its settings on {label}
+            {folder ? (
+              <>
+                {' '}
+                and in <code>{pathOf(folder)}</code>
+              </>
+            ) : null}
+            . The agent applies them; Hangar shows them here and never changes them.
           </p>
           {view.agentRules.length === 0 ? (
             <p class="muted small" data-testid="agent-rules-empty">

@@ -11,7 +11,7 @@
 // page from the host's menu: a rule added and edited there.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots of the inline form,
 // the tool call a rule answered and the Rules page.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeBin, run, tempHome } from './harness.mjs';
 
@@ -51,6 +51,12 @@ writeFileSync(
       ],
     ],
   }),
+);
+// Claude Code's own project rules in the session's folder, shown read-only.
+mkdirSync(join(home, 'w/.claude'), { recursive: true });
+writeFileSync(
+  join(home, 'w/.claude/settings.json'),
+  JSON.stringify({ permissions: { allow: ['Bash(npm run lint:*)'] } }),
 );
 const shots = process.env.SCREENSHOT_DIR;
 const turnsDone = (n) => () =>
@@ -96,6 +102,12 @@ await run('rules', home, [`asker=${fakeBin} --script ${script}`], async (page, c
   const hits = Number(await page.textContent('[data-testid=rule-row-hits]'));
   check(row.includes('npm test') && row.includes('Allow') && hits >= 1, 'the Rules page lists the rule', `${row}`);
   check(row.includes('Hangar app'), 'it says who made it', row);
+  const own = await page.textContent('[data-testid=agent-rules]');
+  check(
+    own.includes('Bash(npm run lint:*)') && own.includes('w/.claude/settings.json'),
+    "the agents' own rules of the session's folder, with their file",
+    own,
+  );
   if (shots) await page.screenshot({ path: join(shots, 'rules-page.png') });
   await page.click('[data-testid=rule-delete]');
   await page.click('[data-testid=rule-delete-confirm] [data-testid=confirm-dialog-ok]');

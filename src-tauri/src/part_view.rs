@@ -266,6 +266,7 @@ fn result_content(state: &ToolCallState) -> &[ToolResultContent] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hangar_desktop_protocol::rules::RuleTool;
     use serde_json::json;
 
     fn part(v: Value) -> ResponsePart {
@@ -286,6 +287,27 @@ mod tests {
         assert_eq!(v.tool_call.options[1].kind, "deny");
         assert_eq!(v.diffs.len(), 1);
         assert_eq!(v.diffs[0].path, "file:///w/a.txt");
+    }
+
+    #[test]
+    fn a_tool_call_names_the_rule_that_answered_it_or_the_rule_to_offer() {
+        let view = |status: &str, meta: Value| {
+            let p = part(json!({"kind": "toolCall", "toolCall": {"status": status, "toolCallId": "tc",
+                "toolName": "Bash", "displayName": "Bash", "invocationMessage": "npm test", "reason": "denied",
+                "options": [], "_meta": meta}}));
+            let PartView::ToolCall(v) = part_view(&p) else { panic!("a tool call") };
+            *v.tool_call
+        };
+        let denied = view("cancelled", json!({"hangar/rule": "r1"}));
+        assert_eq!((denied.rule.as_deref(), denied.rule_suggestion), (Some("r1"), None));
+        let pending =
+            view("pending-confirmation", json!({"hangar/ruleSuggestion": {"tool": "shell", "pattern": "npm test"}}));
+        let suggestion = pending.rule_suggestion.unwrap();
+        assert_eq!((suggestion.tool, suggestion.pattern.as_str()), (RuleTool::Shell, "npm test"));
+        // A suggestion of a tool this app does not know is not offered.
+        let newer =
+            view("pending-confirmation", json!({"hangar/ruleSuggestion": {"tool": "teleport", "pattern": "x"}}));
+        assert_eq!((newer.rule, newer.rule_suggestion), (None, None));
     }
 
     #[test]

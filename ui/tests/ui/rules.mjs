@@ -8,7 +8,7 @@
 // pattern the host refuses shows its reason and the confirmation waits;
 // a valid one saves a deny rule and answers with the reject option, and
 // the next request is denied by the rule, which says so. Last, the Rules
-// page from the host's menu: a rule added and edited there.
+// page from Settings and from the host's menu: a rule added and edited there.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots of the inline form,
 // the tool call a rule answered and the Rules page.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -142,6 +142,13 @@ await run('rules', home, [`asker=${fakeBin} --script ${script}`], async (page, c
     await page.waitForSelector('[data-testid=turn]:last-child [data-testid=rule-verdict] code')
   ).evaluate((el) => el.closest('[data-testid=rule-verdict]').textContent);
   check(denied === 'Denied by rule npm test', 'the next request is denied by the rule', denied);
+
+  // Settings lists each host's Rules page.
+  await page.keyboard.press('Control+,');
+  await page.click('[data-testid=settings-rules]');
+  const fromSettings = await (await page.waitForSelector('[data-testid=rules-page] h1')).textContent();
+  check(fromSettings.includes('This computer'), "Settings opens the host's Rules page", fromSettings);
+  await page.click('[data-testid=rules-close]');
 
   // The host's menu opens its Rules page; a rule is added and edited there.
   await page.click('[data-testid=host-menu]');

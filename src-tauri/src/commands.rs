@@ -338,6 +338,12 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             let params = json!({ "id": a.id });
             Reply::AgentsDeleteCustom(request(core, &HostId::new(a.host), "x-hangar/agentDelete", params).await?)
         }
+        Command::RulesList(a) => Reply::RulesList(core.rules_list(a).await?),
+        Command::RulesSave(a) => Reply::RulesSave(core.rules_save(a).await?),
+        Command::RulesDelete(a) => {
+            core.rules_delete(a).await?;
+            Reply::RulesDelete(())
+        }
         Command::HostCustomizationsOf(a) => {
             let agents = core
                 .host_agents(&HostId::new(a.host.clone()))

@@ -31,6 +31,9 @@ pub enum CoreError {
     /// The session's agent did not start, so it takes no turns.
     #[error("the agent did not start: {0}")]
     AgentNotStarted(String),
+    /// The host refused, or cannot be asked: the reason, as it is.
+    #[error("{0}")]
+    Refused(String),
     /// The host answered with something unexpected.
     #[error("unexpected answer: {0}")]
     Unexpected(String),

@@ -14,6 +14,7 @@ use hangar_desktop_protocol::part::{
     ConfirmOptionView, ContentRefPart, DiffView, ErrorPart, ErrorView, HtmlPart, InputRequestPart, InputResponse,
     NotificationPart, PartView, TerminalLinkView, ToolCallPart, ToolCallStatus, ToolCallView,
 };
+use hangar_desktop_protocol::rules::RuleSuggestion;
 
 /// A response part as the UI shows it.
 pub fn part_view(part: &ResponsePart) -> PartView {
@@ -96,6 +97,8 @@ fn base(
         success: None,
         result: String::new(),
         reason: None,
+        rule: None,
+        rule_suggestion: None,
     }
 }
 
@@ -133,8 +136,33 @@ macro_rules! base {
     };
 }
 
-/// A tool call's state as the card shows it.
+/// A tool call's state as the card shows it, with the approval rule that
+/// answered it or the one to offer (docs/host.md, "Approval rules").
 pub fn tool_call_view(state: &ToolCallState) -> ToolCallView {
+    let meta = tool_call_meta(state);
+    let rule = meta.and_then(|m| m.get("hangar/rule")).and_then(Value::as_str).map(str::to_owned);
+    let rule_suggestion = meta
+        .and_then(|m| m.get("hangar/ruleSuggestion"))
+        .and_then(|v| serde_json::from_value::<RuleSuggestion>(v.clone()).ok());
+    ToolCallView { rule, rule_suggestion, ..state_view(state) }
+}
+
+/// A tool call's `_meta`, whatever its state.
+fn tool_call_meta(state: &ToolCallState) -> Option<&serde_json::Map<String, Value>> {
+    match state {
+        ToolCallState::Streaming(s) => s.meta.as_ref(),
+        ToolCallState::PendingConfirmation(s) => s.meta.as_ref(),
+        ToolCallState::Running(s) => s.meta.as_ref(),
+        ToolCallState::AuthRequired(s) => s.meta.as_ref(),
+        ToolCallState::PendingResultConfirmation(s) => s.meta.as_ref(),
+        ToolCallState::Completed(s) => s.meta.as_ref(),
+        ToolCallState::Cancelled(s) => s.meta.as_ref(),
+        ToolCallState::Unknown(v) => v.get("_meta").and_then(Value::as_object),
+    }
+}
+
+/// The fields of each tool-call state.
+fn state_view(state: &ToolCallState) -> ToolCallView {
     use ToolCallStatus as St;
     match state {
         ToolCallState::Streaming(s) => ToolCallView {
@@ -238,6 +266,7 @@ fn result_content(state: &ToolCallState) -> &[ToolResultContent] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hangar_desktop_protocol::rules::RuleTool;
     use serde_json::json;
 
     fn part(v: Value) -> ResponsePart {
@@ -258,6 +287,27 @@ mod tests {
         assert_eq!(v.tool_call.options[1].kind, "deny");
         assert_eq!(v.diffs.len(), 1);
         assert_eq!(v.diffs[0].path, "file:///w/a.txt");
+    }
+
+    #[test]
+    fn a_tool_call_names_the_rule_that_answered_it_or_the_rule_to_offer() {
+        let view = |status: &str, meta: Value| {
+            let p = part(json!({"kind": "toolCall", "toolCall": {"status": status, "toolCallId": "tc",
+                "toolName": "Bash", "displayName": "Bash", "invocationMessage": "npm test", "reason": "denied",
+                "options": [], "_meta": meta}}));
+            let PartView::ToolCall(v) = part_view(&p) else { panic!("a tool call") };
+            *v.tool_call
+        };
+        let denied = view("cancelled", json!({"hangar/rule": "r1"}));
+        assert_eq!((denied.rule.as_deref(), denied.rule_suggestion), (Some("r1"), None));
+        let pending =
+            view("pending-confirmation", json!({"hangar/ruleSuggestion": {"tool": "shell", "pattern": "npm test"}}));
+        let suggestion = pending.rule_suggestion.unwrap();
+        assert_eq!((suggestion.tool, suggestion.pattern.as_str()), (RuleTool::Shell, "npm test"));
+        // A suggestion of a tool this app does not know is not offered.
+        let newer =
+            view("pending-confirmation", json!({"hangar/ruleSuggestion": {"tool": "teleport", "pattern": "x"}}));
+        assert_eq!((newer.rule, newer.rule_suggestion), (None, None));
     }
 
     #[test]

@@ -939,3 +939,130 @@ async fn a_remote_hosts_hook_is_tried_there_its_agent_restarted_and_its_home_lis
     let restarted = call(&core, "session.restartAgent", json!({"host": id, "session": session})).await.unwrap();
     assert!(restarted["stopped"].is_boolean(), "{restarted}");
 }
+
+/// A fake-agent turn asking to run `npm test -- --watch` (Claude's `Bash`
+/// shape), going on when allowed.
+fn asks_to_run_npm_test() -> Value {
+    json!([
+        {"request": {"method": "session/request_permission", "params": {"sessionId": "$SID",
+            "options": [{"optionId": "once", "name": "Allow", "kind": "allow_once"},
+                        {"optionId": "no", "name": "Reject", "kind": "reject_once"}],
+            "toolCall": {"toolCallId": "run-1", "title": "npm test -- --watch", "kind": "execute",
+                         "rawInput": {"command": "npm test -- --watch"}}}},
+         "then": {"once": [{"chunk": "ran"}], "*": [{"chunk": "told $RESULT"}]}},
+        {"end": "end_turn"}
+    ])
+}
+
+/// The tool-call views named `id` in `ops` (any depth) that `pick` takes.
+fn tool_call_views(ops: &[Value], id: &str, pick: &dyn Fn(&Value) -> bool) -> Vec<Value> {
+    fn walk(v: &Value, id: &str, pick: &dyn Fn(&Value) -> bool, found: &mut Vec<Value>) {
+        match v {
+            Value::Object(o) => {
+                if o.get("toolCallId").is_some_and(|t| t == id) && pick(v) {
+                    found.push(v.clone());
+                }
+                o.values().for_each(|c| walk(c, id, pick, found));
+            }
+            Value::Array(a) => a.iter().for_each(|c| walk(c, id, pick, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    ops.iter().for_each(|op| walk(op, id, pick, &mut found));
+    found
+}
+
+/// `rules.*` ask the host named: a rule made from a confirmation's
+/// suggestion on one host answers that host's next request (the tool call
+/// names the rule), counts a hit, is not on the other host, and goes; a
+/// refused rule and a host that is down say why in words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_hosts_rules_are_listed_saved_and_deleted_there_and_answer_its_confirmations() {
+    let (m1, m2) = (Machine::with_agent(Some(asks_to_run_npm_test())), Machine::new());
+    std::fs::create_dir_all(m1.home.join("proj/.claude")).unwrap();
+    let claude = json!({"permissions": {"allow": ["Bash(npm test:*)"], "deny": ["Read(./.env)"]}});
+    std::fs::write(m1.home.join("proj/.claude/settings.json"), claude.to_string()).unwrap();
+    let (h1, mut h2) = (m1.serve(&[]), m2.serve(&[]));
+    let cfg = tempfile::tempdir().unwrap();
+    let id1 = save(cfg.path(), "one", &h1.url, &h1.token, None);
+    let id2 = save(cfg.path(), "two", &h2.url, &h2.token, None);
+    let (core, app) = desktop(cfg.path()).await;
+    app.state(&id1, "connected").await;
+    app.state(&id2, "connected").await;
+    let listed = call(&core, "rules.list", json!({"host": id1})).await.unwrap();
+    assert_eq!(listed["rules"], json!([]), "{listed}");
+    assert_eq!(listed["agentRules"], json!([]), "no folder: only the host user's own settings: {listed}");
+    // The agents' own rules of a folder, with the file each lives in.
+    let project = format!("{}/proj", m1.home_uri());
+    let listed = call(&core, "rules.list", json!({"host": id1, "folder": project})).await.unwrap();
+    let own: Vec<String> = listed["agentRules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{} {} {}", r["decision"].as_str().unwrap(), r["rule"].as_str().unwrap(), r["scope"]))
+        .collect();
+    assert_eq!(own, ["allow Bash(npm test:*) \"project\"", "deny Read(./.env) \"project\""], "{listed}");
+    assert!(listed["agentRules"][0]["file"].as_str().unwrap().ends_with("proj/.claude/settings.json"), "{listed}");
+
+    // A rule the host refuses comes back as the host's reason alone.
+    let empty = json!({"scope": {"kind": "host"}, "tool": "shell", "pattern": "  ", "decision": "allow"});
+    let refused = call(&core, "rules.save", json!({"host": id1, "rule": empty})).await.unwrap_err();
+    assert!(refused.contains("empty") && !refused.contains("-32602"), "{refused}");
+
+    // The confirmation offers `npm test`; the rule is saved from it and the
+    // confirmation answered with the agent's allow option.
+    let folder = format!("{}/proj", m1.home_uri());
+    let created = call(&core, "session.create", json!({"host": id1, "agent": "fake", "folder": folder})).await.unwrap();
+    let session = created["session"].as_str().unwrap().to_owned();
+    let ops = Arc::new(Mutex::new(Vec::new()));
+    let opened =
+        call_wire(&core, "chat.open", json!({"host": id1, "session": session}), Some(recording_sink(ops.clone())));
+    let chat = serde_json::to_value(opened.await.unwrap()).unwrap()["chat"].as_str().unwrap().to_owned();
+    call(&core, "chat.send", json!({"host": id1, "chat": chat, "text": "first"})).await.unwrap();
+    let pending = until("the confirmation with its suggestion", || {
+        let all = ops.lock().unwrap().clone();
+        tool_call_views(&all, "run-1", &|v| !v["ruleSuggestion"].is_null()).pop()
+    })
+    .await;
+    assert_eq!(pending["ruleSuggestion"], json!({"tool": "shell", "pattern": "npm test"}), "{pending}");
+    let rule = json!({"scope": {"kind": "folder", "uri": folder}, "tool": "shell",
+        "pattern": pending["ruleSuggestion"]["pattern"], "decision": "allow"});
+    let saved = call(&core, "rules.save", json!({"host": id1, "rule": rule})).await.unwrap();
+    let rule_id = saved["id"].as_str().unwrap().to_owned();
+    let turn_id =
+        until("the pending turn", || core.chat_state(&HostId::new(id1.as_str()), &chat)?.active_turn).await.id;
+    let confirm = json!({"host": id1, "chat": chat, "turnId": turn_id, "toolCallId": "run-1", "approved": true,
+        "optionId": "once"});
+    call(&core, "chat.confirm", confirm).await.unwrap();
+    finished_turns(&core, &id1, &chat, 1).await;
+
+    // The next matching request is answered by the rule, and says so.
+    call(&core, "chat.send", json!({"host": id1, "chat": chat, "text": "second"})).await.unwrap();
+    finished_turns(&core, &id1, &chat, 2).await;
+    let answered = until("the tool call naming its rule", || {
+        let all = ops.lock().unwrap().clone();
+        tool_call_views(&all, "run-1", &|v| !v["rule"].is_null()).pop()
+    })
+    .await;
+    assert_eq!(answered["rule"], rule_id.as_str(), "{answered}");
+    let listed = call(&core, "rules.list", json!({"host": id1})).await.unwrap();
+    assert_eq!(listed["rules"][0]["id"], rule_id.as_str(), "{listed}");
+    assert_eq!(listed["rules"][0]["hits"], 1, "{listed}");
+    assert!(listed["rules"][0]["createdBy"].as_str().unwrap().contains("Hangar app"), "{listed}");
+    let other = call(&core, "rules.list", json!({"host": id2})).await.unwrap();
+    assert_eq!(other["rules"], json!([]), "the other host has its own rules: {other}");
+
+    // Deleted there; an unknown id is the host's reason.
+    call(&core, "rules.delete", json!({"host": id1, "id": rule_id})).await.unwrap();
+    let listed = call(&core, "rules.list", json!({"host": id1})).await.unwrap();
+    assert_eq!(listed["rules"], json!([]), "{listed}");
+    let gone = call(&core, "rules.delete", json!({"host": id1, "id": rule_id})).await.unwrap_err();
+    assert!(gone.contains(&rule_id), "{gone}");
+
+    // A host that is down says so.
+    h2.kill9();
+    app.state(&id2, "reconnecting").await;
+    let down = call(&core, "rules.list", json!({"host": id2})).await.unwrap_err();
+    assert!(down.contains("two is not connected"), "{down}");
+}

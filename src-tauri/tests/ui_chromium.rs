@@ -130,6 +130,11 @@ fn search_finds_turns_on_every_host_opens_one_and_the_sidebar_filters() {
     run_ui_script("search.mjs");
 }
 
+#[test]
+fn always_allow_makes_a_rule_that_answers_the_next_request_and_the_rules_page_deletes_it() {
+    run_ui_script("rules.mjs");
+}
+
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its
 /// prerequisites are missing.
 fn run_ui_script(script: &str) {

@@ -9,6 +9,7 @@ import { HostCustomizations } from './components/HostCustomizations';
 import { Inbox } from './components/Inbox';
 import { NewSessionDialog } from './components/NewSessionDialog';
 import { Notice } from './components/Notice';
+import { RulesPage } from './components/RulesPage';
 import { SearchPalette } from './components/SearchPalette';
 import { SettingsPage } from './components/SettingsPage';
 import { Sidebar } from './components/Sidebar';
@@ -28,7 +29,16 @@ const NOTICE_MS = 10000;
 applyTheme('system');
 
 /** A host page in the main pane. */
-type HostPage = { kind: 'customizations' | 'agents'; host: string; label: string; firstRun?: boolean };
+type HostPage = {
+  kind: 'customizations' | 'agents' | 'rules';
+  host: string;
+  label: string;
+  firstRun?: boolean;
+  /** The rule the Rules page shows first. */
+  rule?: string;
+  /** The folder whose agents' project rules the Rules page lists too. */
+  folder?: string | null;
+};
 
 function App() {
   const [app, setApp] = useState<AppState>(emptyApp);
@@ -54,6 +64,11 @@ function App() {
   const [settings, setSettings] = useState<SettingsView | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [aboutOpen, setAboutOpen] = useState(false);
+  const openRules = (host: string, label: string, rule?: string, folder?: string | null) => {
+    setInboxOpen(false);
+    setSettingsOpen(false);
+    setHostPage({ kind: 'rules', host, label, rule, folder });
+  };
   const openSettings = () => {
     setInboxOpen(false);
     setHostPage(null);
@@ -133,6 +148,7 @@ function App() {
           setSettingsOpen(false);
           setHostPage({ kind: 'agents', host, label });
         }}
+        onHostRules={(host, label) => openRules(host, label)}
       />
       <main>
         {error && <Notice error text={error} onClose={() => setError('')} testid="app-error" />}
@@ -154,7 +170,23 @@ function App() {
         {inboxOpen ? (
           <Inbox app={app} onOpen={open} />
         ) : settingsOpen && settings ? (
-          <SettingsPage app={app} view={settings} onSaved={setSettings} onClose={() => setSettingsOpen(false)} />
+          <SettingsPage
+            app={app}
+            view={settings}
+            onSaved={setSettings}
+            onClose={() => setSettingsOpen(false)}
+            onRules={(host, label) => openRules(host, label)}
+          />
+        ) : hostPage?.kind === 'rules' ? (
+          <RulesPage
+            key={hostPage.host}
+            host={hostPage.host}
+            label={hostPage.label}
+            connected={app.hosts.find((h) => h.id === hostPage.host)?.connected ?? false}
+            rule={hostPage.rule}
+            folder={hostPage.folder}
+            onClose={() => setHostPage(null)}
+          />
         ) : hostPage?.kind === 'agents' ? (
           <AgentsPage
             key={hostPage.host}
@@ -178,6 +210,9 @@ function App() {
             focus={focus}
             onClosed={() => setSelected(null)}
             onOpen={open}
+            onOpenRule={(host, rule) =>
+              openRules(host, app.hosts.find((h) => h.id === host)?.label ?? host, rule, row.folder)
+            }
           />
         ) : (
           <div class="empty">

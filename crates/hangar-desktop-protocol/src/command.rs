@@ -32,6 +32,7 @@ use super::customization::{
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
+use super::rules::{RuleDeleteArgs, RuleSaveArgs, RuleSaved, RulesListArgs, RulesView};
 use super::search::{SearchArgs, SearchResults};
 use super::settings::{AboutView, OpenArgs, Settings, SettingsView};
 use super::sign_in::{AgentSignInArgs, SignedIn};
@@ -244,6 +245,12 @@ commands! {
     "agents.saveCustom" => AgentsSaveCustom(CustomAgentSaveArgs) -> AgentsView;
     /// Delete a custom agent from a host.
     "agents.deleteCustom" => AgentsDeleteCustom(AgentIdArgs) -> AgentsView;
+    /// A host's approval rules (`x-hangar/rules`) and its agents' own.
+    "rules.list" => RulesList(RulesListArgs) -> RulesView;
+    /// Add a rule to a host (no `id`) or change one (`x-hangar/ruleSave`).
+    "rules.save" => RulesSave(RuleSaveArgs) -> RuleSaved;
+    /// Delete a host's rule (`x-hangar/ruleDelete`).
+    "rules.delete" => RulesDelete(RuleDeleteArgs) -> ();
 }
 
 impl Reply {
@@ -846,6 +853,13 @@ mod tests {
                 "env": {"LOG": "1"}}}),
             ),
             ("agents.deleteCustom", json!({"host": h, "id": "mine"})),
+            ("rules.list", json!({"host": h, "folder": "file:///w"})),
+            (
+                "rules.save",
+                json!({"host": h, "rule": {"scope": {"kind": "folder", "uri": "file:///w"}, "tool": "shell",
+                "pattern": "npm test", "decision": "allow"}}),
+            ),
+            ("rules.delete", json!({"host": h, "id": "r1"})),
         ]
     }
 

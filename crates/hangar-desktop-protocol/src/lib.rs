@@ -12,6 +12,7 @@
 //! - [`sign_in`]       — the ways to sign an agent in, and `agent.signIn`.
 //! - [`search`]        — `search`: one query on every host, merged; each host's part in it.
 //! - [`agents`]        — the Agents page: well-known agents, installs, custom agents.
+//! - [`rules`]         — the Rules page: a host's approval rules, the agents' own, `rules.*`.
 //! - [`settings`]      — the app's Settings (`settings.json`) and the About box.
 //! - [`input`]         — input-request questions and answers, as views and as arguments.
 //! - `bindings`        — (tests) `export_bindings` writes the TypeScript into `ui/src/gen/`.
@@ -55,6 +56,7 @@ pub mod customization;
 pub mod host;
 pub mod input;
 pub mod part;
+pub mod rules;
 pub mod search;
 pub mod settings;
 pub mod sign_in;

@@ -137,6 +137,12 @@ pub struct ToolCallView {
     pub result: String,
     /// Why it was cancelled.
     pub reason: Option<String>,
+    /// The id of the approval rule that answered its confirmation
+    /// (`_meta["hangar/rule"]`), when a rule did.
+    pub rule: Option<String>,
+    /// The rule *Always allow* / *Never allow* prefill
+    /// (`_meta["hangar/ruleSuggestion"]`), on a pending confirmation.
+    pub rule_suggestion: Option<crate::rules::RuleSuggestion>,
 }
 
 /// A line of a diff: added, removed or context.

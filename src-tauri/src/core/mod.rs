@@ -24,6 +24,8 @@
 //!   channel the core holds on that host and re-sends the UI's views;
 //! - [`search`] — the `search` command: `x-hangar/search` on every host at
 //!   once, each within a timeout, merged, with each host's part in words;
+//! - [`rules`] — the `rules.*` commands: a host's approval rules, asked of
+//!   that host, its refusals in words;
 //! - [`unsent`] — messages typed while their host is unreachable: kept in
 //!   the outbox on disk, sent once when the host is connected again.
 
@@ -31,6 +33,7 @@ mod hosts;
 mod pump;
 pub use pump::MIRROR_TURNS;
 mod resync;
+mod rules;
 mod search;
 pub use search::SEARCH_TIMEOUT;
 mod unsent;

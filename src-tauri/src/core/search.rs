@@ -131,7 +131,7 @@ impl Core {
 }
 
 /// Why a host that is not connected did not answer, in words.
-fn not_connected(connection: &HostConnection) -> String {
+pub(super) fn not_connected(connection: &HostConnection) -> String {
     match connection {
         HostConnection::Connecting => "still connecting".to_owned(),
         HostConnection::Connected => "not connected".to_owned(),

@@ -48,6 +48,7 @@ export function ChatPane({
   focus = null,
   onClosed,
   onOpen,
+  onOpenRule,
 }: {
   row: SessionRow;
   agent?: AgentInfo;
@@ -55,6 +56,8 @@ export function ChatPane({
   focus?: TurnFocus | null;
   onClosed: () => void;
   onOpen?: (host: string, uri: string) => void;
+  /** Open the host's Rules page at this rule. */
+  onOpenRule?: (host: string, rule: string) => void;
 }) {
   const [view, setView] = useState<ChatView>(emptyChat);
   const [chat, setChat] = useState('');
@@ -165,6 +168,10 @@ export function ChatPane({
         if (message) call('chat.send', { host, chat, text: message.text }).catch((e) => setError(errorText(e)));
       },
       readTerminal: (uri, from) => call('terminal.read', { host, uri, from }),
+      rules: {
+        context: { host, session: row.uri, folder: row.folder },
+        openRule: (rule) => onOpenRule?.(host, rule),
+      },
       openChanges: (turnId) => openChanges(turnId),
       fork: (turnId) => {
         setForking(turnId);
@@ -176,7 +183,7 @@ export function ChatPane({
           .finally(() => setForking(null));
       },
     }),
-    [host, chat, onOpen, row.uri, row.hostLabel],
+    [host, chat, onOpen, onOpenRule, row.uri, row.hostLabel, row.folder],
   );
 
   // Keyboard: answer the first pending confirmation (digits, y, n), unless

@@ -26,12 +26,15 @@ export function HostHeader({
   host,
   onCustomizations,
   onAgents,
+  onRules,
 }: {
   host: HostView;
   /** Open the host's user-level customizations. */
   onCustomizations?: (host: string, label: string) => void;
   /** Open the host's agents (install, update, custom agents). */
   onAgents?: (host: string, label: string) => void;
+  /** Open the host's approval rules. */
+  onRules?: (host: string, label: string) => void;
 }) {
   const c = host.connection;
   const ticking = (c.state === 'reconnecting' || c.state === 'unreachable') && c.nextAttemptAt != null;
@@ -106,6 +109,7 @@ export function HostHeader({
           {host.connected &&
             onCustomizations &&
             item('customizations', 'Customizations…', () => onCustomizations(host.id, host.label))}
+          {onRules && item('rules', 'Rules…', () => onRules(host.id, host.label))}
           {item('reconnect', 'Reconnect', reconnect)}
           {host.remote && item('rename', 'Rename…', () => setRenaming(host.label))}
           {host.remote && item('remove', 'Remove…', () => setRemoving(true))}

@@ -32,11 +32,14 @@ export function SettingsPage({
   view,
   onSaved,
   onClose,
+  onRules,
 }: {
   app: AppState;
   view: SettingsView;
   onSaved: (v: SettingsView) => void;
   onClose: () => void;
+  /** Open a host's approval rules. */
+  onRules?: (host: string, label: string) => void;
 }) {
   const [error, setError] = useState('');
   const s = view.settings;
@@ -164,6 +167,23 @@ export function SettingsPage({
           onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
         />
       </div>
+
+      {onRules && (
+        <>
+          <h2>Approval rules</h2>
+          <p class="muted small">
+            Each host answers confirmations by its own rules, for every agent (made with <em>Always allow…</em> in a
+            chat).
+          </p>
+          <div class="settings-rules">
+            {app.hosts.map((h) => (
+              <button type="button" key={h.id} data-testid="settings-rules" onClick={() => onRules(h.id, h.label)}>
+                Rules of {h.label}…
+              </button>
+            ))}
+          </div>
+        </>
+      )}
 
       <h2>Files</h2>
       <div class="settings-grid">

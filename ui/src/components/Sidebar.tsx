@@ -32,6 +32,8 @@ export function Sidebar(props: {
   onHostCustomizations: (host: string, label: string) => void;
   /** Open a host's agents. */
   onHostAgents: (host: string, label: string) => void;
+  /** Open a host's approval rules. */
+  onHostRules: (host: string, label: string) => void;
   onSettings: () => void;
   onAbout: () => void;
 }) {
@@ -103,7 +105,12 @@ export function Sidebar(props: {
       <div class="groups">
         {groups.map((g) => (
           <section class="host-group" key={g.host.id} data-testid="host-group" data-host={g.host.id}>
-            <HostHeader host={g.host} onCustomizations={props.onHostCustomizations} onAgents={props.onHostAgents} />
+            <HostHeader
+              host={g.host}
+              onCustomizations={props.onHostCustomizations}
+              onAgents={props.onHostAgents}
+              onRules={props.onHostRules}
+            />
             {g.rows.length === 0 && <p class="muted small">{emptyGroupText(filter)}</p>}
             <ul>
               {g.rows.map((r) => {

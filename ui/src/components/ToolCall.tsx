@@ -1,14 +1,24 @@
 // A tool call: status, the full input, file-edit diffs, the commands it ran
 // in terminals (TerminalOutput), the result, and
-// the inline confirmation card with the options the host sent. The agent's
-// plan (a tool call named `plan`) is a checklist that updates in place.
+// the inline confirmation card with the options the host sent and, on a
+// host with approval rules, *Always allow…* / *Never allow…* (a rule made
+// from the confirmation, which then answers it). A tool call a rule
+// answered says so. The agent's plan (a tool call named `plan`) is a
+// checklist that updates in place.
 
+import { useState } from 'preact/hooks';
 import type { DiffView } from '../gen/DiffView';
+import type { RuleDecision } from '../gen/RuleDecision';
+import type { RuleDraft } from '../gen/RuleDraft';
 import type { ToolCallPart } from '../gen/ToolCallPart';
+import { call } from '../ipc';
 import { type ToolCallView, toolInputText } from '../state/chat-store';
 import { confirmationOptions, type OptionView, shortcutKeys } from '../state/composer';
 import { planItems, planProgress } from '../state/plan';
+import { answeringOption, draftFrom, type RuleContext } from '../state/rules';
 import { LazyTerminal } from './LazyTerminal';
+import { RuleForm } from './RuleForm';
+import { RuleLink } from './RuleLink';
 import type { ReadTerminal } from './TerminalOutput';
 
 const PLAN_MARK = { done: '✓', doing: '◐', todo: '○' } as const;
@@ -59,16 +69,27 @@ export function Diff({ d }: { d: DiffView }) {
   );
 }
 
+/** What a tool call needs for approval rules: its session, and the Rules page. */
+export interface ToolCallRules {
+  context: RuleContext;
+  /** Open the Rules page at this rule. */
+  openRule: (rule: string) => void;
+}
+
 export function ToolCall({
   part,
   onConfirm,
   readTerminal,
+  rules,
 }: {
   part: ToolCallPart;
   onConfirm?: (tc: ToolCallView, o: OptionView) => void;
   /** Reads a terminal the tool call shows (its output follows live). */
   readTerminal?: ReadTerminal;
+  rules?: ToolCallRules;
 }) {
+  /** The rule being made from this confirmation: allow or deny. */
+  const [making, setMaking] = useState<RuleDecision | null>(null);
   const tc = part.toolCall;
   const status = tc.status;
   const input = toolInputText(tc);
@@ -124,7 +145,36 @@ export function ToolCall({
               ))}
             </button>
           ))}
+          {rules && !making && (
+            <span class="rule-buttons">
+              <button type="button" data-testid="rule-always-allow" onClick={() => setMaking('allow')}>
+                Always allow…
+              </button>
+              <button type="button" data-testid="rule-never-allow" onClick={() => setMaking('deny')}>
+                Never allow…
+              </button>
+            </span>
+          )}
         </div>
+      )}
+      {pending && onConfirm && rules && making && (
+        <RuleForm
+          key={making}
+          initial={draftFrom(tc.ruleSuggestion, making, rules.context)}
+          context={rules.context}
+          saveLabel={making === 'allow' ? 'Save rule and allow' : 'Save rule and deny'}
+          onSave={(draft: RuleDraft) =>
+            call('rules.save', { host: rules.context.host, rule: draft }).then(() => {
+              const o = answeringOption(options, draft.decision);
+              if (o) onConfirm(tc, o);
+              setMaking(null);
+            })
+          }
+          onCancel={() => setMaking(null)}
+        />
+      )}
+      {tc.rule && rules && (
+        <RuleLink host={rules.context.host} rule={tc.rule} status={status} onOpen={rules.openRule} />
       )}
       {status === 'completed' && (
         <div class="tool-result" data-testid="tool-result">

@@ -10,7 +10,7 @@ import { PaperclipIcon } from './icons';
 import { Markdown } from './Markdown';
 import { SignIn } from './SignIn';
 import type { ReadTerminal } from './TerminalOutput';
-import { ToolCall } from './ToolCall';
+import { ToolCall, type ToolCallRules } from './ToolCall';
 
 export interface TurnActions {
   confirm: (turnId: string, tc: ToolCallView, o: OptionView) => void;
@@ -27,6 +27,8 @@ export interface TurnActions {
   signIn: { host: string; session: string; hostName: string };
   /** Send this turn's message again (its agent was just signed in). */
   resend: (turnId: string) => void;
+  /** Approval rules: the session's scopes, and the Rules page. */
+  rules: ToolCallRules;
 }
 
 function Part({
@@ -62,6 +64,7 @@ function Part({
           part={part}
           onConfirm={(tc, o) => actions.confirm(turnId, tc, o)}
           readTerminal={actions.readTerminal}
+          rules={actions.rules}
         />
       );
     case 'inputRequest':

@@ -217,7 +217,9 @@ await test('approve a tool call from its inline card and see the result', async 
   await page.waitForSelector('[data-testid=session-row][data-status=needs-input]');
   // The row says what the agent waits for, in the host's words.
   await expectText('[data-testid=session-row][data-status=needs-input] .status-word', 'Waiting for approval');
-  const labels = await page.$$eval('[data-testid=confirmation] button', (bs) => bs.map((b) => b.textContent));
+  // The agent's own options (beside them, the host's *Always allow…* / *Never allow…*: rules.mjs).
+  const options = '[data-testid=confirmation] button[data-testid^=confirm-]';
+  const labels = await page.$$eval(options, (bs) => bs.map((b) => b.textContent));
   if (!labels.some((l) => l.includes('Always allow'))) throw new Error(`host options missing: ${labels}`);
   await shot('chat-confirmation');
   await page.click('[data-testid=inbox-button]');
@@ -229,7 +231,7 @@ await test('approve a tool call from its inline card and see the result', async 
   await page.click('[data-testid=inbox-item] button');
   await page.waitForSelector('[data-testid=confirmation]');
   // Each option shows its keys: 1 and y on Allow, 3 and n on Reject.
-  const keys = await page.$$eval('[data-testid=confirmation] button', (bs) =>
+  const keys = await page.$$eval(options, (bs) =>
     bs.map((b) => [...b.querySelectorAll('kbd')].map((k) => k.textContent).join(' ')),
   );
   if (keys.join('|') !== '1 y|2|3 n') throw new Error(`shortcut keys shown: ${keys.join('|')}`);

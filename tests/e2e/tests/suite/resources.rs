@@ -422,6 +422,22 @@ fn inotify_watches(host: &TestHost) -> usize {
     infos.map(|info| info.lines().filter(|l| l.starts_with("inotify wd:")).count()).sum()
 }
 
+/// The host's inotify watches once the count has held still for 300 ms
+/// (a session's change tracker starts its watcher in the background).
+async fn settled_inotify_watches(host: &TestHost) -> usize {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let (mut last, mut since) = (inotify_watches(host), tokio::time::Instant::now());
+    while since.elapsed() < std::time::Duration::from_millis(300) {
+        assert!(tokio::time::Instant::now() < deadline, "the host's inotify watches never settled");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let now = inotify_watches(host);
+        if now != last {
+            (last, since) = (now, tokio::time::Instant::now());
+        }
+    }
+    last
+}
+
 /// Wait until the host holds exactly `n` inotify watches.
 async fn wait_for_inotify_watches(host: &TestHost, n: usize) {
     let waited = tokio::time::timeout(WAIT, async {
@@ -444,7 +460,9 @@ async fn subscribe_code(c: &Client, channel: &str) -> Option<i32> {
 async fn a_watch_lives_while_anyone_subscribes_and_goes_with_its_connections() {
     let f = setup().await;
     let c = &f.client;
-    let before = inotify_watches(&f.host);
+    // The session's own change tracking watches its folder from a thread
+    // started at `subscribe`: count from once that has settled.
+    let before = settled_inotify_watches(&f.host).await;
     let src = uri(&f.proj.join("src"));
     let watch = |c| {
         let params = json!({"uri": src, "recursive": true});

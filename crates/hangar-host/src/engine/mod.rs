@@ -197,7 +197,7 @@ impl Engine {
     /// let dir = tempfile::tempdir()?;
     /// let conn = store::open(&dir.path().join("hangar.db"))?;
     /// let (committed, published) = mpsc::channel();
-    /// let (writer, _thread) = store::spawn_writer(conn, move |batch: Vec<Publication>| {
+    /// let (writer, _thread) = store::spawn_writer(conn, None, move |batch: Vec<Publication>| {
     ///     let _ = committed.send(batch);
     /// })?;
     /// let root = RootState { agents: Vec::new(), active_sessions: Some(0), terminals: None, config: None, meta: None };

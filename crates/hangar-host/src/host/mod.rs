@@ -152,6 +152,8 @@ pub struct Host {
     me: Weak<Host>,
     next_conn: AtomicU64,
     writer_thread: Mutex<Option<JoinHandle<()>>>,
+    /// The search indexer thread, stopped after the writer's last commit.
+    indexer: Mutex<store::search::SearchIndexer>,
     _lock: File,
 }
 
@@ -174,8 +176,10 @@ impl Host {
         let loaded = store::load(&conn, config.turn_tail)?;
         let hub = Arc::new(Hub::new(config.replay_capacity, loaded.server_seq));
         let fanout = hub.clone();
-        let (writer, thread) = store::spawn_writer(conn, move |batch: Vec<Publication>| fanout.publish(batch))
-            .map_err(io("starting the store writer"))?;
+        let (indexer, index_feed) = store::search::SearchIndexer::start(&db_path)?;
+        let (writer, thread) =
+            store::spawn_writer(conn, Some(index_feed.clone()), move |batch: Vec<Publication>| fanout.publish(batch))
+                .map_err(io("starting the store writer"))?;
         let customizations = Arc::new(Customizations::open(
             &config.data_dir,
             config.customization_home.clone(),
@@ -220,7 +224,7 @@ impl Host {
             &config.protected_paths,
         )?;
         let turn_pages = TurnPages::open(&db_path)?;
-        let search = store::search::SearchReader::open(&db_path)?;
+        let search = store::search::SearchReader::open(&db_path, index_feed)?;
         let changes = crate::changes::Tracker::open(&config.data_dir, resources.never_served().to_vec())?;
         let rules = crate::rules::RuleStore::open(&config.data_dir)?;
         let host = Arc::new_cyclic(|me| Self {
@@ -247,6 +251,7 @@ impl Host {
             me: me.clone(),
             next_conn: AtomicU64::new(1),
             writer_thread: Mutex::new(Some(thread)),
+            indexer: Mutex::new(indexer),
             _lock: lock_file,
             config,
         });
@@ -584,6 +589,7 @@ impl Host {
         if let Some(thread) = lock(&self.writer_thread).take() {
             drop(thread);
         }
+        lock(&self.indexer).stop();
     }
 }
 

@@ -9,8 +9,9 @@
 //! - `load.rs`    — rebuilding sessions and chats at startup from checkpoints,
 //!   the action log written since, and the tail of each chat's turns.
 //! - `turn_pages.rs` — reading older turns for `fetchTurns`.
-//! - `search/`    — the full-text index (FTS5 tables in this file), fed by
-//!   the writer in the same transactions, and `x-hangar/search`'s reader.
+//! - `search/`    — the full-text index (FTS5, in `search.db` beside this
+//!   file), queued by the writer in the same transactions and applied by an
+//!   indexer thread of its own, and `x-hangar/search`'s reader.
 //!
 //! The action stream is the source of truth: every persisted envelope goes to
 //! `log`; each channel is checkpointed (its state without completed turns)
@@ -47,31 +48,34 @@ pub enum StoreError {
         /// The decoder's error.
         source: serde_json::Error,
     },
+    /// A file operation failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A thread could not be started.
+    #[error("starting a thread: {0}")]
+    Thread(String),
     /// A failure injected by the test-only switch ([`writer::FAULT_FLAG_VAR`]).
     #[error("{0} (injected by {var})", var = writer::FAULT_FLAG_VAR)]
     Injected(String),
 }
 
-/// Open (and create, migrate) the database file; the search index is
-/// rebuilt first when it is missing or older ([`search::ensure`]).
+/// Open (and create, migrate) the database file. The search index is
+/// opened apart, by [`search::SearchIndexer::start`].
 pub fn open(path: &Path) -> Result<rusqlite::Connection, StoreError> {
-    let mut conn = rusqlite::Connection::open(path)?;
+    let conn = rusqlite::Connection::open(path)?;
     schema::prepare(&conn)?;
-    if let Some(report) = search::ensure(&mut conn)? {
-        tracing::info!(
-            "search index rebuilt: {} titles, {} turns in {} ms",
-            report.titles,
-            report.turns,
-            report.took.as_millis()
-        );
-    }
     Ok(conn)
 }
 
-/// Build the search index again from the store in the database file
-/// (`hangar reindex`).
+/// Build the search index (`search.db` beside the database file) again
+/// from the store (`hangar reindex`).
 pub fn reindex(path: &Path) -> Result<search::RebuildReport, StoreError> {
-    let mut conn = rusqlite::Connection::open(path)?;
-    schema::prepare(&conn)?;
+    drop(open(path)?);
+    let mut conn = search::open_index(path)?;
     search::rebuild(&mut conn)
 }

@@ -44,5 +44,18 @@ pub fn prepare(conn: &Connection) -> rusqlite::Result<()> {
              COMMIT;",
         )?;
     }
+    // The search index's queue (store/search/queue.rs). The index itself
+    // lived in this file before version 3 of the index; it is now in
+    // `search.db`, built again from the store on the first start.
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS search_queue (
+             id INTEGER PRIMARY KEY AUTOINCREMENT,
+             kind TEXT NOT NULL,
+             key TEXT NOT NULL,
+             arg TEXT);
+         DROP TABLE IF EXISTS search_fts;
+         DROP TABLE IF EXISTS search_docs;
+         DELETE FROM meta WHERE key = 'search_version';",
+    )?;
     Ok(())
 }

@@ -22,6 +22,7 @@ use std::time::Duration;
 use rusqlite::{params, Connection, Transaction};
 use tracing::error;
 
+use super::search::{prune, queue_ops, IndexFeed, QueueState};
 use super::{StoreError, StoreOp};
 
 /// Largest number of queued items written in one transaction.
@@ -93,9 +94,16 @@ impl<P: Send + 'static> StoreWriter<P> {
 }
 
 /// Start the writer thread on `conn`. `after_commit` receives each committed
-/// batch's publications, in order. The thread ends when every
-/// [`StoreWriter`] is dropped.
-pub fn spawn_writer<P, F>(conn: Connection, after_commit: F) -> std::io::Result<(StoreWriter<P>, JoinHandle<()>)>
+/// batch's publications, in order. With `index`, each transaction also
+/// queues its search index work and the indexer is woken after the commit
+/// ([`super::search::SearchIndexer`]); without, nothing is indexed (the
+/// search bench's baseline). The thread ends when every [`StoreWriter`] is
+/// dropped.
+pub fn spawn_writer<P, F>(
+    conn: Connection,
+    index: Option<IndexFeed>,
+    after_commit: F,
+) -> std::io::Result<(StoreWriter<P>, JoinHandle<()>)>
 where
     P: Sequenced + Send + 'static,
     F: FnMut(Vec<P>) + Send + 'static,
@@ -103,9 +111,17 @@ where
     let (tx, rx) = mpsc::channel();
     let failure = Arc::new(Mutex::new(None));
     let state = Failure { reason: failure.clone(), fault_flag: std::env::var_os(FAULT_FLAG_VAR).map(PathBuf::from) };
-    let handle =
-        std::thread::Builder::new().name("hangar-store".into()).spawn(move || run(conn, rx, after_commit, state))?;
+    let index = index.map(|feed| Index { feed, queue: QueueState::default() });
+    let handle = std::thread::Builder::new()
+        .name("hangar-store".into())
+        .spawn(move || run(conn, rx, after_commit, state, index))?;
     Ok((StoreWriter { tx, failure }, handle))
+}
+
+/// The writer's link to the search indexer.
+struct Index {
+    feed: IndexFeed,
+    queue: QueueState,
 }
 
 /// The writer's side of [`StoreWriter::failure`], and the test-only switch.
@@ -132,6 +148,7 @@ fn run<P: Sequenced, F: FnMut(Vec<P>)>(
     rx: Receiver<Item<P>>,
     mut after_commit: F,
     failure: Failure,
+    mut index: Option<Index>,
 ) {
     // What is queued and not yet committed: one batch, or every batch since a
     // commit started failing.
@@ -145,7 +162,7 @@ fn run<P: Sequenced, F: FnMut(Vec<P>)>(
                 Ok(item) => Some(item),
                 Err(RecvTimeoutError::Timeout) => None,
                 Err(RecvTimeoutError::Disconnected) => {
-                    if let Err(e) = commit(&mut conn, &ops, max_seq, &failure) {
+                    if let Err(e) = commit(&mut conn, &ops, max_seq, &failure, index.as_mut()) {
                         error!("store commit failed at shutdown, {} writes lost: {e}", ops.len());
                     }
                     return;
@@ -182,8 +199,13 @@ fn run<P: Sequenced, F: FnMut(Vec<P>)>(
                 Item::Barrier(done) => barriers.push(done),
             }
         }
-        match commit(&mut conn, &ops, max_seq, &failure) {
-            Ok(()) => {
+        match commit(&mut conn, &ops, max_seq, &failure, index.as_mut()) {
+            Ok(queued) => {
+                if queued {
+                    if let Some(index) = &index {
+                        index.feed.wake();
+                    }
+                }
                 if failing {
                     tracing::info!("store commits again; {} queued writes saved", ops.len());
                     failure.set(None);
@@ -194,6 +216,9 @@ fn run<P: Sequenced, F: FnMut(Vec<P>)>(
                 after_commit(std::mem::take(&mut publications));
             }
             Err(e) => {
+                if let Some(index) = &mut index {
+                    index.queue.rolled_back();
+                }
                 // Nothing is published that was not stored: a client must
                 // never see what a restart would not bring back. The batch
                 // stays queued and is retried.
@@ -210,9 +235,16 @@ fn run<P: Sequenced, F: FnMut(Vec<P>)>(
     }
 }
 
-fn commit(conn: &mut Connection, ops: &[StoreOp], max_seq: Option<u64>, failure: &Failure) -> Result<(), StoreError> {
+/// Write one batch in one transaction; `true` when it queued index work.
+fn commit(
+    conn: &mut Connection,
+    ops: &[StoreOp],
+    max_seq: Option<u64>,
+    failure: &Failure,
+    index: Option<&mut Index>,
+) -> Result<bool, StoreError> {
     if ops.is_empty() && max_seq.is_none() {
-        return Ok(());
+        return Ok(false);
     }
     if failure.injected() {
         return Err(StoreError::Injected("disk full".to_owned()));
@@ -235,8 +267,13 @@ fn commit(conn: &mut Connection, ops: &[StoreOp], max_seq: Option<u64>, failure:
             apply(&tx, op)?;
         }
     }
-    // The search index follows what this transaction stored.
-    super::search::index_ops(&tx, ops, superseded)?;
+    // The search index follows what this transaction stored: queued here,
+    // applied by the indexer after the commit.
+    let mut queued = false;
+    if let Some(index) = index {
+        queued = queue_ops(&tx, ops, superseded, &mut index.queue)?;
+        prune(&tx, &index.feed, &mut index.queue)?;
+    }
     if let Some(seq) = max_seq {
         tx.execute(
             "INSERT INTO meta(key, value) VALUES('server_seq', ?1)
@@ -245,7 +282,7 @@ fn commit(conn: &mut Connection, ops: &[StoreOp], max_seq: Option<u64>, failure:
         )?;
     }
     tx.commit()?;
-    Ok(())
+    Ok(queued)
 }
 
 fn apply(tx: &Transaction<'_>, op: &StoreOp) -> Result<(), StoreError> {

@@ -260,10 +260,15 @@ async fn the_search_contract_holds() {
     assert!(!turn_ids(&items(&mut raw, "quokka").await).contains(&"a1".to_owned()));
 }
 
+/// The index file gone (it is rebuilt from the store at start).
 fn drop_index(data_dir: &std::path::Path) {
-    let db = rusqlite::Connection::open(data_dir.join("hangar.db")).unwrap();
-    db.execute_batch("DROP TABLE search_fts; DROP TABLE search_docs; DELETE FROM meta WHERE key = 'search_version';")
-        .unwrap();
+    for name in ["search.db", "search.db-wal", "search.db-shm"] {
+        let path = data_dir.join(name);
+        if path.exists() {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    assert!(!data_dir.join("search.db").exists());
 }
 
 #[tokio::test]
@@ -309,7 +314,7 @@ async fn found_after_restart_kill_9_a_dropped_index_and_reindex() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("2 turns"), "{}", String::from_utf8_lossy(&out.stdout));
-    let db = rusqlite::Connection::open(dir.path().join("hangar.db")).unwrap();
+    let db = rusqlite::Connection::open(dir.path().join("search.db")).unwrap();
     let n: i64 =
         db.query_row("SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH 'narwhal'", [], |r| r.get(0)).unwrap();
     assert_eq!(n, 1);

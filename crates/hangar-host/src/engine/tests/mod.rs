@@ -205,7 +205,7 @@ impl Fx {
 pub(super) fn engine_over_store(dir: &Path) -> (Engine, mpsc::Receiver<Vec<Publication>>) {
     let conn = store::open(&dir.join("hangar.db")).unwrap();
     let (tx, publications) = mpsc::channel();
-    let (writer, _thread) = store::spawn_writer(conn, move |batch: Vec<Publication>| {
+    let (writer, _thread) = store::spawn_writer(conn, None, move |batch: Vec<Publication>| {
         let _ = tx.send(batch);
     })
     .unwrap();

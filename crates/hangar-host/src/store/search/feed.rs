@@ -1,49 +1,51 @@
-//! Index writes inside the writer's transaction, after the batch's own
-//! writes: what the index holds is always what the committed store holds.
-//!
-//! Only turn ends, truncations, removals and session index rows reach this
-//! file; streaming deltas never do. A session index row costs one lookup and
-//! touches the index only when the title changed.
+//! The indexer's side: one `search_queue` row applied to the index, on
+//! the indexer's connection (the index file, the store attached), reading
+//! the store as it is now. A turn or session a later row removed is
+//! skipped; the later row then removes what is left of it.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 
 use super::extract::turn_text;
-use crate::store::{StoreError, StoreOp};
+use crate::store::StoreError;
 
-/// Bring the index up to date with `ops`, just applied in this transaction,
-/// in their order. `skip` says which ops were not applied (superseded
-/// session index rows).
-pub(crate) fn index_ops(tx: &Connection, ops: &[StoreOp], skip: impl Fn(usize) -> bool) -> Result<(), StoreError> {
-    for (i, op) in ops.iter().enumerate() {
-        if skip(i) {
-            continue;
-        }
-        match op {
-            StoreOp::TurnEnded { chat, turn_id, turn } => index_turn(tx, chat, turn_id, turn)?,
-            StoreOp::TurnsTruncated { chat, keep_through } => forget_turns_after(tx, chat, keep_through.as_deref())?,
-            StoreOp::IndexSession { uri, modified_at, summary, .. } => index_title(tx, uri, modified_at, summary)?,
-            StoreOp::SessionRemoved { uri, .. } => forget_session(tx, uri)?,
-            StoreOp::Log { .. } | StoreOp::Checkpoint { .. } => {}
-        }
-    }
-    Ok(())
+/// One queued change, as the writer queued it (`queue.rs`).
+pub(super) struct Queued {
+    pub id: i64,
+    pub kind: String,
+    pub key: String,
+    pub arg: Option<String>,
 }
 
-/// Index a stored turn (a turn whose row a later op of the batch already
-/// removed, or whose chat belongs to no session, is skipped).
-fn index_turn(tx: &Connection, chat: &str, turn_id: &str, turn: &str) -> Result<(), StoreError> {
-    let row: Option<(i64, Option<String>)> = tx
+/// Apply one queued change to the index.
+pub(super) fn apply(tx: &Connection, row: &Queued) -> Result<(), StoreError> {
+    match (row.kind.as_str(), row.arg.as_deref()) {
+        ("turn", Some(turn_id)) => index_turn(tx, &row.key, turn_id),
+        ("truncate", keep_through) => forget_turns_after(tx, &row.key, keep_through),
+        ("title", _) => index_title(tx, &row.key),
+        ("remove", _) => forget_session(tx, &row.key),
+        (kind, _) => {
+            tracing::warn!("search queue row {} of unknown kind {kind:?} skipped", row.id);
+            Ok(())
+        }
+    }
+}
+
+/// Index a stored turn (a turn whose row is gone since, or whose chat
+/// belongs to no session, is skipped). Indexing it again replaces it.
+fn index_turn(tx: &Connection, chat: &str, turn_id: &str) -> Result<(), StoreError> {
+    let row: Option<(i64, Option<String>, String)> = tx
         .prepare_cached(
-            "SELECT t.ord, c.parent FROM turns t LEFT JOIN checkpoints c ON c.channel = t.chat
+            "SELECT t.ord, c.parent, t.turn FROM turns t LEFT JOIN checkpoints c ON c.channel = t.chat
              WHERE t.chat = ?1 AND t.turn_id = ?2 ORDER BY t.ord DESC LIMIT 1",
         )?
-        .query_row(params![chat, turn_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(params![chat, turn_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
-    let Some((ord, Some(session))) = row else {
+    let Some((ord, Some(session), turn)) = row else {
         return Ok(());
     };
-    let turn: Value = serde_json::from_str(turn).map_err(|source| StoreError::Json { table: "turns", source })?;
+    let turn: Value = serde_json::from_str(&turn).map_err(|source| StoreError::Json { table: "turns", source })?;
+    delete_docs(tx, "chat = ?1 AND ord = ?2", params![chat, ord])?;
     insert_turn(tx, &session, chat, ord, turn_id, &turn)
 }
 
@@ -107,11 +109,18 @@ fn delete_docs(tx: &Connection, condition: &str, args: impl rusqlite::Params + C
     Ok(())
 }
 
-/// A session's index row was written: replace its title document when the
-/// title in `summary` (a `SessionSummary` as JSON) differs from the indexed one.
-fn index_title(tx: &Connection, session: &str, modified_at: &str, summary: &str) -> Result<(), StoreError> {
+/// A session's title may have changed: replace its title document when the
+/// stored summary's title differs from the indexed one.
+fn index_title(tx: &Connection, session: &str) -> Result<(), StoreError> {
+    let row: Option<(String, String)> = tx
+        .prepare_cached("SELECT modified_at, summary FROM sessions WHERE uri = ?1")?
+        .query_row(params![session], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((modified_at, summary)) = row else {
+        return Ok(());
+    };
     let summary: Value =
-        serde_json::from_str(summary).map_err(|source| StoreError::Json { table: "sessions", source })?;
+        serde_json::from_str(&summary).map_err(|source| StoreError::Json { table: "sessions", source })?;
     let title = summary.get("title").and_then(Value::as_str).unwrap_or_default();
     let indexed: Option<String> = tx
         .prepare_cached(
@@ -123,7 +132,7 @@ fn index_title(tx: &Connection, session: &str, modified_at: &str, summary: &str)
     if indexed.as_deref() == Some(title) || (indexed.is_none() && title.trim().is_empty()) {
         return Ok(());
     }
-    replace_title(tx, session, &summary, title, modified_at)
+    replace_title(tx, session, &summary, title, &modified_at)
 }
 
 /// Replace a session's title document (also used by the rebuild).

@@ -1,15 +1,18 @@
 //! Full-text search over everything the store keeps: an SQLite FTS5 index
-//! in `hangar.db` beside the tables it is built from, written by the store's
-//! writer thread in the same transaction as the turn row or title it covers
-//! (so it survives `kill -9` with them), and rebuilt from `turns` and
+//! in `search.db` beside `hangar.db`, written by an indexer thread of its own
+//! that follows a queue the store writer appends to in the same transaction
+//! as the turn row or title it covers (so nothing is lost to `kill -9`, and
+//! the writer never pays for the index), and rebuilt from `turns` and
 //! `sessions` when it is missing or from an older version.
 //!
 //! Map:
-//! - `schema.rs`  — the index tables and their version; rebuild when due.
+//! - `schema.rs`  — the index file, its tables and version; rebuild when due.
+//! - `queue.rs`   — the writer's side: `search_queue` rows, the wake-up.
+//! - `indexer.rs` — the indexer thread: applies queued rows in batches.
 //! - `extract.rs` — the searchable text of a stored turn (message, markdown,
 //!   tool call titles, paths of edited files).
-//! - `feed.rs`    — index writes inside the writer's transaction: a turn
-//!   ended, a title changed, turns truncated, a session removed.
+//! - `feed.rs`    — one queued row applied: a turn ended, a title changed,
+//!   turns truncated, a session removed.
 //! - `rebuild.rs` — the whole index again from the store (`hangar reindex`).
 //! - `query.rs`   — a person's query as an FTS5 MATCH expression built from
 //!   quoted tokens (never the raw text).
@@ -19,14 +22,18 @@
 mod cursor;
 mod extract;
 mod feed;
+mod indexer;
 mod query;
+mod queue;
 mod reader;
 mod rebuild;
 mod schema;
 
 pub use cursor::SearchCursor;
-pub(crate) use feed::index_ops;
+pub use indexer::SearchIndexer;
 pub use query::{match_expression, QueryError};
+pub use queue::IndexFeed;
+pub(crate) use queue::{prune, queue_ops, QueueState};
 pub use reader::{open_reader, search, SearchError, SearchHit, SearchPage, SearchReader, SearchRequest};
 pub use rebuild::{rebuild, RebuildReport};
-pub use schema::{ensure, INDEX_VERSION};
+pub use schema::{ensure, index_path, open_index, INDEX_VERSION};

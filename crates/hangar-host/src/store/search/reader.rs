@@ -1,14 +1,16 @@
-//! Running a search on a read connection of its own (WAL: readers never
-//! wait for the writer). Best matches first (FTS5's bm25), newest first
+//! Running a search on a read connection of its own to the index file, the
+//! store attached (WAL: readers never wait for the writer or the indexer). Best matches first (FTS5's bm25), newest first
 //! among equals, among the newest [`RANKED`] matches; sessions no longer in
 //! `sessions` are never found.
 
 use std::path::Path;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use rusqlite::Connection;
 
 use super::query::match_expression;
+use super::IndexFeed;
 use super::QueryError;
 use crate::store::StoreError;
 
@@ -83,29 +85,41 @@ pub const RANKED: u32 = 2_000;
 /// The snippet's markers and length.
 const SNIPPET: &str = "snippet(search_fts, 0, '«', '»', '…', 24)";
 
-/// A read connection for searches.
+/// How long a search waits for the indexer to apply what was committed
+/// before it (the bound on a turn becoming findable).
+pub const READ_YOUR_WRITES: Duration = Duration::from_secs(1);
+
+/// A read connection for searches, and the indexer's progress.
 pub struct SearchReader {
     conn: Mutex<Connection>,
+    feed: IndexFeed,
 }
 
 impl SearchReader {
-    /// Open a reader on the database file.
-    pub fn open(path: &Path) -> Result<Self, StoreError> {
-        Ok(Self { conn: Mutex::new(open_reader(path)?) })
+    /// Open a reader on the index of the store file `path`, fed by `feed`.
+    pub fn open(path: &Path, feed: IndexFeed) -> Result<Self, StoreError> {
+        Ok(Self { conn: Mutex::new(open_reader(path)?), feed })
     }
 
-    /// Run one search.
+    /// Run one search. It first waits (up to [`READ_YOUR_WRITES`]) until the
+    /// index holds everything the store committed before the search
+    /// began, so a client that saw a turn end finds it; the indexer is
+    /// usually milliseconds behind.
     pub fn search(&self, request: &SearchRequest<'_>) -> Result<SearchPage, SearchError> {
         let conn = crate::locks::lock(&self.conn);
+        let queued: i64 =
+            conn.prepare_cached("SELECT COALESCE(MAX(id), 0) FROM search_queue")?.query_row([], |r| r.get(0))?;
+        if !self.feed.wait_done(queued, READ_YOUR_WRITES) {
+            tracing::warn!("search: the index is behind the store by more than {READ_YOUR_WRITES:?}");
+        }
         search(&conn, request)
     }
 }
 
-/// A connection that only reads (also for the bench).
+/// A connection for searches on the index of the store file `path` (also
+/// for the bench).
 pub fn open_reader(path: &Path) -> Result<Connection, StoreError> {
-    let conn = Connection::open(path)?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    Ok(conn)
+    super::open_index(path)
 }
 
 /// Run one search on `conn`. The best page is chosen first from the rowid,

@@ -1,7 +1,9 @@
 //! The whole index again from the store: every session's title from
 //! `sessions`, every turn from `turns` (a chat's session from its
 //! checkpoint) in the order they were stored (the reader ranks the newest
-//! matches by that order), in one transaction, then the version mark.
+//! matches by that order), in one transaction, then the version mark and
+//! the last `search_queue` row it covers (what was queued before the
+//! rebuild read the store is already in it).
 
 use std::time::{Duration, Instant};
 
@@ -9,7 +11,7 @@ use rusqlite::Connection;
 use serde_json::Value;
 
 use super::feed::{insert_turn, replace_title};
-use super::schema::{mark_current, recreate};
+use super::schema::{mark_current, recreate, set_meta};
 use crate::store::StoreError;
 
 /// What a rebuild did.
@@ -23,10 +25,14 @@ pub struct RebuildReport {
     pub took: Duration,
 }
 
-/// Drop the index and build it again from the store's tables.
+/// Drop the index and build it again from the store's tables (`conn` is an
+/// index connection: [`super::open_index`]).
 pub fn rebuild(conn: &mut Connection) -> Result<RebuildReport, StoreError> {
     let started = Instant::now();
     let tx = conn.transaction()?;
+    // Read first: the rebuild's snapshot of the store starts here, so every
+    // queued row up to this one is covered by what it reads.
+    let queued: i64 = tx.query_row("SELECT COALESCE(MAX(id), 0) FROM search_queue", [], |r| r.get(0))?;
     recreate(&tx)?;
     let mut titles = 0;
     {
@@ -62,6 +68,7 @@ pub fn rebuild(conn: &mut Connection) -> Result<RebuildReport, StoreError> {
         }
     }
     mark_current(&tx)?;
+    set_meta(&tx, "queue_done", queued)?;
     tx.commit()?;
     Ok(RebuildReport { titles, turns, took: started.elapsed() })
 }

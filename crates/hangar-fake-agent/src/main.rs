@@ -17,6 +17,11 @@
 //! - `newSession`: merged into the `session/new` result; `sessionId`.
 //! - `beforeNewResponse`: steps run before answering `session/new`.
 //! - `turns`: a list of step lists; prompt N runs `turns[min(N, len-1)]`.
+//! - `pastSessions`: the agent's own earlier sessions, `[{sessionId, cwd,
+//!   title?, updatedAt?, history: [[user text, answer text], …]}]`:
+//!   `session/list` answers those in its `cwd` (all without one), and
+//!   `session/load` of one replays its history (a user chunk, then an
+//!   answer chunk, per pair) instead of the usual `(replayed)` pair.
 //! - `auth`: `{ key: {var, value, method?}, agentMethod }`: sessions are refused
 //!   with `auth_required` until signed in (see `auth.rs`).
 //!
@@ -270,6 +275,15 @@ impl Agent {
         self.send(json!({ "jsonrpc": "2.0", "id": id, "result": result }));
     }
 
+    /// The script's earlier session with id `sid`.
+    fn past_session(&self, sid: &str) -> Option<&Value> {
+        self.script
+            .get("pastSessions")
+            .and_then(Value::as_array)?
+            .iter()
+            .find(|p| p.get("sessionId").and_then(Value::as_str) == Some(sid))
+    }
+
     fn update(&mut self, update: Value) {
         let sid = self.sid.clone();
         self.send(
@@ -340,10 +354,41 @@ impl Agent {
                     self.restored = Some(method.clone());
                     // A load replays the history first.
                     if method == "session/load" {
-                        self.update(json!({ "sessionUpdate": "user_message_chunk", "content": { "type": "text", "text": "(replayed)" } }));
-                        self.update(json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": "(replayed answer)" } }));
+                        let past = self.past_session(&self.sid.clone());
+                        let history = past
+                            .and_then(|p| p.get("history").and_then(Value::as_array).cloned())
+                            .unwrap_or_else(|| vec![json!(["(replayed)", "(replayed answer)"])]);
+                        for pair in history {
+                            for (kind, text) in ["user_message_chunk", "agent_message_chunk"]
+                                .into_iter()
+                                .zip(pair.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned))
+                            {
+                                self.update(
+                                    json!({ "sessionUpdate": kind, "content": { "type": "text", "text": text } }),
+                                );
+                            }
+                        }
                     }
                     self.respond(&id, json!({}));
+                }
+                "session/list" => {
+                    let cwd = params.get("cwd").and_then(Value::as_str);
+                    let sessions: Vec<Value> = self
+                        .script
+                        .get("pastSessions")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter(|p| cwd.is_none() || p.get("cwd").and_then(Value::as_str) == cwd)
+                        .map(|p| {
+                            let mut info = p.clone();
+                            if let Some(o) = info.as_object_mut() {
+                                o.remove("history");
+                            }
+                            info
+                        })
+                        .collect();
+                    self.respond(&id, json!({ "sessions": sessions }));
                 }
                 "session/set_model" | "session/set_config_option" | "session/set_mode" => {
                     let model = params

@@ -121,10 +121,22 @@ pub enum SideEffect {
     },
 }
 
+/// In a server-emitted `chat/turnStarted`'s `_meta`: a turn the agent
+/// replayed from its own history (`agents/acp/replay.rs`), not a prompt to
+/// send it.
+pub const REPLAYED_META_KEY: &str = "hangar/replayed";
+
 impl Engine {
     /// Record the side effect of an applied chat action.
     pub(super) fn record_effect(&mut self, session: &str, chat: &str, action: &StateAction, client: Option<&str>) {
         let effect = match action {
+            // A turn of an agent's own earlier session, replayed by the
+            // host when the session was opened here: already answered.
+            StateAction::ChatTurnStarted(a)
+                if client.is_none() && a.meta.as_ref().is_some_and(|m| m.contains_key(REPLAYED_META_KEY)) =>
+            {
+                return;
+            }
             StateAction::ChatTurnStarted(a) => SideEffect::TurnStarted {
                 session: session.to_owned(),
                 chat: chat.to_owned(),

@@ -58,7 +58,7 @@ pub mod titles;
 
 pub use channels::ChannelRef;
 pub use client_actions::Rejection;
-pub use effects::SideEffect;
+pub use effects::{SideEffect, REPLAYED_META_KEY};
 pub use sessions::{CreateSession, ForkSeed, SessionPage, WORKTREE_META};
 pub use terminal_channels::{terminal_uri, BadSize, Size, MAX_CELLS, MAX_TERMINAL_CONTENT};
 

@@ -110,7 +110,7 @@ async fn run(host: &Arc<Host>, client: &str, p: AgentSignInParams) -> Result<Val
 }
 
 /// Agent `provider`'s saved keys (the keyring is asked off this task).
-async fn saved_env(host: &Arc<Host>, provider: &str) -> Vec<(String, String)> {
+pub(super) async fn saved_env(host: &Arc<Host>, provider: &str) -> Vec<(String, String)> {
     let (host, provider) = (host.clone(), provider.to_owned());
     tokio::task::spawn_blocking(move || host.agent_keys.env(&provider)).await.unwrap_or_default()
 }

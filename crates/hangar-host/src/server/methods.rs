@@ -120,6 +120,10 @@ pub fn handle_request(
             super::agent_sign_in_method::sign_out(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
+        "x-hangar/agentSessions" => {
+            super::agent_sessions_method::answer(host, conn.id, id.clone(), decode(&params)?);
+            Ok(Reply::Sent)
+        }
         "x-hangar/search" => {
             super::search_method::answer(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
@@ -336,6 +340,16 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessi
     if fork.is_some() && worktree.is_some() {
         return Err(RpcError::invalid_params("_meta", "hangar/fork and hangar/worktree cannot be asked for together"));
     }
+    let past = past_session_meta(p.meta.as_ref())?;
+    if past.is_some() && (fork.is_some() || worktree.is_some()) {
+        return Err(RpcError::invalid_params(
+            "_meta",
+            "hangar/agentSession cannot be asked for with hangar/fork or hangar/worktree",
+        ));
+    }
+    if past.is_some() && p.provider.is_none() {
+        return Err(RpcError::invalid_params("provider", "opening an agent's own session needs its provider"));
+    }
     let agents = host.agent_registry.all();
     let provider = match p.provider {
         Some(provider) if agents.iter().any(|a| a.id == provider) => provider,
@@ -374,7 +388,7 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessi
         active_client: p.active_client,
         config,
         fork: None,
-        meta: None,
+        meta: past,
     };
     // Copying folders, making a worktree and running its setup read and
     // write files: off the read loop.
@@ -396,6 +410,28 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessi
         }
     })
 }
+
+/// `createSession`'s `_meta["hangar/agentSession"]` (`{ "sessionId": string }`,
+/// one of the agent's own earlier sessions from `x-hangar/agentSessions`)
+/// as the session's starting `_meta`: its agent opens that session
+/// (`agents/acp/startup.rs`) instead of a new one.
+fn past_session_meta(
+    meta: Option<&serde_json::Map<String, Value>>,
+) -> Result<Option<serde_json::Map<String, Value>>, RpcError> {
+    let Some(asked) = meta.and_then(|m| m.get(AGENT_SESSION_META)) else {
+        return Ok(None);
+    };
+    let sid = asked
+        .get("sessionId")
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+        .ok_or_else(|| RpcError::invalid_params("_meta", "hangar/agentSession needs a sessionId"))?;
+    let acp = json!({ "sessionId": sid, crate::agents::acp::ACP_OPEN_KEY: true });
+    Ok(Some([(crate::agents::acp::ACP_META_KEY.to_owned(), acp)].into_iter().collect()))
+}
+
+/// The `createSession` `_meta` key that opens an agent's own earlier session.
+pub const AGENT_SESSION_META: &str = "hangar/agentSession";
 
 /// Run `work` on the blocking pool and answer request `id` with its
 /// outcome (`null` on success) when it is done.

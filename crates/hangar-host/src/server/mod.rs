@@ -25,6 +25,8 @@
 //! - `agent_sign_in_method.rs` — `x-hangar/agentSignIn` / `agentSignOut`:
 //!   a key kept in the keyring, a login run in a terminal channel, or ACP
 //!   `authenticate`, for a method the agent offered.
+//! - `agent_sessions_method.rs` — `x-hangar/agentSessions`: an agent's own
+//!   earlier sessions (ACP `session/list`), to open with `createSession`.
 //! - `agents_methods.rs` — `x-hangar/agents`, `agentInstall`, `agentRemove`,
 //!   `agentSave`, `agentDelete`: the Agents page (install with progress,
 //!   custom agents), each change published at once.
@@ -40,6 +42,7 @@
 //! - `terminal_methods.rs` — `createTerminal` / `disposeTerminal`: a
 //!   client's own shell in a pseudo-terminal, at the URI it names.
 
+mod agent_sessions_method;
 mod agent_sign_in_method;
 mod agents_methods;
 mod changeset_methods;

@@ -10,6 +10,7 @@ mod acp_queue;
 mod acp_restart;
 mod acp_terminals;
 mod acp_turns;
+mod agent_sessions;
 mod agent_sign_in;
 mod agents_page;
 mod changesets;

@@ -28,6 +28,10 @@
 //!   config properties, switched before a prompt or at once when idle.
 //! - `commands.rs`  — the agent's own `/` commands (`available_commands_update`).
 //! - `fork_context.rs` — a forked chat's earlier turns, as text for its first prompt.
+//! - `past_sessions.rs` — the agent's own earlier sessions (`session/list`),
+//!   and how it opens one (`session/load` or `session/resume`).
+//! - `replay.rs`    — the history `session/load` replays when one of those
+//!   is opened, made into completed turns.
 //! - `sign_in.rs`   — the sign-in methods an agent offers (`authMethods`) in
 //!   the forms Hangar carries out: an API key, a login in a terminal, ACP
 //!   `authenticate`; a start refused with `auth_required` names them.
@@ -78,7 +82,9 @@ mod fork_context;
 mod fs;
 pub mod inbound;
 mod models;
+mod past_sessions;
 mod prompt;
+mod replay;
 mod rpc;
 mod rule_answers;
 mod session;
@@ -99,9 +105,12 @@ mod update;
 pub use agent_host::AgentHost;
 pub use config_options::AgentOption;
 pub use models::{resolve_session_config, session_config_completions};
+pub(crate) use past_sessions::list_past_sessions;
+pub use past_sessions::{OpensWith, PastSessions};
 pub use sign_in::{SignInKind, SignInMethod};
 pub(crate) use sign_in_run::authenticate;
 pub use sign_in_run::{run_login, SignInRunError};
+pub use startup::{META_KEY as ACP_META_KEY, OPEN_KEY as ACP_OPEN_KEY};
 pub use terminal_channel::TerminalChannel;
 
 use std::collections::HashMap;
@@ -153,6 +162,16 @@ pub trait AgentLayer: Send + Sync {
 /// process groups are recorded under `data_dir`.
 pub fn agent_layer(registry: Arc<AgentRegistry>, data_dir: &Path) -> Arc<dyn AgentLayer> {
     Arc::new(AcpLayer::new(registry, data_dir))
+}
+
+/// The ACP session a Hangar session uses (`_meta["hangar.acp"].sessionId`),
+/// and whether it is one of the agent's own earlier sessions still to be
+/// opened (`open`: `true` until its first start has loaded it).
+fn acp_meta(state: &SessionState) -> (Option<String>, bool) {
+    let acp = state.meta.as_ref().and_then(|m| m.get(META_KEY));
+    let id = acp.and_then(|v| v.get("sessionId")).and_then(Value::as_str).map(str::to_owned);
+    let open = acp.and_then(|v| v.get(startup::OPEN_KEY)).and_then(Value::as_bool) == Some(true);
+    (id, open)
 }
 
 /// A turn in a session whose agent is no longer on the host (removed from
@@ -242,18 +261,13 @@ impl AcpLayer {
         }
         let state = host.session(session, SessionState::clone)?;
         let agent = self.agents.get(&state.provider)?;
-        let acp_session = state
-            .meta
-            .as_ref()
-            .and_then(|m| m.get(META_KEY))
-            .and_then(|v| v.get("sessionId"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let (acp_session, open_past) = acp_meta(&state);
         let setup = Setup {
             session: session.to_owned(),
             agent,
             working_directories: state.working_directories.unwrap_or_default(),
             acp_session,
+            open_past,
         };
         Some(self.spawn(host, setup))
     }
@@ -269,11 +283,15 @@ impl AgentLayer for AcpLayer {
                     host.emit(session, StateAction::SessionReady(SessionReadyAction {}));
                     return;
                 };
+                // A session made to open one of the agent's own earlier
+                // sessions names it in its `_meta` from the start.
+                let (acp_session, open_past) = host.session(session, acp_meta).unwrap_or_default();
                 let setup = Setup {
                     session: session.clone(),
                     agent,
                     working_directories: working_directories.clone(),
-                    acp_session: None,
+                    acp_session,
+                    open_past,
                 };
                 let tx = self.spawn(host, setup);
                 let _ = tx.send(Command::Effect(Box::new(effect)));

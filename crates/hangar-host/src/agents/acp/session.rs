@@ -66,8 +66,13 @@ pub struct Setup {
     pub agent: AgentSpec,
     /// `file:` URIs.
     pub working_directories: Vec<String>,
-    /// ACP session id from before a restart.
+    /// ACP session id from before a restart, or the agent's own earlier
+    /// session this one opens.
     pub acp_session: Option<String>,
+    /// `acp_session` is one of the agent's own earlier sessions, not yet
+    /// opened here: it must be restored (never replaced by a new one), and
+    /// the history it replays becomes the chat's turns.
+    pub open_past: bool,
 }
 
 struct Permission {
@@ -800,7 +805,17 @@ impl SessionTask {
             env: &env,
             auth: &self.auth,
         };
-        let started = starter.start(self.acp_session.as_deref(), &mut self.models, &mut self.options).await?;
+        let earlier = self.acp_session.as_deref().map(|id| (id, self.setup.open_past));
+        let started = starter.start(earlier, &mut self.models, &mut self.options).await?;
+        if self.setup.open_past {
+            self.setup.open_past = false;
+            let chat = self.host.session(&self.setup.session, |s| s.default_chat.clone()).flatten();
+            let empty = chat.as_deref().and_then(|c| self.host.chat(c, |c| c.turns.is_empty())) == Some(true);
+            if let (Some(chat), true) = (chat, empty) {
+                let turns = super::replay::replay_history(&*self.host, &chat, &self.cwd, &started.replayed);
+                tracing::info!(session = %self.setup.session, "opened the agent's own session: {turns} turns replayed");
+            }
+        }
         self.live = Some(started.live);
         self.acp_session = Some(started.session_id);
         self.prompt_support = started.prompt_support;

@@ -26,6 +26,7 @@ use tokio::sync::mpsc;
 use super::config_options::AgentOptions;
 use super::inbound::Inbound;
 use super::models::AgentModels;
+use super::past_sessions::OpensWith;
 use super::prompt::PromptSupport;
 use super::rpc::{Connection, RpcFailure};
 use super::sign_in::{self, AuthMethods, SignInKind, SignInMethod};
@@ -37,6 +38,10 @@ use crate::process_groups::Registry;
 
 /// Key in `SessionState._meta` where the ACP session id is kept.
 pub const META_KEY: &str = "hangar.acp";
+
+/// In `_meta[META_KEY]`: `true` while the session is one of the agent's own
+/// earlier sessions that has not been opened here yet (`session/list`).
+pub const OPEN_KEY: &str = "open";
 
 /// How long an exited agent's stderr may take to reach EOF before its tail
 /// is reported as it is.
@@ -95,6 +100,10 @@ pub struct Started {
     /// An earlier ACP session could not be restored: this one starts with
     /// no memory of it.
     pub forgot: bool,
+    /// What `session/load` replayed of the agent's own earlier session
+    /// opened here for the first time (the `update` of each
+    /// `session/update`, in order); empty otherwise.
+    pub replayed: Vec<Value>,
 }
 
 /// What starting an agent for one Hangar session needs.
@@ -117,6 +126,14 @@ pub struct Starter<'a> {
     pub env: &'a [(String, String)],
     /// Where the sign-in methods the agent offers are kept.
     pub auth: &'a AuthMethods,
+}
+
+/// What the handshake settled.
+struct Handshake {
+    session_id: String,
+    prompt_support: PromptSupport,
+    forgot: bool,
+    replayed: Vec<Value>,
 }
 
 /// Why an agent did not start.
@@ -142,7 +159,7 @@ impl Starter<'_> {
     /// (with its exit status and stderr tail).
     pub async fn start(
         &self,
-        earlier: Option<&str>,
+        earlier: Option<(&str, bool)>,
         models: &mut AgentModels,
         options: &mut AgentOptions,
     ) -> Result<Started, StartFailure> {
@@ -153,7 +170,9 @@ impl Starter<'_> {
         }
         let mut live = Live { conn, inbound, stashed: VecDeque::new(), process };
         match self.handshake(&mut live, earlier, models, options).await {
-            Ok((session_id, prompt_support, forgot)) => Ok(Started { live, session_id, prompt_support, forgot }),
+            Ok(Handshake { session_id, prompt_support, forgot, replayed }) => {
+                Ok(Started { live, session_id, prompt_support, forgot, replayed })
+            }
             Err(failure) if failure.sign_in.is_some() => {
                 live.stop(self.registry, self.session).await;
                 Err(failure)
@@ -171,15 +190,17 @@ impl Starter<'_> {
         }
     }
 
-    /// `initialize`, then restore or create the ACP session: its id, the
-    /// prompt capabilities, and whether an earlier session was lost.
+    /// `initialize`, then restore or create the ACP session. `earlier`: the
+    /// ACP session to restore, and whether it is the agent's own earlier
+    /// session opened here for the first time (then it must be restored,
+    /// and what a load replays is kept).
     async fn handshake(
         &self,
         live: &mut Live,
-        earlier: Option<&str>,
+        earlier: Option<(&str, bool)>,
         models: &mut AgentModels,
         options: &mut AgentOptions,
-    ) -> Result<(String, PromptSupport, bool), StartFailure> {
+    ) -> Result<Handshake, StartFailure> {
         let info = ask(&live.conn, "initialize", initialize_params(), self.limit).await?;
         let methods = sign_in::methods_from_initialize(&info, &self.agent.command);
         self.auth.offered(&self.agent.id, methods.clone());
@@ -187,36 +208,63 @@ impl Starter<'_> {
         let prompt_support = PromptSupport::from_agent_capabilities(&caps);
         let cwd = self.cwd.display().to_string();
         let mcp_servers = self.mcp_servers(&caps);
-        if let Some(old) = earlier {
+        if let Some((old, opening)) = earlier {
             let params = json!({ "sessionId": old, "cwd": cwd, "mcpServers": mcp_servers });
-            let method = if caps.get("loadSession").and_then(Value::as_bool) == Some(true) {
-                Some("session/load")
-            } else if caps.pointer("/sessionCapabilities/resume").is_some() {
-                Some("session/resume")
-            } else {
-                None
-            };
-            if let Some(method) = method {
-                // `session/load` replays the history as updates: not a turn.
+            let opens_with = OpensWith::from_capabilities(&caps);
+            if let Some(method) = opens_with.map(OpensWith::method) {
+                // `session/load` replays the history as updates: not a turn
+                // (kept only when opening the agent's own session here).
                 // An agent that wants its saved key presented first is
                 // told, and asked again: falling back to `session/new`
                 // would lose what it remembers.
-                match self.ask_presenting_key(live, method, params, &methods, false).await {
+                let mut held = Vec::new();
+                match self.ask_presenting_key(live, method, params, &methods, &mut held).await {
                     Ok(result) => {
                         while let Ok(msg) = live.inbound.try_recv() {
-                            if let Inbound::Request { id, .. } = msg {
-                                live.conn.respond(&id, Err((-32603, "the session is loading".to_owned())));
+                            held.push(msg);
+                        }
+                        let mut replayed = Vec::new();
+                        for msg in held {
+                            match msg {
+                                Inbound::Request { id, .. } => {
+                                    live.conn.respond(&id, Err((-32603, "the session is loading".to_owned())));
+                                }
+                                Inbound::Notification { method, mut params }
+                                    if opening && method == "session/update" =>
+                                {
+                                    if let Some(update) = params.get_mut("update") {
+                                        replayed.push(update.take());
+                                    }
+                                }
+                                _ => {}
                             }
                         }
                         self.offered(&result, models, options);
-                        return Ok((old.to_owned(), prompt_support, false));
+                        if opening {
+                            self.remember_session(old);
+                        }
+                        let session_id = old.to_owned();
+                        return Ok(Handshake { session_id, prompt_support, forgot: false, replayed });
+                    }
+                    Err(e) if opening => {
+                        return Err(StartFailure::from(format!(
+                            "{} could not open its session {old}: {}",
+                            self.agent.id, e.message
+                        )))
                     }
                     Err(e) => tracing::info!(session = %self.session, "cannot restore the ACP session: {}", e.message),
                 }
+            } else if opening {
+                return Err(StartFailure::from(format!(
+                    "{} cannot open its earlier sessions here: it offers neither session/load nor session/resume",
+                    self.agent.id
+                )));
             }
         }
         let params = json!({ "cwd": cwd, "mcpServers": mcp_servers });
-        let result = self.ask_presenting_key(live, "session/new", params, &methods, true).await;
+        let mut held = Vec::new();
+        let result = self.ask_presenting_key(live, "session/new", params, &methods, &mut held).await;
+        live.stashed.extend(held);
         let result = result.map_err(|e| self.refused(e, methods))?;
         let sid = result
             .get("sessionId")
@@ -225,7 +273,7 @@ impl Starter<'_> {
             .to_owned();
         self.offered(&result, models, options);
         self.remember_session(&sid);
-        Ok((sid, prompt_support, earlier.is_some()))
+        Ok(Handshake { session_id: sid, prompt_support, forgot: earlier.is_some(), replayed: Vec::new() })
     }
 
     /// Ask `method` (`session/new`, `session/load`, `session/resume`); when
@@ -233,19 +281,17 @@ impl Starter<'_> {
     /// in its environment (saved by the person), it takes the key only once
     /// told to (Codex: `authenticate` with its env_var method, ACP's way for
     /// those): it is told, and asked again. Updates that come meanwhile are
-    /// kept for the session when `keep` (not a load's replayed history).
+    /// added to `sink`, in order, for the caller to keep or drop.
     async fn ask_presenting_key(
         &self,
         live: &mut Live,
         method: &str,
         params: Value,
         methods: &[SignInMethod],
-        keep: bool,
+        sink: &mut Vec<Inbound>,
     ) -> Result<Value, AskError> {
         let (result, held) = ask_starting(live, self.scope, method, params.clone(), self.limit).await;
-        if keep {
-            live.stashed.extend(held);
-        }
+        sink.extend(held);
         let Some(key_method) = self.key_to_present(&result, methods) else {
             return result;
         };
@@ -257,9 +303,7 @@ impl Starter<'_> {
             return result;
         }
         let (again, held) = ask_starting(live, self.scope, method, params, self.limit).await;
-        if keep {
-            live.stashed.extend(held);
-        }
+        sink.extend(held);
         again
     }
 
@@ -489,7 +533,10 @@ mod tests {
             env: &[],
             auth: &AuthMethods::default(),
         };
-        let started = starter.start(earlier, &mut AgentModels::default(), &mut AgentOptions::default()).await.unwrap();
+        let started = starter
+            .start(earlier.map(|e| (e, false)), &mut AgentModels::default(), &mut AgentOptions::default())
+            .await
+            .unwrap();
         started.live.stop(&registry, SESSION).await;
         agent.await.unwrap()
     }

@@ -125,8 +125,13 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         }
         Command::SessionCreate(a) => {
             let channel = format!("ahp-session:/{}", fresh_id());
-            // In a new worktree: the host makes it (docs/host.md).
-            let meta = (a.worktree == Some(true)).then(|| json!({ "hangar/worktree": {} }));
+            // In a new worktree, or one of the agent's own earlier
+            // sessions continued: the host makes it (docs/host.md).
+            let meta = match (&a.agent_session, a.worktree == Some(true)) {
+                (Some(sid), _) => Some(json!({ "hangar/agentSession": { "sessionId": sid } })),
+                (None, true) => Some(json!({ "hangar/worktree": {} })),
+                (None, false) => None,
+            };
             let params = CreateSessionParams {
                 provider: a.agent.filter(|a| !a.is_empty()),
                 working_directories: a.folder.map(|f| vec![f]),
@@ -338,6 +343,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             let params = json!({ "id": a.id });
             Reply::AgentsDeleteCustom(request(core, &HostId::new(a.host), "x-hangar/agentDelete", params).await?)
         }
+        Command::AgentsPastSessions(a) => Reply::AgentsPastSessions(core.past_sessions(a).await?),
         Command::RulesList(a) => Reply::RulesList(core.rules_list(a).await?),
         Command::RulesSave(a) => Reply::RulesSave(core.rules_save(a).await?),
         Command::RulesDelete(a) => {

@@ -32,6 +32,7 @@ use super::customization::{
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
+use super::past_sessions::{PastSessionsArgs, PastSessionsView};
 use super::rules::{RuleDeleteArgs, RuleSaveArgs, RuleSaved, RulesListArgs, RulesView};
 use super::search::{SearchArgs, SearchResults};
 use super::settings::{AboutView, OpenArgs, Settings, SettingsView};
@@ -245,6 +246,9 @@ commands! {
     "agents.saveCustom" => AgentsSaveCustom(CustomAgentSaveArgs) -> AgentsView;
     /// Delete a custom agent from a host.
     "agents.deleteCustom" => AgentsDeleteCustom(AgentIdArgs) -> AgentsView;
+    /// An agent's own earlier sessions in a folder (`x-hangar/agentSessions`),
+    /// to continue one (`session.create` with `agentSession`).
+    "agents.pastSessions" => AgentsPastSessions(PastSessionsArgs) -> PastSessionsView;
     /// A host's approval rules (`x-hangar/rules`) and its agents' own.
     "rules.list" => RulesList(RulesListArgs) -> RulesView;
     /// Add a rule to a host (no `id`) or change one (`x-hangar/ruleSave`).
@@ -342,6 +346,11 @@ pub struct SessionCreateArgs {
     /// branch (`createSession` with `_meta["hangar/worktree"]`).
     #[serde(default)]
     pub worktree: Option<bool>,
+    /// Continue one of the agent's own earlier sessions (its id from
+    /// `agents.pastSessions`; `createSession` with
+    /// `_meta["hangar/agentSession"]`).
+    #[serde(default)]
+    pub agent_session: Option<String>,
 }
 
 /// A session on a host.
@@ -853,6 +862,7 @@ mod tests {
                 "env": {"LOG": "1"}}}),
             ),
             ("agents.deleteCustom", json!({"host": h, "id": "mine"})),
+            ("agents.pastSessions", json!({"host": h, "agent": "claude", "folder": "file:///w"})),
             ("rules.list", json!({"host": h, "folder": "file:///w"})),
             (
                 "rules.save",

@@ -12,6 +12,7 @@
 //! - [`sign_in`]       — the ways to sign an agent in, and `agent.signIn`.
 //! - [`search`]        — `search`: one query on every host, merged; each host's part in it.
 //! - [`agents`]        — the Agents page: well-known agents, installs, custom agents.
+//! - [`past_sessions`] — `agents.pastSessions`: an agent's own earlier sessions in a folder.
 //! - [`rules`]         — the Rules page: a host's approval rules, the agents' own, `rules.*`.
 //! - [`settings`]      — the app's Settings (`settings.json`) and the About box.
 //! - [`input`]         — input-request questions and answers, as views and as arguments.
@@ -56,6 +57,7 @@ pub mod customization;
 pub mod host;
 pub mod input;
 pub mod part;
+pub mod past_sessions;
 pub mod rules;
 pub mod search;
 pub mod settings;

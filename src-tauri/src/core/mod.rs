@@ -24,12 +24,17 @@
 //!   channel the core holds on that host and re-sends the UI's views;
 //! - [`search`] — the `search` command: `x-hangar/search` on every host at
 //!   once, each within a timeout, merged, with each host's part in words;
+//! - [`host_request`] — one request to one named host, refusals in words;
+//! - [`past_sessions`] — `agents.pastSessions`: an agent's own earlier
+//!   sessions in a folder, to continue one;
 //! - [`rules`] — the `rules.*` commands: a host's approval rules, asked of
 //!   that host, its refusals in words;
 //! - [`unsent`] — messages typed while their host is unreachable: kept in
 //!   the outbox on disk, sent once when the host is connected again.
 
+mod host_request;
 mod hosts;
+mod past_sessions;
 mod pump;
 pub use pump::MIRROR_TURNS;
 mod resync;

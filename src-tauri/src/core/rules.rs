@@ -4,19 +4,12 @@
 //! it names. A host that is not connected says why in words; a rule the
 //! host refuses (`-32602`) comes back as the host's reason alone.
 
-use ahp::hosts::{HostError, HostId};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-use super::search::not_connected;
 use super::Core;
 use crate::error::CoreError;
 use hangar_desktop_protocol::rules::{RuleDeleteArgs, RuleSaveArgs, RuleSaved, RulesListArgs, RulesView};
-
-/// The JSON-RPC code for a method the host does not have.
-const METHOD_NOT_FOUND: i32 = -32601;
-/// The JSON-RPC code for bad params.
-const INVALID_PARAMS: i32 = -32602;
 
 /// Who makes a rule from this app, for the Rules page's "by": the person's
 /// login name here (the host would say the app's client id).
@@ -54,21 +47,6 @@ impl Core {
 
     /// Send one rules request to `host`, its refusals in words.
     async fn ask_rules<R: DeserializeOwned>(&self, host: &str, method: &str, params: Value) -> Result<R, CoreError> {
-        let id = HostId::new(host);
-        let handle = self.multi.host(&id).await.ok_or_else(|| CoreError::NotFound(format!("no host {host}")))?;
-        let Some(client) = self.multi.client(&id).await else {
-            let why = not_connected(&self.view(&handle).connection);
-            return Err(CoreError::Refused(format!("{} is not connected: {why}", handle.label)));
-        };
-        client.request::<_, R>(method, params).await.map_err(|e| match e {
-            HostError::Client(ahp::ClientError::Rpc(e)) if e.code == INVALID_PARAMS => {
-                CoreError::Refused(e.message.strip_prefix("invalid params: ").unwrap_or(&e.message).to_owned())
-            }
-            HostError::Client(ahp::ClientError::Rpc(e)) if e.code == METHOD_NOT_FOUND => CoreError::Refused(format!(
-                "{} has no approval rules (an older Hangar, or not a Hangar host)",
-                handle.label
-            )),
-            other => CoreError::Host(other),
-        })
+        self.ask_host(host, method, params, "approval rules").await
     }
 }

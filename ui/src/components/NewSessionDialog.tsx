@@ -5,7 +5,8 @@
 // with Settings' defaults (host, agent, folder) when they are offered.
 // "In a new worktree" asks the host to make a git worktree of the folder's
 // repository on a new branch for the session (the host refuses, with the
-// reason shown here, a folder that is not in a repository).
+// reason shown here, a folder that is not in a repository). Below, the
+// agent's own earlier sessions in the folder can be continued (PastSessions).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FolderListing } from '../gen/FolderListing';
 import type { NewSessionDefaults } from '../gen/NewSessionDefaults';
@@ -13,6 +14,7 @@ import { call, errorText } from '../ipc';
 import type { AppState } from '../state/app-store';
 import { dialogHost, hostWaiting } from '../state/new-session';
 import { FolderPicker } from './FolderPicker';
+import { PastSessions } from './PastSessions';
 
 export function NewSessionDialog({
   app,
@@ -56,11 +58,18 @@ export function NewSessionDialog({
     if (host && target.ready) open(folder, folder ? () => open() : undefined);
   }, [host, target.ready]);
 
-  const create = async () => {
+  /** Start the session; `agentSession`: continue that one of the agent's own. */
+  const create = async (agentSession?: string) => {
     if (!listing) return;
     setBusy(true);
     try {
-      const r = await call('session.create', { host, agent: target.agent || null, folder: listing.uri, worktree });
+      const r = await call('session.create', {
+        host,
+        agent: target.agent || null,
+        folder: listing.uri,
+        worktree: agentSession ? false : worktree,
+        agentSession: agentSession ?? null,
+      });
       onCreated(host, r.session);
     } catch (e) {
       setError(errorText(e));
@@ -124,6 +133,17 @@ export function NewSessionDialog({
           />{' '}
           In a new worktree (a branch of its own for a folder in a git repository)
         </label>
+        {listing && target.agent && (
+          <PastSessions
+            host={host}
+            agent={target.agent}
+            agentName={target.agents.find((a) => a.provider === target.agent)?.displayName || target.agent}
+            folder={listing.uri}
+            busy={busy}
+            onContinue={(id) => create(id)}
+            onOpenExisting={(session) => onCreated(host, session)}
+          />
+        )}
         {error && (
           <p class="error" role="alert">
             {error}
@@ -138,7 +158,7 @@ export function NewSessionDialog({
             class="primary"
             data-testid="create-session"
             disabled={!listing || busy}
-            onClick={create}
+            onClick={() => create()}
           >
             Start session in this folder
           </button>

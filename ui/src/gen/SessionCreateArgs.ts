@@ -20,4 +20,10 @@ folder?: string | null,
  * Work in a new git worktree of the folder's repository, on a new
  * branch (`createSession` with `_meta["hangar/worktree"]`).
  */
-worktree?: boolean | null, };
+worktree?: boolean | null, 
+/**
+ * Continue one of the agent's own earlier sessions (its id from
+ * `agents.pastSessions`; `createSession` with
+ * `_meta["hangar/agentSession"]`).
+ */
+agentSession?: string | null, };

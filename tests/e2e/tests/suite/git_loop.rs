@@ -403,3 +403,51 @@ async fn merge_back_fast_forwards_makes_a_merge_commit_and_never_forces_a_confli
     .await;
     assert!(e.message.contains("worktree of its own"), "{}", e.message);
 }
+
+/// A `dispatchAction` archiving `session`, asking for its worktree's
+/// removal in the params' `_meta`.
+fn archive(session: &str, seq: i64, force: bool) -> Value {
+    json!({
+        "channel": session,
+        "clientSeq": seq,
+        "action": { "type": "session/isArchivedChanged", "isArchived": true },
+        "_meta": { "hangar/worktree": { "remove": true, "force": force } },
+    })
+}
+
+/// Whether the summary of `session` says it is archived.
+async fn archived(client: &ahp::Client, session: &str) -> bool {
+    let list: Value = client.request("listSessions", json!({ "channel": ahp_types::ROOT_RESOURCE_URI })).await.unwrap();
+    let item = list["items"].as_array().unwrap().iter().find(|i| i["resource"] == session).cloned().unwrap();
+    item["status"].as_u64().unwrap() as u32 & ahp_types::state::SessionStatus::IsArchived.0 != 0
+}
+
+#[tokio::test]
+async fn archiving_with_remove_is_refused_while_commits_are_unmerged_and_forced_removes_the_worktree() {
+    let tmp = tempfile::tempdir().unwrap();
+    repository(&tmp.path().join("ws"), SETUP);
+    let script = json!({ "turns": [writes("kept.txt", "kept\n")] });
+    let mut rig = Rig::start_with(tmp, AgentCmd::Script(script), Launch::InProcess, None).await;
+    let ws = rig.workspace.clone();
+    let session = "ahp-session:/git-archive";
+    assert_eq!(rig.open(params(session, &[&ws], json!({}))).await, "session/ready");
+    let (_, wt) = worktree_of(&rig).await;
+    turn_and_commit(&mut rig, "keep a file").await;
+    let tip = git(&wt, &["rev-parse", "HEAD"]);
+
+    rig.client.notify("dispatchAction", archive(session, 900_001, false)).await.unwrap();
+    let rejected = hangar_e2e::wait_for_action(&mut rig.session_sub, |e| e.rejection_reason.is_some()).await;
+    let why = rejected.rejection_reason.unwrap();
+    assert!(why.contains("hangar/git-archive has 1 commit(s) not merged into main"), "{why}");
+    assert!(!archived(&rig.client, session).await, "a refused removal does not archive");
+    assert!(wt.join("kept.txt").exists());
+
+    rig.client.notify("dispatchAction", archive(session, 900_002, true)).await.unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    while wt.exists() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(!wt.exists(), "the worktree is removed");
+    assert!(archived(&rig.client, session).await);
+    assert_eq!(git(&ws, &["rev-parse", "hangar/git-archive"]), tip, "the branch and its commit are kept");
+}

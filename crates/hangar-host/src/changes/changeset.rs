@@ -13,6 +13,7 @@ use ahp_types::state::{
 use serde_json::json;
 
 use super::changes_db::{ChangeStoreError, FileChange};
+use super::git_loop::operations as git_ops;
 use super::hunks::{as_text, line_stats};
 use super::operations::Source;
 use super::scan::is_stored;
@@ -51,8 +52,19 @@ fn operation(id: &str, label: &str, scopes: &[ChangesetOperationScope], confirm:
     }
 }
 
+/// A read-only operation a client calls for an editable draft (not a
+/// button: its group says so).
+fn draft(id: &str) -> ChangesetOperation {
+    ChangesetOperation {
+        group: Some(git_ops::DRAFT_GROUP.to_owned()),
+        icon: None,
+        ..operation(id, id, &[ChangesetOperationScope::Changeset], None)
+    }
+}
+
 /// The operations a changeset offers: `accept` and `reject`, and on the
-/// session changeset `commit` (of the kept changes, whole changeset only);
+/// session changeset `commit` (of the kept changes, whole changeset only),
+/// the git operations after it (`git_loop`) and their drafts;
 /// a turn's `accept` has no `range` scope (a turn's lines are not what is
 /// pending).
 pub fn operations(source: &Source) -> Vec<ChangesetOperation> {
@@ -62,6 +74,16 @@ pub fn operations(source: &Source) -> Vec<ChangesetOperation> {
             operation("accept", "Keep", &[All, Resource, Range], None),
             operation("reject", "Undo", &[All, Resource, Range], None),
             operation(super::commit::COMMIT_OPERATION, "Commit", &[All], None),
+            draft(git_ops::COMMIT_DRAFT),
+            operation(git_ops::PUSH, "Push", &[All], None),
+            draft(git_ops::PULL_REQUEST_DRAFT),
+            operation(git_ops::PULL_REQUEST, "Open pull request", &[All], None),
+            operation(
+                git_ops::MERGE_BACK,
+                "Merge back",
+                &[All],
+                Some("Merge this session's branch into the branch checked out in the folder it came from?"),
+            ),
         ],
         Source::Uncommitted => Vec::new(),
         Source::Turn(_) => vec![

@@ -19,6 +19,8 @@
 //! - `commit.rs`     — `commit`: a git commit of exactly the kept changes.
 //! - `changeset.rs`  — the AHP view: URIs, catalogue, `ChangesetState`.
 //! - `fork.rs`       — a working copy as a turn left the files (a fork).
+//! - `git_loop/`     — after a commit: branch state, drafts, push, pull
+//!   request, merge back.
 //! - `uncommitted.rs` — the diff against git's `HEAD` (the `git` CLI).
 //!
 //! The host side (turn hooks, channels, `invokeChangesetOperation`, the
@@ -35,6 +37,7 @@ pub mod changeset;
 pub mod commit;
 pub mod fork;
 pub mod git_base;
+pub mod git_loop;
 pub mod hunks;
 pub mod operations;
 pub mod scan;

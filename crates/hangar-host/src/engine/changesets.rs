@@ -94,5 +94,6 @@ impl Engine {
     pub(super) fn remove_changesets(&mut self, session: &str) {
         self.changesets.retain(|_, c| c.session != session);
         self.session_changes.remove(session);
+        self.session_git.remove(session);
     }
 }

@@ -14,6 +14,8 @@
 //!   catalogue (`SessionState.changesets`), set when a session is created.
 //! - `summaries.rs` — keeping `session.chats[]` and `SessionSummary` derived
 //!   from the chats (`session/chatUpdated`, `root/sessionSummaryChanged`).
+//! - `session_git.rs` — a session's branch state on its summary
+//!   (`_meta["hangar/git"]`), set by the host.
 //! - `sessions.rs`  — create, dispose, list sessions; restore at startup.
 //! - `subscriptions.rs` — subscribing a connection with its snapshot and
 //!   answering behind every action already queued.
@@ -48,6 +50,7 @@ pub mod dispatchable;
 mod effects;
 mod input_requests;
 mod queue;
+mod session_git;
 mod sessions;
 mod subscriptions;
 mod summaries;
@@ -59,6 +62,7 @@ pub mod titles;
 pub use channels::ChannelRef;
 pub use client_actions::Rejection;
 pub use effects::{SideEffect, REPLAYED_META_KEY};
+pub use session_git::GIT_META;
 pub use sessions::{CreateSession, ForkSeed, SessionPage, WORKTREE_META};
 pub use terminal_channels::{terminal_uri, BadSize, Size, MAX_CELLS, MAX_TERMINAL_CONTENT};
 
@@ -105,6 +109,8 @@ pub struct Engine {
     terminals: HashMap<String, TerminalEntry>,
     /// `SessionSummary.changes` by session (from the change tracker).
     session_changes: HashMap<String, ChangesSummary>,
+    /// `_meta["hangar/git"]` by session (`session_git.rs`).
+    session_git: HashMap<String, serde_json::Value>,
     writer: StoreWriter<Publication>,
     effects: Vec<SideEffect>,
     /// How many completed turns a chat keeps in memory: at a restart, and
@@ -129,6 +135,7 @@ impl Engine {
             changesets_registered: 0,
             terminals: HashMap::new(),
             session_changes: HashMap::new(),
+            session_git: HashMap::new(),
             writer,
             effects: Vec::new(),
             turn_tail,

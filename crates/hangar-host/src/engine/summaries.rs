@@ -106,7 +106,7 @@ impl Engine {
             created_at: entry.created_at.clone(),
             modified_at,
             changes: self.session_changes(uri),
-            meta: summary_meta(entry),
+            meta: summary_meta(entry, self.session_git.get(uri)),
             chats: Some(
                 state
                     .chats
@@ -241,15 +241,18 @@ fn changed_fields(old: &SessionSummary, new: &SessionSummary) -> PartialSessionS
     }
 }
 
-/// A summary's `_meta`: where its title came from, and the session's
-/// worktree when it has one.
-fn summary_meta(entry: &super::channels::SessionEntry) -> Option<serde_json::Map<String, Value>> {
+/// A summary's `_meta`: where its title came from, the session's worktree
+/// when it has one, and its branch state (`git`) when it is in a repository.
+fn summary_meta(entry: &super::channels::SessionEntry, git: Option<&Value>) -> Option<serde_json::Map<String, Value>> {
     let mut meta = serde_json::Map::new();
     if let Some(source) = entry.title_source.as_str() {
         meta.insert(super::titles::TITLE_SOURCE_META.to_owned(), Value::from(source));
     }
     if let Some(worktree) = entry.state.meta.as_ref().and_then(|m| m.get(super::sessions::WORKTREE_META)) {
         meta.insert(super::sessions::WORKTREE_META.to_owned(), worktree.clone());
+    }
+    if let Some(git) = git {
+        meta.insert(super::session_git::GIT_META.to_owned(), git.clone());
     }
     Some(meta).filter(|m| !m.is_empty())
 }

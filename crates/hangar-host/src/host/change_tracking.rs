@@ -64,7 +64,8 @@ impl Host {
     /// Ahead of a first prompt (a session created, or subscribed to): when
     /// `uri` is a session with folders, scan them and start their watcher
     /// on a thread of its own (`Tracker::prepare`), so the session's next
-    /// turn waits only for a scan of what changed since. A no-op for other
+    /// turn waits only for a scan of what changed since; its branch state
+    /// (`_meta["hangar/git"]`) is read there first. A no-op for other
     /// channels and for sessions already watched.
     pub(crate) fn prepare_changes(self: &Arc<Self>, uri: &str) {
         let dirs = self.session_dirs(uri);
@@ -73,6 +74,7 @@ impl Host {
         }
         let (host, session) = (self.clone(), uri.to_owned());
         let spawned = std::thread::Builder::new().name("changes-prepare".into()).spawn(move || {
+            host.refresh_git_state(&session);
             if let Err(e) = host.changes.prepare(&session, &dirs) {
                 tracing::warn!(session, "recording the files ahead of the first turn: {e}");
                 host.changes_failed(&session, &e.to_string());
@@ -102,11 +104,12 @@ impl Host {
         }
     }
 
-    /// Refresh the session changeset, the given turns' changesets and the
-    /// session's summary.
-    fn publish_changes(&self, session: &str, turns: &[String]) {
+    /// Refresh the session changeset, the given turns' changesets, the
+    /// session's summary and its branch state (`_meta["hangar/git"]`).
+    pub(super) fn publish_changes(&self, session: &str, turns: &[String]) {
         self.publish_tracked(session, turns);
         self.publish_uncommitted(session);
+        self.refresh_git_state(session);
     }
 
     /// The session changeset, the given turns' changesets and the session's
@@ -275,6 +278,9 @@ impl Host {
         if !op.scopes.contains(&kind) {
             return Err(RpcError::invalid_params("target", format!("{} has no {kind:?} scope here", op.id)));
         }
+        if super::git_operations::is_git_operation(&op.id) {
+            return self.invoke_git_operation((client_id, client.as_deref()), &session, p);
+        }
         let commit_message = (op.id == COMMIT_OPERATION).then(|| commit_message(p.meta.as_ref())).transpose()?;
         self.operation_status(&p.channel, &op.id, ChangesetOperationStatus::Running, None);
         let undo_id = format!("{}{}", crate::changes::operations::UNDO_PREFIX, new_id());
@@ -337,7 +343,13 @@ impl Host {
         }
     }
 
-    fn operation_status(&self, channel: &str, id: &str, status: ChangesetOperationStatus, error: Option<ErrorInfo>) {
+    pub(super) fn operation_status(
+        &self,
+        channel: &str,
+        id: &str,
+        status: ChangesetOperationStatus,
+        error: Option<ErrorInfo>,
+    ) {
         let action = ChangesetOperationStatusChangedAction { operation_id: id.to_owned(), status, error };
         let _ =
             self.with_engine_locked(|e| e.emit_server(channel, StateAction::ChangesetOperationStatusChanged(action)));
@@ -418,7 +430,7 @@ fn message(op: &str, source: &Source, outcome: &Outcome) -> String {
 }
 
 /// One audit log entry: who, when, what, with content hashes.
-fn audit_entry(
+pub(super) fn audit_entry(
     client_id: &str,
     client_name: Option<&str>,
     channel: &str,

@@ -117,6 +117,17 @@ impl Host {
     /// `chat`'s completed turns through `turn_id`, oldest first: the stored
     /// ones, then those in memory not yet stored.
     fn turns_through(&self, chat: &str, recent: Vec<Turn>, turn_id: &str) -> Result<Vec<Turn>, RpcError> {
+        let mut turns = self.chat_turns(chat, recent)?;
+        let end = turns.iter().position(|t| t.id == turn_id).ok_or_else(|| {
+            RpcError::invalid_params("_meta", format!("{FORK_META}: {turn_id} is not a completed turn of {chat}"))
+        })?;
+        turns.truncate(end + 1);
+        Ok(turns)
+    }
+
+    /// `chat`'s completed turns, oldest first: the stored ones, then
+    /// `recent` (those in memory, not all stored yet).
+    pub(crate) fn chat_turns(&self, chat: &str, recent: Vec<Turn>) -> Result<Vec<Turn>, RpcError> {
         let stored = self
             .turn_pages
             .page(chat, None, usize::MAX >> 1)
@@ -125,10 +136,6 @@ impl Host {
             .unwrap_or_default();
         let mut turns: Vec<Turn> = stored.into_iter().filter(|t| !recent.iter().any(|r| r.id == t.id)).collect();
         turns.extend(recent);
-        let end = turns.iter().position(|t| t.id == turn_id).ok_or_else(|| {
-            RpcError::invalid_params("_meta", format!("{FORK_META}: {turn_id} is not a completed turn of {chat}"))
-        })?;
-        turns.truncate(end + 1);
         Ok(turns)
     }
 }

@@ -17,6 +17,9 @@
 //! - `fork_session.rs`   — `createSession` with `_meta["hangar/fork"]`: a new
 //!   session from another chat's turn, its folders copied as that turn left
 //!   them.
+//! - `git_operations.rs` — the session changeset's `push`, `pullRequest`,
+//!   `mergeBack` and drafts, and the branch state on the summary
+//!   (`_meta["hangar/git"]`).
 //! - `worktree_session.rs` — `createSession` / `disposeSession` with
 //!   `_meta["hangar/worktree"]`: a session in a git worktree of its own,
 //!   and removing it with the session.
@@ -27,6 +30,7 @@ mod agent_host;
 mod change_tracking;
 pub mod client_requests;
 pub mod fork_session;
+mod git_operations;
 pub mod worktree_session;
 
 use std::collections::HashMap;

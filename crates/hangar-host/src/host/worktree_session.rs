@@ -3,12 +3,17 @@
 //! a new branch, with the repository's `.hangar/setup` run in it first; and
 //! `disposeSession` with `_meta["hangar/worktree"]`
 //! (`{ "remove": true, "force"?: bool }`): the worktree goes with the
-//! session when nothing would be lost. The git work is in
+//! session when nothing would be lost; likewise when the session is
+//! archived (`dispatchAction` of `session/isArchivedChanged` with that
+//! `_meta` in its params). The git work is in
 //! [`crate::worktrees`]; this file reads the requests and records the
 //! worktree in the session's `_meta["hangar/worktree"]`.
 
 use std::sync::Arc;
 
+use ahp_types::actions::SessionIsArchivedChangedAction;
+use ahp_types::commands::DispatchActionParams;
+use ahp_types::StateAction;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -113,6 +118,41 @@ impl Host {
                 worktree.path.display()
             ))
         })
+    }
+
+    /// For a `dispatchAction` archiving a session with
+    /// `_meta: {"hangar/worktree": {"remove": true, "force"?: bool}}` in
+    /// its params: the worktree to remove once the archive is applied, or
+    /// the reason to reject the action (removal would lose edits or
+    /// commits without `force`, no worktree, a malformed `_meta`). `None`
+    /// for any other action.
+    pub fn archive_removal(
+        &self,
+        p: &DispatchActionParams,
+        raw: &serde_json::value::RawValue,
+    ) -> Result<Option<(Worktree, bool)>, String> {
+        let StateAction::SessionIsArchivedChanged(SessionIsArchivedChangedAction { is_archived: true }) = &p.action
+        else {
+            return Ok(None);
+        };
+        let params: Value = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+        let meta = params.get("_meta").and_then(Value::as_object);
+        let ask = match worktree_meta::<RemovalRequest>(meta).map_err(|e| e.message)? {
+            Some(ask) if ask.remove => ask,
+            _ => return Ok(None),
+        };
+        let worktree = self.session_worktree(&p.channel).map_err(|e| e.message)?;
+        if !ask.force {
+            worktrees::remove::check(&worktree).map_err(|e| format!("{WORKTREE_META}: {e}"))?;
+        }
+        Ok(Some((worktree, ask.force)))
+    }
+
+    /// Remove the worktree of `uri`, archived just now.
+    pub fn remove_archived_worktree(&self, uri: &str, (worktree, force): (Worktree, bool)) {
+        if let Err(e) = worktrees::remove::remove(&worktree, force) {
+            tracing::warn!(session = uri, path = %worktree.path.display(), "the session is archived, but its worktree was not removed: {e}");
+        }
     }
 
     /// The worktree `uri` works in.

@@ -180,27 +180,43 @@ pub fn handle_notification(host: &Arc<Host>, conn: &mut ConnState, method: &str,
     };
     match method {
         "dispatchAction" => match decode_dispatch(conn.generation, &params) {
-            Ok((p, refusal)) => host.with_engine(|e| {
-                // The echo carries the engine's seq: it goes behind every
-                // action already queued, like an envelope.
-                let outcome = match refusal {
-                    Some(reason) => Err(e.refuse_client(&client_id, &p.channel, p.client_seq, p.action, reason)),
-                    None => e.dispatch_client(&client_id, &p.channel, p.client_seq, p.action),
+            Ok((p, refusal)) => {
+                // Archiving with `_meta["hangar/worktree"].remove`: checked
+                // first, removed once the archive is applied.
+                let (refusal, removal) = match refusal {
+                    Some(reason) => (Some(reason), None),
+                    None => match host.archive_removal(&p, &params) {
+                        Ok(removal) => (None, removal),
+                        Err(reason) => (Some(reason), None),
+                    },
                 };
-                if let Err(mut rejection) = outcome {
-                    tracing::debug!(reason = %rejection.reason, "rejected a client action");
-                    if conn.generation == ProtocolGeneration::V0_9 {
-                        rejection.frame = downgrade::echo_frame(&rejection.frame);
+                let applied = host.with_engine(|e| {
+                    // The echo carries the engine's seq: it goes behind every
+                    // action already queued, like an envelope.
+                    let outcome = match refusal {
+                        Some(reason) => Err(e.refuse_client(&client_id, &p.channel, p.client_seq, p.action, reason)),
+                        None => e.dispatch_client(&client_id, &p.channel, p.client_seq, p.action),
+                    };
+                    let applied = outcome.is_ok();
+                    if let Err(mut rejection) = outcome {
+                        tracing::debug!(reason = %rejection.reason, "rejected a client action");
+                        if conn.generation == ProtocolGeneration::V0_9 {
+                            rejection.frame = downgrade::echo_frame(&rejection.frame);
+                        }
+                        if e.writer().failure().is_some() {
+                            // The store cannot save: nothing queued is published
+                            // until it can, so this refusal cannot wait behind it.
+                            host.hub.send(conn.id, rejection.frame.into());
+                        } else {
+                            e.publish_reply(conn.id, rejection.frame);
+                        }
                     }
-                    if e.writer().failure().is_some() {
-                        // The store cannot save: nothing queued is published
-                        // until it can, so this refusal cannot wait behind it.
-                        host.hub.send(conn.id, rejection.frame.into());
-                    } else {
-                        e.publish_reply(conn.id, rejection.frame);
-                    }
+                    applied
+                });
+                if let (true, Some(removal)) = (applied, removal) {
+                    host.remove_archived_worktree(&p.channel, removal);
                 }
-            }),
+            }
             Err(e) => tracing::debug!("ignored a malformed dispatchAction: {e}"),
         },
         "unsubscribe" => {

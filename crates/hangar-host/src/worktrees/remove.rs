@@ -5,6 +5,8 @@
 //! branch goes with the worktree only when it has nothing unmerged; a
 //! forced removal keeps it, so its commits stay reachable.
 
+use std::path::Path;
+
 use super::{git, Worktree, WorktreeError};
 
 /// How many changed paths a refusal names.
@@ -17,17 +19,26 @@ pub struct Removed {
     pub branch_deleted: bool,
 }
 
+/// The uncommitted changes of the checkout at `dir` (untracked files
+/// included, ignored ones not), the first few named: `None` when clean.
+pub fn uncommitted(dir: &Path) -> Result<Option<String>, WorktreeError> {
+    let status = git(dir, &["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=normal"])?;
+    let files: Vec<&str> = status.lines().filter_map(|l| l.get(3..)).collect();
+    if files.is_empty() {
+        return Ok(None);
+    }
+    let mut named = files.iter().take(NAMED).copied().collect::<Vec<_>>().join(", ");
+    if files.len() > NAMED {
+        named.push_str(&format!(" and {} more", files.len() - NAMED));
+    }
+    Ok(Some(named))
+}
+
 /// Refuse when removing `wt` would lose edits or commits.
 pub fn check(wt: &Worktree) -> Result<(), WorktreeError> {
     if wt.path.is_dir() {
-        let status = git(&wt.path, &["status", "--porcelain=v1", "--untracked-files=normal"])?;
-        let files: Vec<&str> = status.lines().filter_map(|l| l.get(3..)).collect();
-        if !files.is_empty() {
-            let mut named = files.iter().take(NAMED).copied().collect::<Vec<_>>().join(", ");
-            if files.len() > NAMED {
-                named.push_str(&format!(" and {} more", files.len() - NAMED));
-            }
-            return Err(WorktreeError::Uncommitted { path: wt.path.clone(), files: named });
+        if let Some(files) = uncommitted(&wt.path)? {
+            return Err(WorktreeError::Uncommitted { path: wt.path.clone(), files });
         }
     }
     match unmerged(wt)? {

@@ -21,6 +21,7 @@ mod discovery;
 mod durability;
 mod faults;
 mod forks;
+mod git_loop;
 mod handshake;
 mod mcp_server_test;
 mod reconnect;

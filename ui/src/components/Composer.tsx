@@ -8,12 +8,16 @@
 // failed start it takes no messages (the chat pane shows why).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CompletionItemView } from '../gen/CompletionItemView';
-import { call, errorText } from '../ipc';
+import { call, errorText, LINK_LOST } from '../ipc';
 import type { AgentInfo } from '../state/app-store';
 import { type ChatView, isStarting, startFailed } from '../state/chat-store';
 import { applyCompletion, mentionAt, moveInOrder } from '../state/composer';
+import { currentLink } from '../state/connection';
 import { agentChoices } from '../state/customizations';
 import { completionNote, mentionAttachments, type PickedMention, rememberPick } from '../state/mentions';
+import { addToOutbox, newEntryId } from '../state/outbox';
+import { flushOutbox } from '../state/outbox-flush';
+import { OutboxList } from './OutboxList';
 
 export function Composer({
   host,
@@ -82,8 +86,26 @@ export function Composer({
     setPicked([]);
     window.clearTimeout(draftTimer.current);
     const chosen = { model: model || null, agent: chosenAgent || null, attachments };
-    if (kind === 'send') await run(call('chat.send', { host, chat, text: t, ...chosen }));
-    else await run(call('chat.queue', { host, chat, text: t, kind, ...chosen }));
+    // The link to the core is down (a browser on a bad network): the
+    // message waits in the browser's outbox and goes when it is back.
+    const keep = (tried: boolean) => {
+      const last = view.active?.id ?? view.turns.at(-1)?.id ?? null;
+      addToOutbox(localStorage, { id: newEntryId(), host, session, text: t, kind, afterTurn: last, tried });
+    };
+    if (!currentLink().up) {
+      keep(false);
+      return;
+    }
+    setError('');
+    try {
+      if (kind === 'send') await call('chat.send', { host, chat, text: t, ...chosen });
+      else await call('chat.queue', { host, chat, text: t, kind, ...chosen });
+    } catch (e) {
+      // Lost on the way: it may have arrived; the outbox finds out before sending it again.
+      if (errorText(e) === LINK_LOST) keep(true);
+      else setError(errorText(e));
+      return;
+    }
     call('chat.draft', { host, chat, text: null }).catch(() => {});
   };
   const onInput = async (e: Event) => {
@@ -147,6 +169,7 @@ export function Composer({
           Starting {agentName}…
         </p>
       )}
+      <OutboxList host={host} session={session} onRetry={flushOutbox} />
       {unsent.length > 0 && (
         <ul class="queue" data-testid="unsent">
           {unsent.map((m) => (

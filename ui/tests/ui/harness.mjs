@@ -36,9 +36,10 @@ export function withEnv(changes) {
  * (optional) runs in the page before the UI's own scripts; `env` (optional)
  * changes the bridge's environment (see `withEnv`); with `keepHome`, `stop`
  * leaves HOME (and the data dir in it) for the next start, and waits for
- * the bridge to exit (a restart of the app).
+ * the bridge to exit (a restart of the app); `context` (optional) changes
+ * the browser context's options (see `launchChromium`).
  */
-export async function start(home, agents = [], { init, env = {}, keepHome = false } = {}) {
+export async function start(home, agents = [], { init, env = {}, keepHome = false, context = {} } = {}) {
   const ui = process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : [];
   const bridge = spawn(
     bridgeBin,
@@ -60,7 +61,7 @@ export async function start(home, agents = [], { init, env = {}, keepHome = fals
     });
   });
   const browserDir = mkdtempSync(join(tmpdir(), 'hangar-chromium-'));
-  const ctx = await launchChromium(browserDir);
+  const ctx = await launchChromium(browserDir, [], context);
   if (init) await ctx.addInitScript(init);
   const page = await ctx.newPage();
   const errors = [];
@@ -105,7 +106,7 @@ export async function start(home, agents = [], { init, env = {}, keepHome = fals
     if (keepHome) await exited;
     else rmSync(home, { recursive: true, force: true });
   };
-  return { page, errors, stop };
+  return { page, errors, stop, ctx };
 }
 
 /**
@@ -149,7 +150,7 @@ export function writeTurns(page, session, n, filler) {
 }
 
 /**
- * Run `checks(page, check, home)`; prints one line per check and exits
+ * Run `checks(page, check, home, ctx)`; prints one line per check and exits
  * non-zero if any failed. `options` go to `start`.
  */
 export async function run(name, home, agents, checks, options = {}) {
@@ -161,7 +162,7 @@ export async function run(name, home, agents, checks, options = {}) {
   let env;
   try {
     env = await start(home, agents, options);
-    await checks(env.page, check, home);
+    await checks(env.page, check, home, env.ctx);
     check(env.errors.length === 0, 'no page errors', env.errors.join('; ') || 'none');
   } catch (e) {
     failed++;

@@ -39,7 +39,11 @@ const ask = (id) => [
       },
     },
     then: {
-      allow: [{ writeFile: { path: 'notes.txt', text: edited } }, { chunk: 'Edited notes.txt.' }],
+      allow: [
+        { writeFile: { path: 'notes.txt', text: edited } },
+        { update: { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' } },
+        { chunk: 'Edited notes.txt.' },
+      ],
       '*': [{ chunk: 'Left it.' }],
     },
   },
@@ -326,7 +330,7 @@ await run(
     if (shots) {
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.waitForSelector('[data-testid=session-row]');
-      await shot('desktop-after-phone');
+      await shot('phone-test-at-1280x800');
     }
   },
   {

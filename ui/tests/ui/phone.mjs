@@ -9,7 +9,9 @@
 // sent meanwhile says "Waiting to send" while the chat keeps its last state,
 // marked reconnecting, and is delivered exactly once when the socket is
 // back; a second one survives a page reload made while cut, and is
-// delivered once after, and not again after another reload. Last, browser
+// delivered once after, and not again after another reload; a third, typed
+// while the core itself is stopped, reaches it once it is started again on
+// the same data dir and port. Last, browser
 // notifications: "Notify me" asks (on the click), and a new confirmation
 // while the page is hidden shows one whose click opens that session.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots at 390×844 and
@@ -111,7 +113,7 @@ await run(
   'phone',
   home,
   [`asker=${fakeBin} --script ${askScript}`, `echo=${fakeBin} --script ${echoScript}`],
-  async (page, check, _home, ctx) => {
+  async (page, check, _home, { ctx, core }) => {
     const shot = async (name) => {
       if (shots) await page.screenshot({ path: join(shots, `${name}.png`) });
     };
@@ -171,7 +173,8 @@ await run(
     );
     const host = await page.textContent('[data-testid=host-group] h2');
     check(host.includes('This computer'), 'the sessions are listed under their host', host);
-    check(!(await page.isVisible('[data-testid=transcript]')), 'the list fills the screen (no chat beside it)', '');
+    const listWidth = await page.$eval('.sidebar', (el) => [el.getBoundingClientRect().width, innerWidth]);
+    check(listWidth[0] === listWidth[1], 'the list fills the screen (nothing beside it)', listWidth.join(' of '));
 
     // A turn that waits for the person: the approvals come first.
     await say(asker, 'Improve the notes');
@@ -247,10 +250,12 @@ await run(
         [echo, text],
       );
     const deliveredOnce = async (text) => {
-      const deadline = Date.now() + 30000;
-      let n = 0;
-      while (Date.now() < deadline && (n = await sent(text)) === 0) await page.waitForTimeout(100);
-      return n;
+      // Polled until it arrives (30 s at most); then it must be there once.
+      for (const deadline = Date.now() + 30000; Date.now() < deadline; await page.waitForTimeout(100)) {
+        const n = await sent(text);
+        if (n > 0) return n;
+      }
+      return 0;
     };
     const outbox = () =>
       page.evaluate(() =>
@@ -291,7 +296,11 @@ await run(
     await page.waitForSelector('[data-testid=reconnecting]');
     check((await outbox()).includes('typed before the reload'), 'the waiting message survives a reload', '');
     await page.evaluate(() => window.__uncut());
-    check((await deliveredOnce('typed before the reload')) === 1, 'delivered exactly once after reload and reconnect', '');
+    check(
+      (await deliveredOnce('typed before the reload')) === 1,
+      'delivered exactly once after reload and reconnect',
+      '',
+    );
     await page.waitForFunction(() => !document.querySelector('[data-testid=reconnecting]'));
     await page.waitForFunction(() => !Object.keys(localStorage).some((k) => k.startsWith('hangar.outbox:')));
     await page.reload();
@@ -300,6 +309,25 @@ await run(
     await page.waitForSelector('[data-testid=turn] .user-msg:has-text("typed before the reload")');
     const counts = await Promise.all(['typed in the tunnel', 'typed before the reload'].map(sent));
     check(counts.join() === '1,1', 'nothing is sent again after another reload', counts.join());
+
+    // The core itself down: the bridge stopped, then started again on the
+    // same data dir and port; the page's own retries find it.
+    await core.down();
+    await page.waitForSelector('[data-testid=reconnecting]');
+    await page.fill('[data-testid=composer-input]', 'typed while the core was down');
+    await page.tap('[data-testid=send]');
+    await page.waitForSelector('[data-testid=outbox-message]');
+    const shown = await page.textContent('[data-testid=transcript]');
+    check(shown.includes('typed before the reload'), 'the chat stays shown while the core is down', '');
+    await core.up();
+    await page.waitForFunction(() => !document.querySelector('[data-testid=outbox-message]'));
+    check(
+      (await deliveredOnce('typed while the core was down')) === 1,
+      'delivered exactly once to the restarted core',
+      '',
+    );
+    await page.waitForSelector('[data-testid=turn] .user-msg:has-text("typed while the core was down")');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=reconnecting]'));
     await page.tap('[data-testid=phone-back]');
 
     // Browser notifications: asked on a click; a new confirmation while hidden shows one.

@@ -23,6 +23,7 @@ import { acceptsShortcut, confirmationOptions, optionForKey } from '../state/com
 import { currentLink, useLink } from '../state/connection';
 import { agentName } from '../state/customizations';
 import { type FrameFold, perFrame } from '../state/frame-batch';
+import { usePhone } from '../state/phone';
 import { type Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
 import { ChangesPanel } from './ChangesPanel';
 import { Composer } from './Composer';
@@ -94,6 +95,9 @@ export function ChatPane({
     } else requestAnimationFrame(() => changesButton.current?.focus());
   };
   const [error, setError] = useState('');
+  /** On a phone the header's less used actions sit behind "⋯". */
+  const phone = usePhone();
+  const [more, setMore] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [noMore, setNoMore] = useState(false);
@@ -374,29 +378,44 @@ export function ChatPane({
             </span>
           )}
         </button>
-        <button
-          type="button"
-          ref={panelButton}
-          aria-expanded={panelOpen}
-          aria-controls="customizations-panel"
-          data-testid="customizations-button"
-          onClick={() => setPanelOpen(!panelOpen)}
-        >
-          Customizations
-        </button>
-        <button type="button" onClick={() => setRenaming(true)}>
-          Rename
-        </button>
-        <button
-          type="button"
-          data-testid="archive"
-          onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}
-        >
-          {row.archived ? 'Unarchive' : 'Archive'}
-        </button>
-        <button type="button" class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>
-          Dispose
-        </button>
+        {phone && (
+          <button
+            type="button"
+            aria-expanded={more}
+            aria-label="More actions"
+            data-testid="chat-more"
+            onClick={() => setMore(!more)}
+          >
+            ⋯
+          </button>
+        )}
+        {(!phone || more) && (
+          <span class="chat-actions">
+            <button
+              type="button"
+              ref={panelButton}
+              aria-expanded={panelOpen}
+              aria-controls="customizations-panel"
+              data-testid="customizations-button"
+              onClick={() => setPanelOpen(!panelOpen)}
+            >
+              Customizations
+            </button>
+            <button type="button" onClick={() => setRenaming(true)}>
+              Rename
+            </button>
+            <button
+              type="button"
+              data-testid="archive"
+              onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}
+            >
+              {row.archived ? 'Unarchive' : 'Archive'}
+            </button>
+            <button type="button" class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>
+              Dispose
+            </button>
+          </span>
+        )}
       </header>
       {disposing && (
         <ConfirmDialog

@@ -55,6 +55,27 @@ const askScript = join(home, 'ask.json');
 writeFileSync(askScript, JSON.stringify({ turns: [ask('edit-1'), ask('edit-2')] }));
 const echoScript = join(home, 'echo.json');
 writeFileSync(echoScript, JSON.stringify({ turns: [[{ echo: true }, { end: 'end_turn' }]] }));
+// One that asks the person a question (an input request) before it answers.
+const question = {
+  message: 'Which name should the project have?',
+  schema: {
+    type: 'object',
+    required: ['name'],
+    properties: { name: { type: 'string', title: 'Project name' } },
+  },
+};
+const questionScript = join(home, 'question.json');
+writeFileSync(
+  questionScript,
+  JSON.stringify({
+    turns: [
+      [
+        { elicit: question, then: { accept: [{ chunk: 'Named it $ANSWER' }], '*': [{ chunk: 'No name.' }] } },
+        { end: 'end_turn' },
+      ],
+    ],
+  }),
+);
 const shots = process.env.SCREENSHOT_DIR;
 
 // The page's socket to the core, cut on demand (kept cut across a reload),
@@ -112,7 +133,11 @@ const init = () => {
 await run(
   'phone',
   home,
-  [`asker=${fakeBin} --script ${askScript}`, `echo=${fakeBin} --script ${echoScript}`],
+  [
+    `asker=${fakeBin} --script ${askScript}`,
+    `echo=${fakeBin} --script ${echoScript}`,
+    `questioner=${fakeBin} --script ${questionScript}`,
+  ],
   async (page, check, _home, { ctx, core }) => {
     const shot = async (name) => {
       if (shots) await page.screenshot({ path: join(shots, `${name}.png`) });
@@ -230,6 +255,26 @@ await run(
     await page.tap('[data-testid=changes-panel] [aria-label="Close changes"]');
     await page.tap('[data-testid=phone-back]');
     await page.waitForSelector('[data-testid=session-row]');
+
+    // An input request: listed first, answered in the chat's form.
+    const asked = await page.evaluate(
+      (f) => window.__rpc('session.create', { host: 'local', agent: 'questioner', folder: f }),
+      folder,
+    );
+    await say(asked.session, 'Set up the project');
+    await page.waitForSelector('[data-testid=inbox-item]');
+    await page.tap('[data-testid=inbox-item] button');
+    const form = '[data-testid=input-request]:not(.done)';
+    await page.waitForSelector(form);
+    await page.fill(`${form} input[type=text]`, 'hangar-phone');
+    await fits('chat with an input request');
+    await shot('phone-input-request');
+    await page.tap('[data-testid=input-submit]');
+    await page.waitForSelector('[data-testid=input-request][data-response=accept]');
+    await page.waitForFunction(() => document.querySelector('.md.assistant')?.textContent.includes('hangar-phone'));
+    check(true, 'an input request is answered from the phone', '');
+    await page.tap('[data-testid=phone-back]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=inbox-item]'));
 
     // A bad network. The other session, one turn in.
     await page.tap('[data-testid=session-row][data-uri="' + echo + '"]');

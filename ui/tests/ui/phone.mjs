@@ -147,15 +147,24 @@ await run(
       const m = await page.evaluate(() => {
         const small = [...document.querySelectorAll('button, select, input, textarea, a[href]')]
           .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
-          // A check box is tapped through its label.
-          .map((el) => ({ el, r: (el.type === 'checkbox' ? (el.closest('label') ?? el) : el).getBoundingClientRect() }))
+          // A check box or radio button is tapped through its label.
+          .map((el) => ({
+            el,
+            r: (['checkbox', 'radio'].includes(el.type) ? (el.closest('label') ?? el) : el).getBoundingClientRect(),
+          }))
           .filter(({ r }) => r.width > 0 && (r.width < 44 || r.height < 44))
           .map(({ el, r }) => `${el.dataset.testid ?? el.textContent.trim().slice(0, 20)} ${r.width}×${r.height}`);
         const tiny = [...document.querySelectorAll('textarea, input, select')]
           .filter((el) => el.getClientRects().length > 0)
           .filter((el) => Number.parseFloat(getComputedStyle(el).fontSize) < 16)
           .map((el) => el.dataset.testid ?? el.tagName);
+        // Whatever sticks out past the right edge (also where a box clips it).
+        const out = [...document.querySelectorAll('body *')]
+          .filter((el) => el.getClientRects().length > 0)
+          .filter((el) => el.getBoundingClientRect().right > innerWidth + 0.5)
+          .map((el) => el.dataset.testid ?? `${el.tagName}.${el.className}`);
         return {
+          out,
           scroll: document.documentElement.scrollWidth,
           width: innerWidth,
           small,
@@ -163,7 +172,11 @@ await run(
           body: Number.parseFloat(getComputedStyle(document.body).fontSize),
         };
       });
-      check(m.scroll <= m.width, `${screen}: nothing wider than the screen`, `${m.scroll} <= ${m.width}`);
+      check(
+        m.scroll <= m.width && m.out.length === 0,
+        `${screen}: nothing wider than the screen`,
+        `${m.scroll} <= ${m.width}; past the edge: ${m.out.slice(0, 5).join(', ') || 'none'}`,
+      );
       check(m.small.length === 0, `${screen}: every touch target is at least 44×44`, m.small.join(', ') || 'all');
       check(m.tiny.length === 0 && m.body >= 16, `${screen}: text at 16 px or more`, `${m.body}; ${m.tiny}`);
     };
@@ -378,6 +391,7 @@ await run(
     // Browser notifications: asked on a click; a new confirmation while hidden shows one.
     await page.tap('[data-testid=inbox-button]');
     await page.waitForSelector('[data-testid=notify-me]');
+    await fits('approvals');
     const before = await page.evaluate(() => Notification.permission);
     check(before === 'default', 'not asked before the click', before);
     await ctx.grantPermissions(['notifications']);
@@ -398,6 +412,15 @@ await run(
     await page.waitForFunction(() => document.querySelector('[data-testid=chat-title]')?.textContent === 'Notes');
     await page.waitForSelector('[data-testid=confirmation]');
     check(true, "the notification's click opens that session", '');
+
+    // Settings fit too.
+    await page.tap('[data-testid=phone-back]');
+    await page.tap('[data-testid=app-menu]');
+    await page.tap('[data-testid=app-menu-settings]');
+    await page.waitForSelector('[data-testid=settings-page]');
+    await fits('settings');
+    await shot('phone-settings');
+    await page.tap('[data-testid=phone-back]');
 
     // The desktop layout at 1280×800 is unchanged by all this.
     if (shots) {

@@ -17,6 +17,7 @@ import { agentChoices } from '../state/customizations';
 import { completionNote, mentionAttachments, type PickedMention, rememberPick } from '../state/mentions';
 import { addToOutbox, newEntryId } from '../state/outbox';
 import { flushOutbox } from '../state/outbox-flush';
+import { usePhone } from '../state/phone';
 import { OutboxList } from './OutboxList';
 
 export function Composer({
@@ -44,6 +45,7 @@ export function Composer({
   // replace the list for the text typed since: only the newest counts.
   const completionSeq = useRef(0);
   const running = !!view.active;
+  const phone = usePhone();
   const queued = view.meta?.queued ?? [];
   const starting = isStarting(view);
   const failed = startFailed(view);
@@ -145,7 +147,8 @@ export function Composer({
     });
   };
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Enter' && !e.shiftKey) {
+    // On a phone Enter is a new line (the on-screen keyboard has no Shift+Enter); Send sends.
+    if (e.key === 'Enter' && !e.shiftKey && !phone) {
       e.preventDefault();
       if (items.length) pick(items[0]);
       else submit(running ? 'queued' : 'send');
@@ -160,8 +163,12 @@ export function Composer({
     : starting
       ? `Starting ${agentName}… a message sent now goes out once it is ready`
       : running
-        ? 'Queue a follow-up (Enter) or steer the running turn…'
-        : 'Message the agent (Enter to send, @ to mention a file, / for commands)';
+        ? phone
+          ? 'Queue a follow-up or steer the running turn…'
+          : 'Queue a follow-up (Enter) or steer the running turn…'
+        : phone
+          ? 'Message the agent (@ for a file, / for commands)'
+          : 'Message the agent (Enter to send, @ to mention a file, / for commands)';
   return (
     <div class="composer">
       {starting && (

@@ -292,6 +292,10 @@ await run(
     // A bad network. The other session, one turn in.
     await page.tap('[data-testid=session-row][data-uri="' + echo + '"]');
     await page.waitForSelector('[data-testid=composer-input]:not([disabled])');
+    await page.fill('[data-testid=composer-input]', 'first line');
+    await page.press('[data-testid=composer-input]', 'Enter');
+    const still = await page.inputValue('[data-testid=composer-input]');
+    check(still === 'first line\n', 'on a phone Enter starts a new line instead of sending', JSON.stringify(still));
     await page.fill('[data-testid=composer-input]', 'hello before the tunnel');
     await page.tap('[data-testid=send]');
     await page.waitForSelector('[data-testid=turn]:not(.active)');

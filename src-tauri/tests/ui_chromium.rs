@@ -23,7 +23,12 @@
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
 //! `search.mjs` for the search palette across this computer, a real
 //! `hangar serve` and a host that is down, opening an old turn, and the
-//! sidebar's filters): the built
+//! sidebar's filters);
+//! `phone.mjs` for the phone layout at 390×844 with touch (states in words,
+//! the approvals first, a confirmation answered, a wrapped diff's hunks
+//! undone and kept, nothing wider than the screen, 44 px targets), the
+//! browser's outbox across a cut socket and a reload (sent exactly once)
+//! and browser notifications): the built
 //! UI in headless
 //! Chromium against `hangar-desktop-bridge` (`cargo build --workspace` builds it)
 //! with the fake ACP agent. Needs `ui/dist` and `ui/node_modules`
@@ -139,6 +144,11 @@ fn always_allow_makes_a_rule_that_answers_the_next_request_and_the_rules_page_de
 #[test]
 fn an_agents_own_earlier_session_is_listed_in_new_session_and_continued_with_its_history() {
     run_ui_script("past-sessions.mjs");
+}
+
+#[test]
+fn on_a_phone_the_layout_fits_and_a_message_typed_offline_is_sent_exactly_once() {
+    run_ui_script("phone.mjs");
 }
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its

@@ -7,6 +7,10 @@
 import type { Command } from './gen/Command';
 import type { CommandEvents } from './gen/CommandEvents';
 import type { CommandResults } from './gen/CommandResults';
+import { setLinkUp } from './state/connection';
+
+/** What a call fails with when the socket to the core is down or drops before the answer. */
+export const LINK_LOST = 'the connection to Hangar was lost';
 
 /** Every command's wire name. */
 export type CommandName = Command['cmd'];
@@ -57,16 +61,37 @@ function tauriTransport(t: TauriGlobal): Transport {
 /** A bridge frame: a reply (`ok` or `err`) or a stream's event. */
 type Frame = { id: number; ok?: Wire; err?: string } | { stream: number; event: Wire };
 
+/** How soon a lost socket is tried again, at first and at most. */
+const RETRY_MS = [500, 5000];
+
 function bridgeTransport(): Transport {
   let seq = 0;
   const pending = new Map<number, { res: (v: Wire) => void; rej: (e: Error) => void }>();
   const streams = new Map<number, WireHandler>();
   let socket: Promise<WebSocket> | null = null;
+  let retryMs = RETRY_MS[0];
+  // A lost socket: every call waiting for an answer fails (its answer will
+  // not come), streams end (their views open them again on the next link,
+  // see state/connection.ts), and the socket is tried again until it opens.
+  const lost = () => {
+    socket = null;
+    for (const p of pending.values()) p.rej(new Error(LINK_LOST));
+    pending.clear();
+    streams.clear();
+    setLinkUp(false);
+    setTimeout(() => open().catch(() => {}), retryMs);
+    retryMs = Math.min(retryMs * 2, RETRY_MS[1]);
+  };
   const open = () => {
     socket ??= new Promise((resolve, reject) => {
       const ws = new WebSocket(`ws://${location.host}/ipc`);
-      ws.onopen = () => resolve(ws);
-      ws.onerror = () => reject(new Error('bridge unreachable'));
+      ws.onopen = () => {
+        retryMs = RETRY_MS[0];
+        setLinkUp(true);
+        resolve(ws);
+      };
+      ws.onerror = () => reject(new Error(LINK_LOST));
+      ws.onclose = lost;
       ws.onmessage = (ev) => {
         const m: Frame = JSON.parse(ev.data);
         if ('stream' in m) {
@@ -84,6 +109,7 @@ function bridgeTransport(): Transport {
   };
   const send = async (cmd: string, args: Wire, onEvent?: WireHandler) => {
     const ws = await open();
+    if (ws.readyState !== WebSocket.OPEN) throw new Error(LINK_LOST);
     const id = ++seq;
     if (onEvent) streams.set(id, onEvent);
     return new Promise<Wire>((res, rej) => {

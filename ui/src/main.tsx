@@ -14,9 +14,13 @@ import { SearchPalette } from './components/SearchPalette';
 import { SettingsPage } from './components/SettingsPage';
 import { Sidebar } from './components/Sidebar';
 import type { SettingsView } from './gen/SettingsView';
-import { call, errorText, stream } from './ipc';
+import { call, errorText, LINK_LOST, stream } from './ipc';
 import { type AppState, applyAppOp, dismissNotice, emptyApp, rowKey } from './state/app-store';
+import { useInboxNotifications } from './state/browser-notify';
+import { useLink } from './state/connection';
 import { connectionText } from './state/hosts';
+import { flushOutbox } from './state/outbox-flush';
+import { usePhone } from './state/phone';
 import { isSearchKey, markedWords, type SearchHit } from './state/search';
 import { isSettingsKey } from './state/shortcuts';
 import { loadFilter, type SidebarFilter, saveFilter } from './state/sidebar-filter';
@@ -75,9 +79,24 @@ function App() {
     setSettingsOpen(true);
   };
 
+  const link = useLink();
+  const phone = usePhone();
+  /** The link epoch whose app snapshot has arrived: until then the page shows the last state, marked. */
+  const [synced, setSynced] = useState(0);
+  /** A failure that is not the link's (the reconnecting note says that one). */
+  const fail = (e: unknown) => errorText(e) !== LINK_LOST && setError(errorText(e));
+  // On load and each time the link comes back: watch the app again (its
+  // first op, a snapshot, replaces what is shown) and send the outbox.
   useEffect(() => {
-    stream('app.watch', {}, (op) => setApp((s) => applyAppOp(s, op))).catch((e) => setError(errorText(e)));
-    call('settings.get', {}).then(setSettings, (e) => setError(errorText(e)));
+    const epoch = link.epoch;
+    stream('app.watch', {}, (op) => {
+      if (op.op === 'snapshot') setSynced(epoch);
+      setApp((s) => applyAppOp(s, op));
+    }).catch(fail);
+    call('settings.get', {}).then(setSettings, fail);
+    flushOutbox();
+  }, [link.epoch]);
+  useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isSettingsKey(e)) {
         e.preventDefault();
@@ -120,8 +139,25 @@ function App() {
     if (hit.turnId)
       setFocus((f) => ({ turnId: hit.turnId ?? '', words: markedWords(hit.snippet), n: (f?.n ?? 0) + 1 }));
   };
+  useInboxNotifications(app.inbox, open);
+  /** On a phone one pane shows at a time: the list, or what was opened from it (with a back control). */
+  const paneOpen = inboxOpen || settingsOpen || !!hostPage || !!row;
+  const back = () => {
+    setSelected(null);
+    setInboxOpen(false);
+    setSettingsOpen(false);
+    setHostPage(null);
+  };
+  const reconnecting = (!link.up || synced < link.epoch) && (
+    <p class="notice small reconnecting" role="status" data-testid="reconnecting">
+      {link.up ? 'Reconnected; bringing the view up to date…' : 'Reconnecting…'} This is the last state received;
+      messages sent now wait in this browser and go once the connection is back.
+    </p>
+  );
   return (
-    <div class="layout">
+    <div class={`layout ${phone ? `phone ${paneOpen ? 'pane-open' : 'list-open'}` : ''}`}>
+      {phone && !paneOpen && reconnecting}
+      {phone && !paneOpen && app.inbox.length > 0 && <Inbox app={app} onOpen={open} />}
       <Sidebar
         app={app}
         selected={selected}
@@ -151,6 +187,12 @@ function App() {
         onHostRules={(host, label) => openRules(host, label)}
       />
       <main>
+        {phone && paneOpen && (
+          <button type="button" class="phone-back" data-testid="phone-back" onClick={back}>
+            ‹ Sessions
+          </button>
+        )}
+        {(!phone || paneOpen) && reconnecting}
         {error && <Notice error text={error} onClose={() => setError('')} testid="app-error" />}
         {app.notices.map((n) => (
           <Notice

@@ -17,6 +17,7 @@ import {
   notDiffedText,
   statusLetter,
 } from '../state/changes';
+import { usePhone } from '../state/phone';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Notice } from './Notice';
 import { ReviewDiff } from './ReviewDiff';
@@ -42,6 +43,8 @@ export function ChangesPanel(p: ChangesPanelProps) {
   const [busy, setBusy] = useState(false);
   const [confirmAll, setConfirmAll] = useState(false);
   const [split, setSplit] = useState(false);
+  /** On a phone: unified only, long lines wrapped (no side by side, no sideways scrolling). */
+  const phone = usePhone();
   /** The record of the last Undo (a turn id): Undo of it redoes; `again`
    * when that Undo was itself a Redo (undoing it undoes once more). */
   const [redo, setRedo] = useState<{ turn: string; again: boolean } | null>(null);
@@ -278,16 +281,18 @@ export function ChangesPanel(p: ChangesPanelProps) {
             <code>{selectedFile.path}</code>
             <span class="add">+{selectedFile.added ?? 0}</span> <span class="del">−{selectedFile.removed ?? 0}</span>
             <span class="spacer" />
-            <span class="muted small">j / k files · n / p hunks · a keep · u undo</span>
-            <button
-              type="button"
-              class="small"
-              aria-pressed={split}
-              data-testid="split-toggle"
-              onClick={() => setSplit(!split)}
-            >
-              {split ? 'Unified' : 'Side by side'}
-            </button>
+            {!phone && <span class="muted small">j / k files · n / p hunks · a keep · u undo</span>}
+            {!phone && (
+              <button
+                type="button"
+                class="small"
+                aria-pressed={split}
+                data-testid="split-toggle"
+                onClick={() => setSplit(!split)}
+              >
+                {split ? 'Unified' : 'Side by side'}
+              </button>
+            )}
           </div>
           {notDiffedText(selectedFile) ? (
             <p class="muted small">{notDiffedText(selectedFile)}</p>
@@ -297,7 +302,8 @@ export function ChangesPanel(p: ChangesPanelProps) {
             <ReviewDiff
               diff={diff}
               path={selectedFile.path}
-              split={split}
+              split={split && !phone}
+              wrap={phone}
               busy={busy}
               acceptLines={!!view?.acceptLines}
               current={hunkAt}

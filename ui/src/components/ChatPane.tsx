@@ -4,7 +4,7 @@
 // Changes or Customizations panel beside the chat.
 import { lazy, Suspense } from 'preact/compat';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { call, errorText, stream } from '../ipc';
+import { call, errorText, LINK_LOST, stream } from '../ipc';
 import { toolChoices } from '../state/agent-tools';
 import { type AgentInfo, folderName, folderPath, type SessionRow } from '../state/app-store';
 import { type ChangeCounts, countsText } from '../state/changes';
@@ -20,8 +20,10 @@ import {
   visibleTurns,
 } from '../state/chat-store';
 import { acceptsShortcut, confirmationOptions, optionForKey } from '../state/composer';
+import { currentLink, useLink } from '../state/connection';
 import { agentName } from '../state/customizations';
 import { type FrameFold, perFrame } from '../state/frame-batch';
+import { usePhone } from '../state/phone';
 import { type Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
 import { ChangesPanel } from './ChangesPanel';
 import { Composer } from './Composer';
@@ -93,6 +95,9 @@ export function ChatPane({
     } else requestAnimationFrame(() => changesButton.current?.focus());
   };
   const [error, setError] = useState('');
+  /** On a phone the header's less used actions sit behind "⋯". */
+  const phone = usePhone();
+  const [more, setMore] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [noMore, setNoMore] = useState(false);
@@ -104,17 +109,28 @@ export function ChatPane({
   const ops = useRef<FrameFold<ChatView, ChatOp> | null>(null);
   const host = row.host;
 
+  const link = useLink();
+  /** The session the chat was last opened for: opened again for the same one, it is a resync. */
+  const openedFor = useRef('');
+  // Opened again when the link to the core comes back: the last state stays
+  // shown until the new snapshot (the stream's first op) replaces it.
   useEffect(() => {
     let streamId: number | null = null;
     let alive = true;
-    setView(emptyChat());
-    setLimit(PAGE);
-    setNoMore(false);
-    stick.current = true;
-    anchor.current = null;
-    dropAnchor.current = false;
+    const epoch = link.epoch;
+    const resync = openedFor.current === `${host} ${row.uri}`;
+    openedFor.current = `${host} ${row.uri}`;
+    if (!resync) {
+      setView(emptyChat());
+      setLimit(PAGE);
+      setNoMore(false);
+      stick.current = true;
+      anchor.current = null;
+      dropAnchor.current = false;
+    }
+    const start = resync ? (ops.current?.state() ?? emptyChat()) : emptyChat();
     // Ops are folded as they arrive and rendered once per frame: a streamed delta is one op.
-    const sink = perFrame<ChatView, ChatOp>(emptyChat(), applyChatOp, (v) => alive && setView(v));
+    const sink = perFrame<ChatView, ChatOp>(start, applyChatOp, (v) => alive && setView(v));
     ops.current = sink;
     stream('chat.open', { host, session: row.uri }, sink.push)
       .then((r) => {
@@ -122,12 +138,13 @@ export function ChatPane({
         setChat(r.chat);
         if (!alive) call('stream.close', { streamId });
       })
-      .catch((e) => setError(errorText(e)));
+      .catch((e) => errorText(e) !== LINK_LOST && setError(errorText(e)));
     return () => {
       alive = false;
-      if (streamId != null) call('stream.close', { streamId }).catch(() => {});
+      // A stream of a lost link ended with it (its id may be another's now).
+      if (streamId != null && currentLink().epoch === epoch) call('stream.close', { streamId }).catch(() => {});
     };
-  }, [host, row.uri]);
+  }, [host, row.uri, link.epoch]);
 
   // The open session is read: clear the marker whenever new activity sets it.
   // Keyed on modifiedAt too: the read flag our markRead cleared and the next
@@ -361,29 +378,44 @@ export function ChatPane({
             </span>
           )}
         </button>
-        <button
-          type="button"
-          ref={panelButton}
-          aria-expanded={panelOpen}
-          aria-controls="customizations-panel"
-          data-testid="customizations-button"
-          onClick={() => setPanelOpen(!panelOpen)}
-        >
-          Customizations
-        </button>
-        <button type="button" onClick={() => setRenaming(true)}>
-          Rename
-        </button>
-        <button
-          type="button"
-          data-testid="archive"
-          onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}
-        >
-          {row.archived ? 'Unarchive' : 'Archive'}
-        </button>
-        <button type="button" class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>
-          Dispose
-        </button>
+        {phone && (
+          <button
+            type="button"
+            aria-expanded={more}
+            aria-label="More actions"
+            data-testid="chat-more"
+            onClick={() => setMore(!more)}
+          >
+            ⋯
+          </button>
+        )}
+        {(!phone || more) && (
+          <span class="chat-actions">
+            <button
+              type="button"
+              ref={panelButton}
+              aria-expanded={panelOpen}
+              aria-controls="customizations-panel"
+              data-testid="customizations-button"
+              onClick={() => setPanelOpen(!panelOpen)}
+            >
+              Customizations
+            </button>
+            <button type="button" onClick={() => setRenaming(true)}>
+              Rename
+            </button>
+            <button
+              type="button"
+              data-testid="archive"
+              onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}
+            >
+              {row.archived ? 'Unarchive' : 'Archive'}
+            </button>
+            <button type="button" class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>
+              Dispose
+            </button>
+          </span>
+        )}
       </header>
       {disposing && (
         <ConfirmDialog

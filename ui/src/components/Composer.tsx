@@ -8,12 +8,17 @@
 // failed start it takes no messages (the chat pane shows why).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CompletionItemView } from '../gen/CompletionItemView';
-import { call, errorText } from '../ipc';
+import { call, errorText, LINK_LOST } from '../ipc';
 import type { AgentInfo } from '../state/app-store';
 import { type ChatView, isStarting, startFailed } from '../state/chat-store';
 import { applyCompletion, mentionAt, moveInOrder } from '../state/composer';
+import { currentLink } from '../state/connection';
 import { agentChoices } from '../state/customizations';
 import { completionNote, mentionAttachments, type PickedMention, rememberPick } from '../state/mentions';
+import { addToOutbox, newEntryId } from '../state/outbox';
+import { flushOutbox } from '../state/outbox-flush';
+import { usePhone } from '../state/phone';
+import { OutboxList } from './OutboxList';
 
 export function Composer({
   host,
@@ -40,6 +45,7 @@ export function Composer({
   // replace the list for the text typed since: only the newest counts.
   const completionSeq = useRef(0);
   const running = !!view.active;
+  const phone = usePhone();
   const queued = view.meta?.queued ?? [];
   const starting = isStarting(view);
   const failed = startFailed(view);
@@ -82,8 +88,26 @@ export function Composer({
     setPicked([]);
     window.clearTimeout(draftTimer.current);
     const chosen = { model: model || null, agent: chosenAgent || null, attachments };
-    if (kind === 'send') await run(call('chat.send', { host, chat, text: t, ...chosen }));
-    else await run(call('chat.queue', { host, chat, text: t, kind, ...chosen }));
+    // The link to the core is down (a browser on a bad network): the
+    // message waits in the browser's outbox and goes when it is back.
+    const keep = (tried: boolean) => {
+      const last = view.active?.id ?? view.turns.at(-1)?.id ?? null;
+      addToOutbox(localStorage, { id: newEntryId(), host, session, text: t, kind, afterTurn: last, tried });
+    };
+    if (!currentLink().up) {
+      keep(false);
+      return;
+    }
+    setError('');
+    try {
+      if (kind === 'send') await call('chat.send', { host, chat, text: t, ...chosen });
+      else await call('chat.queue', { host, chat, text: t, kind, ...chosen });
+    } catch (e) {
+      // Lost on the way: it may have arrived; the outbox finds out before sending it again.
+      if (errorText(e) === LINK_LOST) keep(true);
+      else setError(errorText(e));
+      return;
+    }
     call('chat.draft', { host, chat, text: null }).catch(() => {});
   };
   const onInput = async (e: Event) => {
@@ -123,7 +147,8 @@ export function Composer({
     });
   };
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Enter' && !e.shiftKey) {
+    // On a phone Enter is a new line (the on-screen keyboard has no Shift+Enter); Send sends.
+    if (e.key === 'Enter' && !e.shiftKey && !phone) {
       e.preventDefault();
       if (items.length) pick(items[0]);
       else submit(running ? 'queued' : 'send');
@@ -138,8 +163,12 @@ export function Composer({
     : starting
       ? `Starting ${agentName}… a message sent now goes out once it is ready`
       : running
-        ? 'Queue a follow-up (Enter) or steer the running turn…'
-        : 'Message the agent (Enter to send, @ to mention a file, / for commands)';
+        ? phone
+          ? 'Queue a follow-up or steer the running turn…'
+          : 'Queue a follow-up (Enter) or steer the running turn…'
+        : phone
+          ? 'Message the agent (@ for a file, / for commands)'
+          : 'Message the agent (Enter to send, @ to mention a file, / for commands)';
   return (
     <div class="composer">
       {starting && (
@@ -147,6 +176,7 @@ export function Composer({
           Starting {agentName}…
         </p>
       )}
+      <OutboxList host={host} session={session} onRetry={flushOutbox} />
       {unsent.length > 0 && (
         <ul class="queue" data-testid="unsent">
           {unsent.map((m) => (

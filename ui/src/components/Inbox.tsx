@@ -4,9 +4,11 @@
 import { useState } from 'preact/hooks';
 import { call, errorText } from '../ipc';
 import type { AppState, InboxItem } from '../state/app-store';
+import { useNotifyPermission } from '../state/browser-notify';
 
 export function Inbox({ app, onOpen }: { app: AppState; onOpen: (host: string, session: string) => void }) {
   const [error, setError] = useState('');
+  const [notify, askNotify] = useNotifyPermission();
   const answer = (i: InboxItem, approved: boolean) => {
     setError('');
     const args = { host: i.host, chat: i.chat, turnId: i.turnId, toolCallId: i.toolCallId, approved, optionId: null };
@@ -15,6 +17,14 @@ export function Inbox({ app, onOpen }: { app: AppState; onOpen: (host: string, s
   return (
     <section class="inbox" data-testid="inbox">
       <h1>Approvals</h1>
+      {notify === 'default' && (
+        <p class="small muted notify-ask">
+          <button type="button" data-testid="notify-me" onClick={askNotify}>
+            Notify me
+          </button>{' '}
+          when a session needs you while this page is in the background.
+        </p>
+      )}
       {error && (
         <p class="error small" role="alert">
           {error}

@@ -17,6 +17,12 @@ export interface ReviewDiffProps {
   diff: FileDiffView;
   path: string;
   split: boolean;
+  /**
+   * Long lines wrap (the phone layout): then rows differ in height, so a
+   * diff of up to WRAP_ROWS rows is drawn whole instead of windowed; a
+   * longer one stays windowed, unwrapped, scrolling sideways in its box.
+   */
+  wrap?: boolean;
   busy: boolean;
   /** Keep can target a hunk. */
   acceptLines: boolean;
@@ -28,6 +34,9 @@ export interface ReviewDiffProps {
 }
 
 type Runs = Array<[boolean, string]>;
+
+/** The most rows a wrapped diff draws whole. */
+const WRAP_ROWS = 3000;
 
 /** One line's text: its word runs, or syntax colours, or plain. */
 function Text({ text, runs, lang, hljs }: { text: string; runs?: Runs; lang: string | null; hljs: HLJSApi | null }) {
@@ -72,6 +81,7 @@ export function ReviewDiff(p: ReviewDiffProps) {
   }, [p.current, rows]);
 
   const [from, to] = visibleRows(offsets, view.top, view.height);
+  const wrapped = !!p.wrap && rows.length <= WRAP_ROWS;
   const line = (tag: DiffTag, text: string, at: number, inHunk: boolean, key?: number) => (
     <div class={`dl ${mark(tag)}${inHunk ? ' in-hunk' : ''}`} key={key}>
       <span class="dl-mark">{tag}</span>
@@ -131,11 +141,15 @@ export function ReviewDiff(p: ReviewDiffProps) {
       data-rows={rows.length}
       data-hunks={p.diff.hunks.length}
     >
-      <pre class={p.split ? 'split' : ''} style={{ height: `${offsets[rows.length]}px` }}>
-        <div class="diff-window" style={{ transform: `translateY(${offsets[from]}px)` }}>
-          {rows.slice(from, to).map((r, k) => draw(r, from + k))}
-        </div>
-      </pre>
+      {wrapped ? (
+        <pre class="wrap">{rows.map((r, k) => draw(r, k))}</pre>
+      ) : (
+        <pre class={p.split ? 'split' : ''} style={{ height: `${offsets[rows.length]}px` }}>
+          <div class="diff-window" style={{ transform: `translateY(${offsets[from]}px)` }}>
+            {rows.slice(from, to).map((r, k) => draw(r, from + k))}
+          </div>
+        </pre>
+      )}
     </div>
   );
 }

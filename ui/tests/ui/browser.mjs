@@ -4,12 +4,17 @@
 // connections are refused many at a time otherwise).
 import { chromium } from 'playwright-core';
 
-/** A persistent Chromium context on `userDataDir`, 1280×800, plus `extraArgs`. */
-export function launchChromium(userDataDir, extraArgs = []) {
+/**
+ * A persistent Chromium context on `userDataDir`, 1280×800, plus `extraArgs`;
+ * `context` (optional) changes Playwright's context options (a phone's
+ * viewport, touch).
+ */
+export function launchChromium(userDataDir, extraArgs = [], context = {}) {
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
+    ...context,
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -32,17 +32,15 @@ export function withEnv(changes) {
 }
 
 /**
- * Start the bridge and Chromium; `agents` are `ID=COMMAND` strings; `init`
- * (optional) runs in the page before the UI's own scripts; `env` (optional)
- * changes the bridge's environment (see `withEnv`); with `keepHome`, `stop`
- * leaves HOME (and the data dir in it) for the next start, and waits for
- * the bridge to exit (a restart of the app).
+ * Start the bridge on `home`'s data dir (on `listen`, an `ADDR:PORT`, if
+ * given); resolves to the process and its `url` once it listens.
  */
-export async function start(home, agents = [], { init, env = {}, keepHome = false } = {}) {
+async function spawnBridge(home, agents, env, listen) {
   const ui = process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : [];
+  const at = listen ? ['--listen', listen] : [];
   const bridge = spawn(
     bridgeBin,
-    ['--no-discover', '--data-dir', join(home, 'data'), ...agents.flatMap((a) => ['--agent', a]), ...ui],
+    ['--no-discover', '--data-dir', join(home, 'data'), ...agents.flatMap((a) => ['--agent', a]), ...ui, ...at],
     {
       env: withEnv({ HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn', ...env }),
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -59,8 +57,30 @@ export async function start(home, agents = [], { init, env = {}, keepHome = fals
       }
     });
   });
+  return { bridge, url };
+}
+
+/** Stop `bridge` and wait for it to exit. */
+function stopBridge(bridge) {
+  const exited = bridge.exitCode == null ? new Promise((r) => bridge.once('exit', r)) : Promise.resolve();
+  bridge.kill('SIGTERM');
+  return exited;
+}
+
+/**
+ * Start the bridge and Chromium; `agents` are `ID=COMMAND` strings; `init`
+ * (optional) runs in the page before the UI's own scripts; `env` (optional)
+ * changes the bridge's environment (see `withEnv`); with `keepHome`, `stop`
+ * leaves HOME (and the data dir in it) for the next start, and waits for
+ * the bridge to exit (a restart of the app); `context` (optional) changes
+ * the browser context's options (see `launchChromium`). Returns the page,
+ * its errors, `stop`, the browser context `ctx` and `core` (`down` / `up`:
+ * stop the bridge, start it again on the same data dir and port).
+ */
+export async function start(home, agents = [], { init, env = {}, keepHome = false, context = {} } = {}) {
+  let { bridge, url } = await spawnBridge(home, agents, env);
   const browserDir = mkdtempSync(join(tmpdir(), 'hangar-chromium-'));
-  const ctx = await launchChromium(browserDir);
+  const ctx = await launchChromium(browserDir, [], context);
   if (init) await ctx.addInitScript(init);
   const page = await ctx.newPage();
   const errors = [];
@@ -99,13 +119,20 @@ export async function start(home, agents = [], { init, env = {}, keepHome = fals
   });
   const stop = async () => {
     await ctx.close();
-    const exited = bridge.exitCode == null ? new Promise((r) => bridge.once('exit', r)) : null;
-    bridge.kill('SIGTERM');
+    const exited = stopBridge(bridge);
     rmSync(browserDir, { recursive: true, force: true });
     if (keepHome) await exited;
     else rmSync(home, { recursive: true, force: true });
   };
-  return { page, errors, stop };
+  // The core down (`down`, resolved once the bridge exited), then up again
+  // on the same data dir and port (`up`, resolved once it listens).
+  const core = {
+    down: () => stopBridge(bridge),
+    up: async () => {
+      ({ bridge } = await spawnBridge(home, agents, env, new URL(url).host));
+    },
+  };
+  return { page, errors, stop, ctx, core };
 }
 
 /**
@@ -149,7 +176,7 @@ export function writeTurns(page, session, n, filler) {
 }
 
 /**
- * Run `checks(page, check, home)`; prints one line per check and exits
+ * Run `checks(page, check, home, env)` (`env`: what `start` returned); prints one line per check and exits
  * non-zero if any failed. `options` go to `start`.
  */
 export async function run(name, home, agents, checks, options = {}) {
@@ -161,7 +188,7 @@ export async function run(name, home, agents, checks, options = {}) {
   let env;
   try {
     env = await start(home, agents, options);
-    await checks(env.page, check, home);
+    await checks(env.page, check, home, env);
     check(env.errors.length === 0, 'no page errors', env.errors.join('; ') || 'none');
   } catch (e) {
     failed++;

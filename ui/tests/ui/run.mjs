@@ -4,7 +4,8 @@
 // "N passed, M failed" line.
 //
 // Env: BRIDGE_BIN, FAKE_AGENT_BIN (default: ../../../target/debug/...),
-// CHROMIUM (default /usr/bin/chromium), SCREENSHOT_DIR (optional).
+// CHROMIUM (default /usr/bin/chromium), SCREENSHOT_DIR (optional), UI_DIR
+// (optional: serve another build of the UI).
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,7 +105,14 @@ const agents = [
 ];
 const bridge = spawn(
   bridgeBin,
-  ['--no-discover', '--data-dir', join(home, '.hangar-data'), ...agents.flatMap((a) => ['--agent', a])],
+  [
+    '--no-discover',
+    '--data-dir',
+    join(home, '.hangar-data'),
+    ...agents.flatMap((a) => ['--agent', a]),
+    // UI_DIR: another build of the UI (as harness.mjs).
+    ...(process.env.UI_DIR ? ['--ui', resolve(process.env.UI_DIR)] : []),
+  ],
   {
     env: { ...process.env, HOME: home, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],

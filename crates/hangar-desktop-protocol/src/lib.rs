@@ -56,6 +56,7 @@ pub mod customization;
 pub mod host;
 pub mod input;
 pub mod part;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod settings;

@@ -13,6 +13,7 @@ use ahp_types::state::{
     ChangesetFile, ChangesetOperationScope, ChangesetState, FileEditSide, SnapshotState, TextPosition, TextRange,
 };
 use ahp_types::StateAction;
+use serde_json::json;
 
 use crate::core::Core;
 use crate::error::CoreError;
@@ -25,7 +26,7 @@ use hangar_desktop_protocol::changes::{
 };
 use hangar_desktop_protocol::command::Dispatched;
 
-async fn client(core: &Core, host: &HostId) -> Result<HostClientHandle, CoreError> {
+pub(crate) async fn client(core: &Core, host: &HostId) -> Result<HostClientHandle, CoreError> {
     core.multi().client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))
 }
 
@@ -169,9 +170,17 @@ pub async fn invoke(core: &Core, a: ChangesInvokeArgs) -> Result<ChangesInvoked,
             range: TextRange { start: position(first), end: position(last) },
         }),
     };
-    let params = InvokeChangesetOperationParams { channel: uri, meta: None, operation_id: a.operation, target };
+    let meta = a.message.map(|m| json!({ COMMIT_META: { "message": m } })).and_then(|m| m.as_object().cloned());
+    let params = InvokeChangesetOperationParams { channel: uri, meta, operation_id: a.operation, target };
+    // Read as JSON first: the result's `_meta` (a commit's id) is not a
+    // field of `InvokeChangesetOperationResult`.
+    let raw: serde_json::Value = client(core, &host).await?.request("invokeChangesetOperation", params).await?;
+    let commit = raw
+        .pointer(&format!("/_meta/{}/id", COMMIT_META.replace('/', "~1")))
+        .and_then(|id| id.as_str())
+        .map(str::to_owned);
     let result: InvokeChangesetOperationResult =
-        client(core, &host).await?.request("invokeChangesetOperation", params).await?;
+        serde_json::from_value(raw).map_err(|e| CoreError::Unexpected(format!("invokeChangesetOperation: {e}")))?;
     let message = match result.message {
         Some(StringOrMarkdown::Plain(text)) => text,
         Some(StringOrMarkdown::Markdown { markdown }) => markdown,
@@ -186,7 +195,19 @@ pub async fn invoke(core: &Core, a: ChangesInvokeArgs) -> Result<ChangesInvoked,
         }
         None => None,
     };
-    Ok(ChangesInvoked { message, redo })
+    Ok(ChangesInvoked { message, redo, commit })
+}
+
+/// The `_meta` key of a commit's message and of its answer's commit id
+/// (docs/changesets.md).
+pub const COMMIT_META: &str = "hangar/commit";
+
+/// The URI of the session's changeset and whether it offers `operation`.
+pub async fn offers(core: &Core, host: &HostId, session: &str, operation: &str) -> Result<(String, bool), CoreError> {
+    let uri = changeset_uri(core, host, session, None).await?;
+    let state = snapshot(core, host, &uri).await?;
+    let offered = state.operations.iter().flatten().any(|o| o.id == operation);
+    Ok((uri, offered))
 }
 
 /// `changes.turnCounts`: the turns among `a.turns` that changed files.

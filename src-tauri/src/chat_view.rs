@@ -75,6 +75,7 @@ fn message_view(message: &ahp_types::state::Message) -> MessageView {
         model: message.model.as_ref().map(|m| m.id.clone()),
         agent: message.agent.as_ref().map(|a| a.uri.clone()),
         attachments: message.attachments.iter().flatten().map(attachment_view).collect(),
+        review: crate::review_message::review_of(message),
     }
 }
 

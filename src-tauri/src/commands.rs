@@ -56,7 +56,7 @@ fn composed(
     if text.trim().is_empty() {
         return Err(bad(command, "the message is empty"));
     }
-    Ok(Composed { text, model, attachments: outgoing::attachments(command, attachments)?, agent })
+    Ok(Composed { text, model, attachments: outgoing::attachments(command, attachments)?, agent, meta: None })
 }
 
 async fn dispatch(core: &Core, host: String, channel: String, action: StateAction) -> Result<Dispatched, CoreError> {
@@ -223,16 +223,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         }
         Command::ChatQueue(a) => {
             let message = composed(c, a.text, a.model, a.attachments, a.agent)?;
-            let host = HostId::new(a.host.as_str());
-            if core.unreachable(&host).await? {
-                // Kept on disk; sent (queued behind a running turn) when the host is back.
-                let key = ahp::multi_host_state_mirror::HostedResourceKey::new(host, a.chat.as_str());
-                let id = core.keep_unsent(&key, &message)?;
-                return Ok(Reply::ChatQueue(Queued { client_seq: None, id }));
-            }
-            let (id, action) = outgoing::pending(a.kind.unwrap_or_default().into(), &message);
-            let Dispatched { client_seq } = dispatch(core, a.host, a.chat, action).await?;
-            Reply::ChatQueue(Queued { client_seq: Some(client_seq), id })
+            Reply::ChatQueue(queue(core, a.host, a.chat, a.kind.unwrap_or_default().into(), &message).await?)
         }
         Command::ChatRemoveQueued(a) => {
             let kind = a.kind.unwrap_or_default().into();
@@ -317,8 +308,12 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChangesList(a) => Reply::ChangesList(crate::changes_view::list(core, a).await?),
         Command::ChangesDiff(a) => Reply::ChangesDiff(crate::changes_view::diff(core, a).await?),
         Command::ChangesInvoke(a) => Reply::ChangesInvoke(crate::changes_view::invoke(core, a).await?),
+        Command::ChangesCommitDraft(a) => Reply::ChangesCommitDraft(crate::commit_draft::commit_draft(core, a).await?),
         Command::ChangesReview(a) => Reply::ChangesReview(crate::changes_view::review(core, a).await?),
         Command::ChangesTurnCounts(a) => Reply::ChangesTurnCounts(crate::changes_view::turn_counts(core, a).await?),
+        Command::ReviewGet(a) => Reply::ReviewGet(crate::review_commands::get(core, &a)?),
+        Command::ReviewSave(a) => Reply::ReviewSave(crate::review_commands::save(core, a)?),
+        Command::ReviewSend(a) => Reply::ReviewSend(crate::review_commands::send(core, a).await?),
         Command::TerminalRead(a) => Reply::TerminalRead(crate::terminal_view::read(core, a).await?),
         Command::TerminalInput(a) => Reply::TerminalInput(crate::terminal_view::input(core, a).await?),
         Command::AgentSignIn(a) => {
@@ -387,8 +382,29 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
     })
 }
 
+/// Queue `message` behind the chat's running turn (or steer it, by `kind`);
+/// kept on disk and sent when the host is back if it is unreachable.
+pub(crate) async fn queue(
+    core: &Core,
+    host: String,
+    chat: String,
+    kind: ahp_types::state::PendingMessageKind,
+    message: &Composed,
+) -> Result<Queued, CoreError> {
+    let id = HostId::new(host.as_str());
+    if core.unreachable(&id).await? {
+        // Kept on disk; sent (queued behind a running turn) when the host is back.
+        let key = ahp::multi_host_state_mirror::HostedResourceKey::new(id, chat.as_str());
+        let id = core.keep_unsent(&key, message)?;
+        return Ok(Queued { client_seq: None, id });
+    }
+    let (id, action) = outgoing::pending(kind, message);
+    let Dispatched { client_seq } = dispatch(core, host, chat, action).await?;
+    Ok(Queued { client_seq: Some(client_seq), id })
+}
+
 /// The default chat of a session, from its summary or its state.
-async fn default_chat(core: &Core, host: &HostId, session: &str) -> Result<String, CoreError> {
+pub(crate) async fn default_chat(core: &Core, host: &HostId, session: &str) -> Result<String, CoreError> {
     if let Some(handle) = core.multi().host(host).await {
         if let Some(chat) =
             handle.session_summaries.iter().find(|s| s.resource == session).and_then(|s| s.default_chat.clone())

@@ -43,6 +43,9 @@ pub enum CoreError {
     /// The settings could not be written.
     #[error(transparent)]
     Settings(#[from] crate::settings_file::SaveError),
+    /// The line comments could not be kept on disk.
+    #[error(transparent)]
+    Review(#[from] crate::review_store::ReviewStoreError),
     /// The embedded host could not start.
     #[error("embedded host: {0}")]
     EmbeddedHost(String),

@@ -80,10 +80,12 @@
 //! [`commands::call_wire`] → [`commands::call`] → `dispatchAction` or a
 //! request on the host → the echo comes back the same way.
 
+pub mod atomic_file;
 pub mod bridge;
 pub mod changes_view;
 pub mod chat_view;
 pub mod commands;
+pub mod commit_draft;
 pub mod core;
 pub mod customizations;
 pub mod embedded_host;
@@ -104,7 +106,10 @@ pub mod outgoing;
 pub mod part_append;
 pub mod part_view;
 pub mod remote_hosts;
+pub mod review_commands;
 pub mod review_diff;
+pub mod review_message;
+pub mod review_store;
 pub mod search_merge;
 pub mod session_rows;
 pub mod session_start;

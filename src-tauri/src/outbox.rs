@@ -115,19 +115,9 @@ impl Outbox {
 
     fn write(&self) -> std::io::Result<()> {
         let Some(path) = &self.path else { return Ok(()) };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
         let body = serde_json::to_vec_pretty(&OutboxFile { version: 1, entries: self.entries.clone() })
             .map_err(std::io::Error::other)?;
-        let staged = path.with_extension("json.staged");
-        {
-            use std::io::Write;
-            let mut file = std::fs::File::create(&staged)?;
-            file.write_all(&body)?;
-            file.sync_all()?;
-        }
-        std::fs::rename(&staged, path)
+        crate::atomic_file::write(path, &body)
     }
 }
 

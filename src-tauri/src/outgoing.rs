@@ -9,6 +9,7 @@
 //! their actions here, with the `ahp-types` action structs.
 
 use ahp_types::actions::{ChatPendingMessageSetAction, ChatTurnStartedAction};
+use ahp_types::common::JsonObject;
 use ahp_types::state::{
     AgentSelection, Message, MessageAttachment, MessageKind, MessageOrigin, ModelSelection, PendingMessageKind,
 };
@@ -41,6 +42,9 @@ pub struct Composed {
     pub attachments: Vec<MessageAttachment>,
     /// The custom agent chosen in the composer (an agent customization's URI).
     pub agent: Option<String>,
+    /// The message's `_meta` (a review's `hangar/review`, see
+    /// `review_message`).
+    pub meta: Option<JsonObject>,
 }
 
 impl Composed {
@@ -61,7 +65,7 @@ impl Composed {
                 .filter(|m| !m.is_empty())
                 .map(|id| ModelSelection { id: id.to_owned(), config: None }),
             agent: self.agent.as_deref().filter(|a| !a.is_empty()).map(|uri| AgentSelection { uri: uri.to_owned() }),
-            meta: None,
+            meta: self.meta.clone(),
         }
     }
 }

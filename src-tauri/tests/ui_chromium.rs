@@ -18,6 +18,8 @@
 //! `agents.mjs` for the Agents page (shown at first launch, a custom agent,
 //! an install from npm with its progress, Remove);
 //! `changes.mjs` for reviewing an agent's edits hunk by hunk;
+//! `review.mjs` for line comments kept across a restart and sent to the
+//! agent as one turn; `commit.mjs` for committing only the kept hunks;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes;
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
@@ -124,6 +126,16 @@ fn a_hosts_customizations_under_home_are_listed_and_edited_with_no_session() {
 #[test]
 fn changes_are_reviewed_hunk_by_hunk_and_the_disk_follows() {
     run_ui_script("changes.mjs");
+}
+
+#[test]
+fn line_comments_survive_a_restart_and_go_to_the_agent_as_one_review_turn() {
+    run_ui_script("review.mjs");
+}
+
+#[test]
+fn commit_from_the_changes_panel_holds_only_the_kept_hunks_with_the_edited_message() {
+    run_ui_script("commit.mjs");
 }
 
 #[test]

@@ -154,6 +154,8 @@ pub struct ChangesInvokeArgs {
     pub file: Option<String>,
     /// With `file`: the zero-based new-side lines whose hunks are targeted.
     pub lines: Option<(usize, usize)>,
+    /// `commit`: the commit message (sent as `_meta["hangar/commit"]`).
+    pub message: Option<String>,
 }
 
 /// What Keep / Undo did.
@@ -165,6 +167,8 @@ pub struct ChangesInvoked {
     /// For an Undo: the turn id its record is kept under (the host's
     /// follow-up); Undo of that turn (`reject`) redoes what was undone.
     pub redo: Option<String>,
+    /// For a `commit`: the new commit's id.
+    pub commit: Option<String>,
 }
 
 /// `changes.turnCounts`: which of these turns changed files.

@@ -155,6 +155,9 @@ pub struct MessageView {
     pub agent: Option<String>,
     /// Attachments.
     pub attachments: Vec<AttachmentView>,
+    /// The line comments it carried, when it was a review sent to the agent
+    /// (`_meta["hangar/review"]`): shown as a review, not as its text.
+    pub review: Option<Vec<super::review::ReviewComment>>,
 }
 
 /// Token usage of a turn.

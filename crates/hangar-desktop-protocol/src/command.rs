@@ -33,6 +33,7 @@ use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, Ho
 use super::input::AnswerView;
 use super::part::InputResponse;
 use super::past_sessions::{PastSessionsArgs, PastSessionsView};
+use super::review::{ReviewComment, ReviewSaveArgs, ReviewSent};
 use super::rules::{RuleDeleteArgs, RuleSaveArgs, RuleSaved, RulesListArgs, RulesView};
 use super::search::{SearchArgs, SearchResults};
 use super::settings::{AboutView, OpenArgs, Settings, SettingsView};
@@ -221,10 +222,20 @@ commands! {
     "changes.diff" => ChangesDiff(ChangesFileArgs) -> FileDiffView;
     /// Keep or Undo every file, one file, or the hunks of some lines.
     "changes.invoke" => ChangesInvoke(ChangesInvokeArgs) -> ChangesInvoked;
+    /// A commit message drafted from the session (the host's `commitDraft`
+    /// when it offers one, else the session's title and its prompts).
+    "changes.commitDraft" => ChangesCommitDraft(SessionArgs) -> String;
     /// Mark files "viewed" (or not).
     "changes.review" => ChangesReview(ChangesReviewArgs) -> Dispatched;
     /// Which of these turns changed files ("3 files changed" under a turn).
     "changes.turnCounts" => ChangesTurnCounts(TurnCountsArgs) -> Vec<TurnCounts>;
+    /// The session's line comments not sent yet (kept across restarts).
+    "review.get" => ReviewGet(SessionArgs) -> Vec<ReviewComment>;
+    /// Replace the session's line comments (kept on disk before it answers).
+    "review.save" => ReviewSave(ReviewSaveArgs) -> Vec<ReviewComment>;
+    /// Send the session's comments to its agent as one message (a new turn,
+    /// or queued behind the running one); they are dropped once sent.
+    "review.send" => ReviewSend(SessionArgs) -> ReviewSent;
     /// A tool call's terminal: its output after a byte, and whether it ended.
     "terminal.read" => TerminalRead(TerminalArgs) -> TerminalRead;
     /// Type into a login's terminal this app's client claims (AHP
@@ -846,10 +857,18 @@ mod tests {
             (
                 "changes.invoke",
                 json!({"host": h, "session": s, "turn": null, "operation": "reject", "file": "file:///w/a.rs",
-                "lines": [3, 4]}),
+                "lines": [3, 4], "message": null}),
             ),
+            ("changes.commitDraft", json!({"host": h, "session": s})),
             ("changes.review", json!({"host": h, "session": s, "files": ["file:///w/a.rs"], "reviewed": true})),
             ("changes.turnCounts", json!({"host": h, "session": s, "turns": ["t1", "t2"]})),
+            ("review.get", json!({"host": h, "session": s})),
+            (
+                "review.save",
+                json!({"host": h, "session": s, "comments": [{"id": "c1", "file": "file:///w/a.rs", "path": "a.rs",
+                "firstLine": 2, "lastLine": 3, "side": "new", "quote": ["+x", " y"], "body": "why?"}]}),
+            ),
+            ("review.send", json!({"host": h, "session": s})),
             ("terminal.read", json!({"host": h, "uri": "ahp-session:/s/terminals/t", "from": 0})),
             ("terminal.input", json!({"host": h, "uri": "ahp-session:/s/terminals/login-1", "data": "fake-user\r"})),
             ("agent.signIn", json!({"host": h, "session": s, "method": "codex-api-key", "key": "sk-1"})),

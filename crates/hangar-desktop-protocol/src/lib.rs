@@ -58,6 +58,7 @@ pub mod host;
 pub mod input;
 pub mod part;
 pub mod past_sessions;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod settings;

@@ -4,9 +4,11 @@
 // counts, a "viewed" checkbox, Keep and Undo; the selected file's diff shows
 // each hunk with its own Keep and Undo. Undo all asks first. Keys: j / k
 // next or previous file, n / p next or previous hunk, a / u Keep or Undo
-// that hunk. Every string from the
+// that hunk. A line number picks a line for a comment (shift: a range;
+// c comments on the hunk the keyboard is on); comments collect as a review
+// (ReviewComments) sent to the agent as one message. Every string from the
 // host is rendered as text.
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ChangesView } from '../gen/ChangesView';
 import { call, errorText } from '../ipc';
 import {
@@ -18,8 +20,12 @@ import {
   statusLetter,
 } from '../state/changes';
 import { usePhone } from '../state/phone';
+import { commentOn, lineNumbers, placeText, type ReviewComment, type Selection } from '../state/review';
+import { CommentForm } from './CommentForm';
+import { CommitForm } from './CommitForm';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Notice } from './Notice';
+import { ReviewComments } from './ReviewComments';
 import { ReviewDiff } from './ReviewDiff';
 
 export interface ChangesPanelProps {
@@ -27,6 +33,8 @@ export interface ChangesPanelProps {
   session: string;
   /** A turn's changes instead of the session's pending ones. */
   turn: string | null;
+  /** The session's chat, once opened ("Ask the agent" for a commit message). */
+  chat?: string | null;
   /** The session row's counts: a change there reloads the panel. */
   counts: ChangeCounts | null;
   onClose: () => void;
@@ -54,6 +62,11 @@ export function ChangesPanel(p: ChangesPanelProps) {
   const [hunkAt, setHunkAt] = useState(-1);
   /** The file whose diff shows every unchanged line (a gap of it was clicked). */
   const [wholeFile, setWholeFile] = useState<string | null>(null);
+  /** The review being written, as the core keeps it. */
+  const [comments, setComments] = useState<ReviewComment[]>([]);
+  /** The lines picked for a comment, in the selected file's diff. */
+  const [pick, setPick] = useState<Selection | null>(null);
+  const [writing, setWriting] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const diffBox = useRef<HTMLDivElement>(null);
   const base = { host: p.host, session: p.session, turn: p.turn };
@@ -70,6 +83,29 @@ export function ChangesPanel(p: ChangesPanelProps) {
   }, [p.host, p.session]);
 
   useEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    call('review.get', { host: p.host, session: p.session }).then(setComments, (e) => setError(errorText(e)));
+  }, [p.host, p.session]);
+  const saveComments = (next: ReviewComment[]) =>
+    call('review.save', { host: p.host, session: p.session, comments: next }).then(setComments, (e) =>
+      setError(errorText(e)),
+    );
+  const sendReview = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      const r = await call('review.send', { host: p.host, session: p.session });
+      setComments([]);
+      setNote(
+        `Sent ${r.comments === 1 ? '1 comment' : `${r.comments} comments`} to the agent${r.queued ? ', queued behind the running turn' : ''}.`,
+      );
+      setRedo(null);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
   // The row's counts change when a turn ends or an operation ran (here or
   // in another client): reload.
   const countsKey = p.counts ? `${p.counts.files}/${p.counts.added}/${p.counts.removed}` : '';
@@ -77,7 +113,11 @@ export function ChangesPanel(p: ChangesPanelProps) {
     load();
   }, [load, countsKey]);
   const selectedFile = view?.files.find((f) => f.id === selected) ?? null;
-  useEffect(() => setHunkAt(-1), [selected]);
+  useEffect(() => {
+    setHunkAt(-1);
+    setPick(null);
+    setWriting(false);
+  }, [selected]);
   const whole = wholeFile !== null && wholeFile === selected;
   const fileKey = selectedFile ? `${selectedFile.id}/${selectedFile.added}/${selectedFile.removed}` : '';
   useEffect(() => {
@@ -93,7 +133,10 @@ export function ChangesPanel(p: ChangesPanelProps) {
     };
   }, [fileKey, whole]);
 
-  const run = async (operation: 'accept' | 'reject', target: Target, turn = p.turn) => {
+  const [committing, setCommitting] = useState(false);
+  /** The last commit's id. */
+  const [commitId, setCommitId] = useState('');
+  const run = async (operation: 'accept' | 'reject' | 'commit', target: Target, turn = p.turn, message?: string) => {
     setBusy(true);
     setError('');
     try {
@@ -103,8 +146,11 @@ export function ChangesPanel(p: ChangesPanelProps) {
         operation,
         file: target.file ?? null,
         lines: target.lines ?? null,
+        message: message ?? null,
       });
       setNote(r.message);
+      setCommitId(r.commit ?? '');
+      if (r.commit) setCommitting(false);
       setRedo(r.redo ? { turn: r.redo, again: turn !== p.turn } : null);
       await load();
       if (selected) setDiff(await call('changes.diff', { ...base, file: selected, whole }).catch(() => null));
@@ -120,8 +166,25 @@ export function ChangesPanel(p: ChangesPanelProps) {
       .then(load)
       .catch((e) => setError(errorText(e)));
 
+  const numbers = useMemo(() => (diff ? lineNumbers(diff) : []), [diff]);
+  // A new diff (reloaded, or a gap expanded) numbers its lines anew.
+  useEffect(() => setPick(null), [diff]);
+  /** A line number was clicked: pick it, or extend the pick to it. */
+  const onPick = (at: number, extend: boolean) => {
+    setPick(extend && pick ? { from: pick.from, to: at } : { from: at, to: at });
+    setWriting(true);
+  };
+  const addComment = (body: string) => {
+    if (!diff || !pick || !selectedFile) return;
+    const c = commentOn(diff, numbers, pick, selectedFile, body, crypto.randomUUID());
+    setPick(null);
+    setWriting(false);
+    saveComments([...comments, c]);
+  };
+
   const onKey = (e: KeyboardEvent) => {
     const target = e.target as HTMLElement;
+    if (target.tagName === 'TEXTAREA') return;
     if (target.tagName === 'INPUT' && (target as HTMLInputElement).type === 'text') return;
     if (e.key === 'Escape' && !e.defaultPrevented) {
       e.preventDefault();
@@ -138,6 +201,14 @@ export function ChangesPanel(p: ChangesPanelProps) {
       const count = diff?.hunks.length ?? 0;
       if (count > 0) setHunkAt(Math.min(count - 1, Math.max(0, hunkAt + (e.key === 'n' ? 1 : -1))));
       e.preventDefault();
+    } else if (e.key === 'c') {
+      // Comment on the hunk the keyboard is on (or on the picked lines).
+      const hunk = diff?.hunks[hunkAt];
+      if (!pick && hunk) setPick({ from: hunk.start, to: hunk.end - 1 });
+      if (pick || hunk) {
+        setWriting(true);
+        e.preventDefault();
+      }
     } else if (e.key === 'a' || e.key === 'u') {
       // Keep (a) or Undo (u) the hunk the keyboard is on.
       const hunk = diff?.hunks[hunkAt];
@@ -172,6 +243,17 @@ export function ChangesPanel(p: ChangesPanelProps) {
         >
           Keep all
         </button>
+        {!p.turn && (
+          <button
+            type="button"
+            disabled={busy}
+            data-testid="commit-button"
+            title="Commit what you kept"
+            onClick={() => setCommitting(true)}
+          >
+            Commit…
+          </button>
+        )}
         <button
           type="button"
           class="danger"
@@ -201,10 +283,25 @@ export function ChangesPanel(p: ChangesPanelProps) {
           }}
         />
       )}
+      {committing && (
+        <CommitForm
+          host={p.host}
+          session={p.session}
+          chat={p.chat ?? null}
+          busy={busy}
+          onCommit={(message) => run('commit', {}, null, message)}
+          onCancel={() => setCommitting(false)}
+        />
+      )}
       {error && <Notice error text={error} onClose={() => setError('')} testid="changes-error" />}
       {note && !error && (
         <p class="muted small" data-testid="changes-note">
           {note}{' '}
+          {commitId && (
+            <code data-testid="commit-id" title={commitId}>
+              {commitId.slice(0, 12)}
+            </code>
+          )}
           {redo && (
             <button
               type="button"
@@ -218,6 +315,13 @@ export function ChangesPanel(p: ChangesPanelProps) {
           )}
         </p>
       )}
+      <ReviewComments
+        comments={comments}
+        busy={busy}
+        onChange={saveComments}
+        onSend={sendReview}
+        onOpen={(c) => setSelected(c.file)}
+      />
       {!view ? (
         <p class="muted small cust-intro">Loading…</p>
       ) : view.error ? (
@@ -281,7 +385,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
             <code>{selectedFile.path}</code>
             <span class="add">+{selectedFile.added ?? 0}</span> <span class="del">−{selectedFile.removed ?? 0}</span>
             <span class="spacer" />
-            {!phone && <span class="muted small">j / k files · n / p hunks · a keep · u undo</span>}
+            {!phone && <span class="muted small">j / k files · n / p hunks · a keep · u undo · c comment</span>}
             {!phone && (
               <button
                 type="button"
@@ -294,6 +398,17 @@ export function ChangesPanel(p: ChangesPanelProps) {
               </button>
             )}
           </div>
+          {writing && pick && diff && (
+            <CommentForm
+              place={placeText(commentOn(diff, numbers, pick, selectedFile, '', ''))}
+              saveLabel="Add comment"
+              onSave={addComment}
+              onCancel={() => {
+                setWriting(false);
+                setPick(null);
+              }}
+            />
+          )}
           {notDiffedText(selectedFile) ? (
             <p class="muted small">{notDiffedText(selectedFile)}</p>
           ) : !diff ? (
@@ -308,6 +423,9 @@ export function ChangesPanel(p: ChangesPanelProps) {
               acceptLines={!!view?.acceptLines}
               current={hunkAt}
               onExpand={() => setWholeFile(selectedFile.id)}
+              numbers={numbers}
+              selection={pick}
+              onPick={onPick}
               onHunk={(operation, hunk) =>
                 run(operation, { file: selectedFile.id, lines: [hunk.firstLine, hunk.lastLine] })
               }

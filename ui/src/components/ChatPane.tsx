@@ -468,6 +468,7 @@ export function ChatPane({
             key={changesTurn ?? 'session'}
             host={host}
             session={row.uri}
+            chat={chat}
             turn={changesTurn}
             counts={row.changes}
             onClose={() => setChangesOpen(false)}

@@ -3,7 +3,9 @@
 // left lines out, the words that changed in a replaced line marked, other
 // lines coloured by highlight.js (its output escapes the text; nothing else
 // from the host is rendered as HTML; plain until highlight.js has loaded,
-// ../highlight.ts). Only the rows in view (and a few
+// ../highlight.ts). Each line's number is a button: click it to pick the
+// line for a comment, shift-click (or Shift+Enter) to extend the pick to a
+// range. Only the rows in view (and a few
 // around) are in the page (`state/diff-rows.ts`), so a 20,000-line diff
 // opens and scrolls like a short one.
 import type { HLJSApi } from 'highlight.js';
@@ -12,6 +14,7 @@ import type { DiffTag } from '../gen/DiffTag';
 import { useHighlighter } from '../highlight';
 import { type FileDiffView, type HunkView, languageOf } from '../state/changes';
 import { barRow, diffRows, type Row, rowOffsets, visibleRows } from '../state/diff-rows';
+import { inSelection, type LineNumbers, type Selection } from '../state/review';
 
 export interface ReviewDiffProps {
   diff: FileDiffView;
@@ -31,6 +34,12 @@ export interface ReviewDiffProps {
   onHunk: (operation: 'accept' | 'reject', hunk: HunkView) => void;
   /** Show every unchanged line (a gap was clicked). */
   onExpand: () => void;
+  /** Each diff line's numbers before and after the change. */
+  numbers: LineNumbers[];
+  /** The lines picked for a comment. */
+  selection: Selection | null;
+  /** A line number was picked (`extend`: with Shift, to make a range). */
+  onPick: (at: number, extend: boolean) => void;
 }
 
 type Runs = Array<[boolean, string]>;
@@ -82,12 +91,34 @@ export function ReviewDiff(p: ReviewDiffProps) {
 
   const [from, to] = visibleRows(offsets, view.top, view.height);
   const wrapped = !!p.wrap && rows.length <= WRAP_ROWS;
-  const line = (tag: DiffTag, text: string, at: number, inHunk: boolean, key?: number) => (
-    <div class={`dl ${mark(tag)}${inHunk ? ' in-hunk' : ''}`} key={key}>
-      <span class="dl-mark">{tag}</span>
-      <Text text={text} runs={words.get(at)} lang={lang} hljs={hljs} />
-    </div>
-  );
+  const line = (tag: DiffTag, text: string, at: number, inHunk: boolean, key?: number, old = false) => {
+    const n = p.numbers[at];
+    const number = (old ? n?.old : (n?.new ?? n?.old)) ?? '';
+    const picked = inSelection(p.selection, at);
+    return (
+      <div class={`dl ${mark(tag)}${inHunk ? ' in-hunk' : ''}${picked ? ' picked' : ''}`} key={key}>
+        <button
+          type="button"
+          class="dl-num"
+          data-testid="line-number"
+          data-at={at}
+          aria-pressed={picked}
+          title="Comment on this line (Shift: a range)"
+          onClick={(e) => p.onPick(at, e.shiftKey)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && e.shiftKey) {
+              e.preventDefault();
+              p.onPick(at, true);
+            }
+          }}
+        >
+          {number}
+        </button>
+        <span class="dl-mark">{tag}</span>
+        <Text text={text} runs={words.get(at)} lang={lang} hljs={hljs} />
+      </div>
+    );
+  };
   const draw = (r: Row, i: number) => {
     switch (r.kind) {
       case 'gap':
@@ -122,7 +153,11 @@ export function ReviewDiff(p: ReviewDiffProps) {
         return line(r.tag, r.text, r.at, r.hunk !== null, i);
       case 'pair': {
         const side = (s: typeof r.left, tag: DiffTag) =>
-          s ? line(r.hunk === null ? ' ' : tag, s.text, s.at, r.hunk !== null) : <div class="dl empty" />;
+          s ? (
+            line(r.hunk === null ? ' ' : tag, s.text, s.at, r.hunk !== null, undefined, tag === '-')
+          ) : (
+            <div class="dl empty" />
+          );
         return (
           <div class={`sbs${r.hunk !== null ? ' in-hunk' : ''}`} key={i}>
             {side(r.left, '-')}

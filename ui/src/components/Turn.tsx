@@ -8,6 +8,7 @@ import type { Answers, AnswerView, InputRequestPart } from '../state/input-form'
 import { InputRequestForm } from './InputRequestForm';
 import { PaperclipIcon } from './icons';
 import { Markdown } from './Markdown';
+import { ReviewCard } from './ReviewCard';
 import { SignIn } from './SignIn';
 import type { ReadTerminal } from './TerminalOutput';
 import { ToolCall, type ToolCallRules } from './ToolCall';
@@ -145,8 +146,8 @@ export const Turn = memo(function Turn({
             to {agentLabel ? agentLabel(turn.message.agent) : turn.message.agent}
           </span>
         )}
-        {turn.message.text}
-        {(turn.message.attachments?.length ?? 0) > 0 && (
+        {turn.message.review ? <ReviewCard comments={turn.message.review} /> : turn.message.text}
+        {!turn.message.review && (turn.message.attachments?.length ?? 0) > 0 && (
           <div class="msg-attachments small muted">
             {(turn.message.attachments ?? []).map((a) => (
               <span data-testid="message-attachment" title={a.uri ?? ''}>

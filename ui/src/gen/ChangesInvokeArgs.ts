@@ -27,4 +27,8 @@ file?: string | null,
 /**
  * With `file`: the zero-based new-side lines whose hunks are targeted.
  */
-lines?: [number, number] | null, };
+lines?: [number, number] | null, 
+/**
+ * `commit`: the commit message (sent as `_meta["hangar/commit"]`).
+ */
+message?: string | null, };

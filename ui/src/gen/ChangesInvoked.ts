@@ -12,4 +12,8 @@ message: string,
  * For an Undo: the turn id its record is kept under (the host's
  * follow-up); Undo of that turn (`reject`) redoes what was undone.
  */
-redo: string | null, };
+redo: string | null, 
+/**
+ * For a `commit`: the new commit's id.
+ */
+commit: string | null, };

@@ -9,7 +9,7 @@ export const turnView = (id: string, extra: Partial<TurnView> = {}): TurnView =>
   active: false,
   startedAt: null,
   duration: null,
-  message: { text: id, model: null, agent: null, attachments: [] },
+  message: { text: id, model: null, agent: null, attachments: [], review: null },
   parts: [],
   usage: null,
   state: 'complete',

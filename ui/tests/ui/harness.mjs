@@ -200,3 +200,33 @@ export async function run(name, home, agents, checks, options = {}) {
   console.log(`${name}: ${failed ? 'failed' : 'passed'}`);
   process.exit(failed ? 1 : 0);
 }
+
+/**
+ * Like `run`, but each of `launches` (`(page, check, home) => …`) runs in a
+ * launch of its own on the same HOME and data dir (a restart of the app
+ * between them); HOME is removed at the end.
+ */
+export async function runLaunches(name, home, agents, launches, options = {}) {
+  let failed = 0;
+  const check = (ok, what, detail) => {
+    console.log(`${ok ? 'ok' : 'FAIL'} - ${what} (${detail})`);
+    if (!ok) failed++;
+  };
+  for (const [i, checks] of launches.entries()) {
+    let env;
+    try {
+      env = await start(home, agents, { ...options, keepHome: true });
+      await checks(env.page, check, home);
+      check(env.errors.length === 0, `launch ${i + 1}: no page errors`, env.errors.join('; ') || 'none');
+    } catch (e) {
+      failed++;
+      console.log(`FAIL - ${name}, launch ${i + 1}: ${e.stack ?? e}`);
+    } finally {
+      if (env) await env.stop();
+    }
+    if (failed) break;
+  }
+  rmSync(home, { recursive: true, force: true });
+  console.log(`${name}: ${failed ? 'failed' : 'passed'}`);
+  process.exit(failed ? 1 : 0);
+}

@@ -14,6 +14,8 @@
 //!   catalogue (`SessionState.changesets`), set when a session is created.
 //! - `summaries.rs` — keeping `session.chats[]` and `SessionSummary` derived
 //!   from the chats (`session/chatUpdated`, `root/sessionSummaryChanged`).
+//! - `session_usage.rs` — a session's context use on its snapshot
+//!   (`_meta["hangar/usage"]`).
 //! - `sessions.rs`  — create, dispose, list sessions; restore at startup.
 //! - `subscriptions.rs` — subscribing a connection with its snapshot and
 //!   answering behind every action already queued.
@@ -48,6 +50,7 @@ pub mod dispatchable;
 mod effects;
 mod input_requests;
 mod queue;
+mod session_usage;
 mod sessions;
 mod subscriptions;
 mod summaries;

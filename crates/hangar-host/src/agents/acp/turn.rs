@@ -307,9 +307,11 @@ impl Turn {
         }
     }
 
-    /// Report usage (not again when it has not changed: agents repeat
-    /// `usage_update`s).
+    /// Report usage, merged with what the turn was told before (a
+    /// `usage_update`'s context and cost, the prompt answer's tokens); not
+    /// again when it has not changed: agents repeat `usage_update`s.
     pub fn usage(&mut self, host: &dyn AgentHost, usage: UsageInfo) {
+        let usage = super::usage::merge(self.usage.as_ref(), usage);
         if self.usage.as_ref() == Some(&usage) {
             return;
         }
@@ -781,18 +783,6 @@ impl Turn {
         self.emit(host, action);
         self.ended = true;
     }
-}
-
-/// Prompt usage (`PromptResponse.usage`) as AHP usage.
-pub fn prompt_usage(result: &Value) -> Option<UsageInfo> {
-    let u = result.get("usage")?;
-    Some(UsageInfo {
-        input_tokens: u.get("inputTokens").and_then(Value::as_i64),
-        output_tokens: u.get("outputTokens").and_then(Value::as_i64),
-        model: None,
-        cache_read_tokens: u.get("cachedReadTokens").and_then(Value::as_i64),
-        meta: u.get("totalTokens").map(|t| json!({ "totalTokens": t }).as_object().cloned().unwrap_or_default()),
-    })
 }
 
 #[cfg(test)]

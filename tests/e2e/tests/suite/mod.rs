@@ -31,5 +31,6 @@ mod sessions;
 mod soak;
 mod sync;
 mod terminals;
+mod usage;
 mod wire_fuzz;
 mod worktrees;

@@ -32,7 +32,7 @@ use ahp_types::state::{
     ToolResultContent, ToolResultTextContent, UsageInfo,
 };
 use ahp_types::StateAction;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::update::SessionUpdate;
 use super::{tools, AgentHost};
@@ -788,6 +788,7 @@ impl Turn {
 #[cfg(test)]
 mod tests {
     use ahp_types::state::{ResponsePart, ToolCallState, ToolResultContent};
+    use serde_json::json;
 
     use super::*;
     use crate::agents::acp::test_support::{RecordingHost, CHAT};

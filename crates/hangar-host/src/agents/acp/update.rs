@@ -20,7 +20,7 @@ use agent_client_protocol::v1::schema::{
     ContentBlock, CurrentModeUpdate, Plan, ToolCall, ToolCallContent, ToolCallUpdate,
 };
 use ahp_types::state::UsageInfo;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::tools;
 use crate::customizations::slash_completions::AgentCommand;
@@ -112,6 +112,8 @@ fn salvage(update: &Value) -> Value {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]

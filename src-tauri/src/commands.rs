@@ -339,6 +339,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             Reply::AgentsDeleteCustom(request(core, &HostId::new(a.host), "x-hangar/agentDelete", params).await?)
         }
         Command::RulesList(a) => Reply::RulesList(core.rules_list(a).await?),
+        Command::UsageGet(a) => Reply::UsageGet(core.usage(a).await?),
         Command::RulesSave(a) => Reply::RulesSave(core.rules_save(a).await?),
         Command::RulesDelete(a) => {
             core.rules_delete(a).await?;

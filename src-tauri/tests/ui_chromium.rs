@@ -20,6 +20,7 @@
 //! `changes.mjs` for reviewing an agent's edits hunk by hunk;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes;
+//! `usage.mjs` for the context meter, a turn's usage and the Usage page;
 //! `search.mjs` for the search palette across this computer, a real
 //! `hangar serve` and a host that is down, opening an old turn, and the
 //! sidebar's filters): the built
@@ -133,6 +134,11 @@ fn search_finds_turns_on_every_host_opens_one_and_the_sidebar_filters() {
 #[test]
 fn always_allow_makes_a_rule_that_answers_the_next_request_and_the_rules_page_deletes_it() {
     run_ui_script("rules.mjs");
+}
+
+#[test]
+fn the_context_meter_moves_turns_show_their_usage_and_the_usage_page_plots_two_agents() {
+    run_ui_script("usage.mjs");
 }
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its

@@ -70,7 +70,7 @@ await run('usage', home, agents, async (page, check) => {
   const first = await text(page, '[data-testid=context-meter-text]');
   check(first === '42k / 200k', 'the meter shows the context used of the window', first);
   const footer = await text(page, '[data-testid=turn-usage]');
-  check(footer === '100 in · 10 out · $0.2500 so far', "the turn's footer shows its tokens and the cost", footer);
+  check(footer === '100 in · 10 out · $0.25 so far', "the turn's footer shows its tokens and the cost", footer);
   await say('claude work', 'second', 2);
   await page.waitForFunction(
     () => document.querySelector('[data-testid=context-meter-text]')?.textContent.trim() === '90k / 200k',

@@ -22,8 +22,8 @@ use ahp_types::state::{ActiveTurn, ChatState, MessageAttachment, ResponsePart, T
 use crate::part_append::{append, SentBlocks};
 use crate::part_view::{part_view, string_or_markdown};
 use hangar_desktop_protocol::chat::{
-    AttachmentView, ChatMeta, ChatOp, ChatSnapshot, ForkOrigin, MessageView, PendingView, TurnOutcome, TurnView,
-    UsageView,
+    AttachmentView, ChatMeta, ChatOp, ChatSnapshot, CostView, ForkOrigin, MessageView, PendingView, TurnOutcome,
+    TurnView, UsageView,
 };
 
 /// A completed turn as a view.
@@ -58,12 +58,23 @@ pub fn active_view(turn: &ActiveTurn) -> TurnView {
     }
 }
 
+/// A turn's usage; the context and cost come from the host's
+/// `_meta["hangar/usage"]` report (docs/host.md), absent when the agent
+/// sent none.
 fn usage_view(u: &UsageInfo) -> UsageView {
+    let report = u.meta.as_ref().and_then(|m| m.get("hangar/usage"));
+    let number = |key: &str| report.and_then(|r| r.get(key)).and_then(serde_json::Value::as_i64);
+    let cost = report.and_then(|r| r.get("cost")).and_then(|c| {
+        Some(CostView { amount: c.get("amount")?.as_f64()?, currency: c.get("currency")?.as_str()?.to_owned() })
+    });
     UsageView {
         input_tokens: u.input_tokens,
         output_tokens: u.output_tokens,
         cache_read_tokens: u.cache_read_tokens,
         model: u.model.clone(),
+        context_used: number("used"),
+        context_size: number("size"),
+        cost,
     }
 }
 

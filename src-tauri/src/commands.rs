@@ -340,6 +340,7 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         }
         Command::AgentsPastSessions(a) => Reply::AgentsPastSessions(core.past_sessions(a).await?),
         Command::RulesList(a) => Reply::RulesList(core.rules_list(a).await?),
+        Command::UsageGet(a) => Reply::UsageGet(core.usage(a).await?),
         Command::RulesSave(a) => Reply::RulesSave(core.rules_save(a).await?),
         Command::RulesDelete(a) => {
             core.rules_delete(a).await?;

@@ -46,6 +46,7 @@
 //! - [`customizations`] — the session's customizations (AHP tree) → the
 //!   panel's view and `customizations` ops; a toggle's full decision list.
 //! - [`session_rows`]  — session summaries → sidebar rows.
+//! - [`usage_merge`]   — hosts' `x-hangar/usage` answers merged for the Usage page.
 //! - [`search_merge`]  — hosts' `x-hangar/search` answers merged into one
 //!   list (score, then time), each item tagged with its host.
 //! - [`markdown`]      — pulldown-cmark + ammonia: sanitized HTML.
@@ -119,4 +120,5 @@ pub mod startup;
 pub mod stream_batch;
 pub mod tauri_app;
 pub mod terminal_view;
+pub mod usage_merge;
 pub mod webkit_settings;

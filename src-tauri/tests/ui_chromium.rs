@@ -23,6 +23,7 @@
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes;
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
+//! `usage.mjs` for the context meter, a turn's usage and the Usage page;
 //! `search.mjs` for the search palette across this computer, a real
 //! `hangar serve` and a host that is down, opening an old turn, and the
 //! sidebar's filters);
@@ -161,6 +162,11 @@ fn an_agents_own_earlier_session_is_listed_in_new_session_and_continued_with_its
 #[test]
 fn on_a_phone_the_layout_fits_and_a_message_typed_offline_is_sent_exactly_once() {
     run_ui_script("phone.mjs");
+}
+
+#[test]
+fn the_context_meter_moves_turns_show_their_usage_and_the_usage_page_plots_two_agents() {
+    run_ui_script("usage.mjs");
 }
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its

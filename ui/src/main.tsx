@@ -13,6 +13,7 @@ import { RulesPage } from './components/RulesPage';
 import { SearchPalette } from './components/SearchPalette';
 import { SettingsPage } from './components/SettingsPage';
 import { Sidebar } from './components/Sidebar';
+import { UsagePage } from './components/UsagePage';
 import type { SettingsView } from './gen/SettingsView';
 import { call, errorText, LINK_LOST, stream } from './ipc';
 import { type AppState, applyAppOp, dismissNotice, emptyApp, rowKey } from './state/app-store';
@@ -34,7 +35,8 @@ applyTheme('system');
 
 /** A host page in the main pane. */
 type HostPage = {
-  kind: 'customizations' | 'agents' | 'rules';
+  kind: 'customizations' | 'agents' | 'rules' | 'usage';
+  /** The host; for `usage`, empty means every host. */
   host: string;
   label: string;
   firstRun?: boolean;
@@ -185,6 +187,11 @@ function App() {
           setHostPage({ kind: 'agents', host, label });
         }}
         onHostRules={(host, label) => openRules(host, label)}
+        onUsage={(host, label) => {
+          setInboxOpen(false);
+          setSettingsOpen(false);
+          setHostPage({ kind: 'usage', host: host ?? '', label });
+        }}
       />
       <main>
         {phone && paneOpen && (
@@ -227,6 +234,14 @@ function App() {
             connected={app.hosts.find((h) => h.id === hostPage.host)?.connected ?? false}
             rule={hostPage.rule}
             folder={hostPage.folder}
+            onClose={() => setHostPage(null)}
+          />
+        ) : hostPage?.kind === 'usage' ? (
+          <UsagePage
+            key={hostPage.host}
+            host={hostPage.host || null}
+            label={hostPage.label}
+            onOpen={open}
             onClose={() => setHostPage(null)}
           />
         ) : hostPage?.kind === 'agents' ? (

@@ -172,6 +172,22 @@ pub struct UsageView {
     pub cache_read_tokens: Option<i64>,
     /// The model that answered.
     pub model: Option<String>,
+    /// Context window tokens in use (the agent's last `usage_update`).
+    pub context_used: Option<i64>,
+    /// The context window's size.
+    pub context_size: Option<i64>,
+    /// The session's cost so far as the agent reported it (ACP's
+    /// `usage_update.cost` is cumulative).
+    pub cost: Option<CostView>,
+}
+
+/// An amount of money an agent reported.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, TS)]
+pub struct CostView {
+    /// How much.
+    pub amount: f64,
+    /// ISO 4217 code (`USD`).
+    pub currency: String,
 }
 
 /// How a finished turn ended.

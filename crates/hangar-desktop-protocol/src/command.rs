@@ -39,6 +39,7 @@ use super::search::{SearchArgs, SearchResults};
 use super::settings::{AboutView, OpenArgs, Settings, SettingsView};
 use super::sign_in::{AgentSignInArgs, SignedIn};
 use super::terminal::{TerminalArgs, TerminalInputArgs, TerminalRead};
+use super::usage::{UsageArgs, UsageReport};
 
 /// Why a wire command did not parse: its name is not in the table, or its
 /// arguments do not fit (the core reports both as its own errors).
@@ -266,6 +267,9 @@ commands! {
     "rules.save" => RulesSave(RuleSaveArgs) -> RuleSaved;
     /// Delete a host's rule (`x-hangar/ruleDelete`).
     "rules.delete" => RulesDelete(RuleDeleteArgs) -> ();
+    /// Tokens and cost per day and agent, the costliest sessions
+    /// (`x-hangar/usage`), from one host or every host merged.
+    "usage.get" => UsageGet(UsageArgs) -> UsageReport;
 }
 
 impl Reply {
@@ -889,6 +893,7 @@ mod tests {
                 "pattern": "npm test", "decision": "allow"}}),
             ),
             ("rules.delete", json!({"host": h, "id": "r1"})),
+            ("usage.get", json!({"host": null, "from": "2026-03-01", "to": null})),
         ]
     }
 

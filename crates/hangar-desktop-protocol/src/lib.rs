@@ -14,6 +14,7 @@
 //! - [`agents`]        — the Agents page: well-known agents, installs, custom agents.
 //! - [`past_sessions`] — `agents.pastSessions`: an agent's own earlier sessions in a folder.
 //! - [`rules`]         — the Rules page: a host's approval rules, the agents' own, `rules.*`.
+//! - [`usage`]         — the Usage page: `usage.get`, per host or all hosts merged.
 //! - [`settings`]      — the app's Settings (`settings.json`) and the About box.
 //! - [`input`]         — input-request questions and answers, as views and as arguments.
 //! - `bindings`        — (tests) `export_bindings` writes the TypeScript into `ui/src/gen/`.
@@ -64,6 +65,7 @@ pub mod search;
 pub mod settings;
 pub mod sign_in;
 pub mod terminal;
+pub mod usage;
 
 pub use app::AppOp;
 pub use chat::ChatOp;

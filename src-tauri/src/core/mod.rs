@@ -22,6 +22,8 @@
 //!   the changed chats, sends held messages once their session is ready;
 //! - [`resync`] — after lost events (or a reconnect), re-snapshots every
 //!   channel the core holds on that host and re-sends the UI's views;
+//! - `usage` — the `usage.get` command: `x-hangar/usage` on one host or
+//!   every host, merged, each host's part in words;
 //! - [`search`] — the `search` command: `x-hangar/search` on every host at
 //!   once, each within a timeout, merged, with each host's part in words;
 //! - [`host_request`] — one request to one named host, refusals in words;
@@ -42,6 +44,7 @@ mod rules;
 mod search;
 pub use search::SEARCH_TIMEOUT;
 mod unsent;
+mod usage;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};

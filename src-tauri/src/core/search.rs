@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use ahp::hosts::{HostError, HostHandle};
 use futures_util::future::join_all;
+use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use super::Core;
@@ -23,9 +24,9 @@ const METHOD_NOT_FOUND: i32 = -32601;
 /// The JSON-RPC code for bad params.
 const INVALID_PARAMS: i32 = -32602;
 
-/// One host's outcome before the merge.
-enum Outcome {
-    Answered(WireAnswer),
+/// One host's outcome before the merge (of a search, of `usage.get`).
+pub(super) enum Outcome<T> {
+    Answered(T),
     NotConnected(String),
     TimedOut,
     Failed { message: String, invalid_params: bool },
@@ -58,7 +59,7 @@ impl Core {
             if let Some(cursor) = args.cursors.as_ref().and_then(|c| c.get(h.id.as_str())) {
                 params["cursor"] = json!(cursor);
             }
-            self.ask(h, params)
+            self.ask_host::<WireAnswer>(h, "x-hangar/search", params, "search")
         });
         let outcomes = join_all(asks).await;
         let slowest = started.elapsed();
@@ -110,16 +111,23 @@ impl Core {
         Ok(SearchResults { items: merged.items, hosts: statuses, cursors: merged.cursors, timing })
     }
 
-    /// Ask one host, or say why not.
-    async fn ask(&self, h: &HostHandle, params: Value) -> Outcome {
+    /// Ask one host `method` within [`SEARCH_TIMEOUT`], or say why not
+    /// (`what` it cannot do when it has no such method).
+    pub(super) async fn ask_host<T: DeserializeOwned>(
+        &self,
+        h: &HostHandle,
+        method: &str,
+        params: Value,
+        what: &str,
+    ) -> Outcome<T> {
         let Some(client) = self.multi.client(&h.id).await else {
             return Outcome::NotConnected(not_connected(&self.view(h).connection));
         };
-        match tokio::time::timeout(SEARCH_TIMEOUT, client.request::<_, WireAnswer>("x-hangar/search", params)).await {
+        match tokio::time::timeout(SEARCH_TIMEOUT, client.request::<_, T>(method, params)).await {
             Err(_) => Outcome::TimedOut,
             Ok(Ok(answer)) => Outcome::Answered(answer),
             Ok(Err(HostError::Client(ahp::ClientError::Rpc(e)))) if e.code == METHOD_NOT_FOUND => Outcome::Failed {
-                message: "this host cannot search (an older Hangar, or not a Hangar host)".to_owned(),
+                message: format!("this host cannot {what} (an older Hangar, or not a Hangar host)"),
                 invalid_params: false,
             },
             Ok(Err(HostError::Client(ahp::ClientError::Rpc(e)))) => {

@@ -1,8 +1,16 @@
-// The app menu (the "Hangar" button at the top of the sidebar): Settings…
-// (also Ctrl+,) and About Hangar.
+// The app menu (the "Hangar" button at the top of the sidebar): Usage (every
+// host), Settings… (also Ctrl+,) and About Hangar.
 import { useEffect, useState } from 'preact/hooks';
 
-export function AppMenu({ onSettings, onAbout }: { onSettings: () => void; onAbout: () => void }) {
+export function AppMenu({
+  onSettings,
+  onAbout,
+  onUsage,
+}: {
+  onSettings: () => void;
+  onAbout: () => void;
+  onUsage: () => void;
+}) {
   const [open, setOpen] = useState(false);
   useEffect(() => {
     if (!open) return;
@@ -38,6 +46,7 @@ export function AppMenu({ onSettings, onAbout }: { onSettings: () => void; onAbo
       </button>
       {open && (
         <div class="host-menu app-menu" role="menu" data-testid="app-menu-items">
+          {item('usage', 'Usage…', '', onUsage)}
           {item('settings', 'Settings…', 'Ctrl+,', onSettings)}
           {item('about', 'About Hangar', '', onAbout)}
         </div>

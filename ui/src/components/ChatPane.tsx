@@ -28,6 +28,7 @@ import { type Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/s
 import { ChangesPanel } from './ChangesPanel';
 import { Composer } from './Composer';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ContextMeter } from './ContextMeter';
 import type { EditTarget } from './CustomizationEditor';
 import { CustomizationsPanel } from './CustomizationsPanel';
 import { Notice } from './Notice';
@@ -363,6 +364,7 @@ export function ChatPane({
           {folderName(row.folder)} · {row.provider}
         </span>
         <span class="spacer" />
+        <ContextMeter view={view} />
         <button
           type="button"
           ref={changesButton}

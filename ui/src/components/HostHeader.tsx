@@ -27,6 +27,7 @@ export function HostHeader({
   onCustomizations,
   onAgents,
   onRules,
+  onUsage,
 }: {
   host: HostView;
   /** Open the host's user-level customizations. */
@@ -35,6 +36,8 @@ export function HostHeader({
   onAgents?: (host: string, label: string) => void;
   /** Open the host's approval rules. */
   onRules?: (host: string, label: string) => void;
+  /** Open the host's usage. */
+  onUsage?: (host: string, label: string) => void;
 }) {
   const c = host.connection;
   const ticking = (c.state === 'reconnecting' || c.state === 'unreachable') && c.nextAttemptAt != null;
@@ -110,6 +113,7 @@ export function HostHeader({
             onCustomizations &&
             item('customizations', 'Customizations…', () => onCustomizations(host.id, host.label))}
           {onRules && item('rules', 'Rules…', () => onRules(host.id, host.label))}
+          {onUsage && item('usage', 'Usage…', () => onUsage(host.id, host.label))}
           {item('reconnect', 'Reconnect', reconnect)}
           {host.remote && item('rename', 'Rename…', () => setRenaming(host.label))}
           {host.remote && item('remove', 'Remove…', () => setRemoving(true))}

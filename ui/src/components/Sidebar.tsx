@@ -34,6 +34,8 @@ export function Sidebar(props: {
   onHostAgents: (host: string, label: string) => void;
   /** Open a host's approval rules. */
   onHostRules: (host: string, label: string) => void;
+  /** Open usage: one host's, or (`null`) every host's. */
+  onUsage: (host: string | null, label: string) => void;
   onSettings: () => void;
   onAbout: () => void;
 }) {
@@ -44,7 +46,11 @@ export function Sidebar(props: {
   return (
     <nav class="sidebar" aria-label="Sessions">
       <div class="sidebar-head">
-        <AppMenu onSettings={props.onSettings} onAbout={props.onAbout} />
+        <AppMenu
+          onSettings={props.onSettings}
+          onAbout={props.onAbout}
+          onUsage={() => props.onUsage(null, 'all hosts')}
+        />
         <button type="button" class="primary" data-testid="new-session" onClick={props.onNew}>
           New session
         </button>
@@ -110,6 +116,7 @@ export function Sidebar(props: {
               onCustomizations={props.onHostCustomizations}
               onAgents={props.onHostAgents}
               onRules={props.onHostRules}
+              onUsage={props.onUsage}
             />
             {g.rows.length === 0 && <p class="muted small">{emptyGroupText(filter)}</p>}
             <ul>

@@ -173,7 +173,7 @@ export const Turn = memo(function Turn({
       </div>
       <footer class="turn-foot small muted">
         {turn.state && turn.state !== 'complete' && <span class={`badge ${turn.state}`}>{turn.state}</span>}
-        {usageText(turn.usage)}
+        {turn.usage && <span data-testid="turn-usage">{usageText(turn.usage)}</span>}
         {changes && changes.files > 0 && (
           <button
             type="button"

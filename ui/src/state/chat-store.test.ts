@@ -3,12 +3,16 @@ import {
   allTurns,
   applyChatOp,
   chatStatus,
+  contextUse,
   emptyChat,
   isStarting,
   type PartView,
   retryPartIndex,
   startFailed,
+  type TurnView,
+  tokensText,
   toolInputText,
+  type UsageView,
   usageText,
   visibleTurns,
 } from './chat-store';
@@ -134,7 +138,29 @@ describe('chat store', () => {
     expect(toolInputText({ input: 'rm -rf build', inputUri: null })).toBe('rm -rf build');
     expect(toolInputText({ input: null, inputUri: 'ahp-content:/x' })).toBe('(input at ahp-content:/x)');
     const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: null, model: 'm' };
-    expect(usageText(usage)).toBe('10 in · 2 out · m');
+    const none = { contextUsed: null, contextSize: null, cost: null };
+    expect(usageText({ ...usage, ...none })).toBe('10 in · 2 out · m');
+    const cost = { amount: 0.0018, currency: 'USD' };
+    expect(usageText({ ...usage, ...none, cost })).toBe('10 in · 2 out · $0.0018 so far · m');
+  });
+
+  it('shows the newest context use, and none when never reported', () => {
+    const turn = (id: string, usage: UsageView | null) =>
+      ({ id, message: null, parts: [], usage, state: 'complete', active: false }) as unknown as TurnView;
+    const u = (used: number | null) => ({
+      inputTokens: null,
+      outputTokens: null,
+      cacheReadTokens: null,
+      model: null,
+      contextUsed: used,
+      contextSize: used === null ? null : 200000,
+      cost: null,
+    });
+    const view = { ...emptyChat(), turns: [turn('a', u(42000)), turn('b', u(null))] };
+    expect(contextUse(view)).toEqual({ used: 42000, size: 200000 });
+    expect(contextUse({ ...view, active: turn('c', u(50000)) })).toEqual({ used: 50000, size: 200000 });
+    expect(contextUse({ ...emptyChat(), turns: [turn('a', null)] })).toBeNull();
+    expect(tokensText(42000)).toBe('42k');
   });
 
   it('offers Retry only on the latest turn, on its last error part, when resumable', () => {

@@ -165,6 +165,33 @@ export function usageText(u: UsageView | null): string {
   if (u.inputTokens != null) parts.push(`${u.inputTokens} in`);
   if (u.outputTokens != null) parts.push(`${u.outputTokens} out`);
   if (u.cacheReadTokens) parts.push(`${u.cacheReadTokens} cached`);
+  if (u.cost) parts.push(`${costText(u.cost.amount, u.cost.currency)} so far`);
   if (u.model) parts.push(u.model);
   return parts.join(' · ');
+}
+
+/** An amount of money as the agent reported it (`$0.0123`, `0.50 EUR`). */
+export function costText(amount: number, currency: string): string {
+  const digits = amount !== 0 && Math.abs(amount) < 0.1 ? 4 : 2;
+  return currency === 'USD' ? `$${amount.toFixed(digits)}` : `${amount.toFixed(digits)} ${currency}`;
+}
+
+/** A token count in short (`950`, `42k`, `1.2M`). */
+export function tokensText(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** The chat's context use: the newest usage (the running turn's, else the
+ * latest turn's) that has both `contextUsed` and `contextSize`; `null` when
+ * the agent never reported one. */
+export function contextUse(s: ChatView): { used: number; size: number } | null {
+  for (const t of [s.active, ...s.turns.slice().reverse()]) {
+    const u = t?.usage;
+    if (u?.contextUsed != null && u.contextSize != null && u.contextSize > 0) {
+      return { used: u.contextUsed, size: u.contextSize };
+    }
+  }
+  return null;
 }

@@ -168,7 +168,9 @@ impl Engine {
         } else if let Some(chat) = self.chats.get(uri) {
             SnapshotState::Chat(Box::new(chat_tail(&chat.state, tail.unwrap_or(self.turn_tail).max(1))))
         } else if let Some(session) = self.sessions.get(uri) {
-            SnapshotState::Session(Box::new(session.state.clone()))
+            let chat = session.state.default_chat.as_ref().or(session.state.chats.first().map(|c| &c.resource));
+            let chat = chat.and_then(|c| self.chats.get(c)).map(|c| &c.state);
+            SnapshotState::Session(Box::new(super::session_usage::with_usage(session.state.clone(), chat)))
         } else if let Some(watch) = self.watches.get(uri) {
             SnapshotState::ResourceWatch(Box::new(watch.clone()))
         } else if let Some(changeset) = self.changesets.get(uri) {

@@ -16,6 +16,8 @@
 //!   from the chats (`session/chatUpdated`, `root/sessionSummaryChanged`).
 //! - `session_git.rs` — a session's branch state on its summary
 //!   (`_meta["hangar/git"]`), set by the host.
+//! - `session_usage.rs` — a session's context use on its snapshot
+//!   (`_meta["hangar/usage"]`).
 //! - `sessions.rs`  — create, dispose, list sessions; restore at startup.
 //! - `subscriptions.rs` — subscribing a connection with its snapshot and
 //!   answering behind every action already queued.
@@ -51,6 +53,7 @@ mod effects;
 mod input_requests;
 mod queue;
 mod session_git;
+mod session_usage;
 mod sessions;
 mod subscriptions;
 mod summaries;

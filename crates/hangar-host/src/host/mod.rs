@@ -137,6 +137,8 @@ pub struct Host {
     pub turn_pages: TurnPages,
     /// `x-hangar/search`'s read connection on the index.
     pub search: store::search::SearchReader,
+    /// `x-hangar/usage`'s read connection.
+    pub usage: store::usage::UsageReader,
     /// Client ids seen since start, with their negotiated generation.
     known_clients: Mutex<HashMap<String, ProtocolGeneration>>,
     grace_timers: Mutex<HashMap<String, tokio::task::AbortHandle>>,
@@ -229,6 +231,7 @@ impl Host {
         )?;
         let turn_pages = TurnPages::open(&db_path)?;
         let search = store::search::SearchReader::open(&db_path, index_feed)?;
+        let usage = store::usage::UsageReader::open(&db_path)?;
         let changes = crate::changes::Tracker::open(&config.data_dir, resources.never_served().to_vec())?;
         let rules = crate::rules::RuleStore::open(&config.data_dir)?;
         let host = Arc::new_cyclic(|me| Self {
@@ -244,6 +247,7 @@ impl Host {
             outgoing: OutgoingRequests::default(),
             turn_pages,
             search,
+            usage,
             known_clients: Mutex::new(HashMap::new()),
             grace_timers: Mutex::new(HashMap::new()),
             agents: agent_layer(registry.clone(), &config.data_dir),

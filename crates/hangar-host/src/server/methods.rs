@@ -128,6 +128,10 @@ pub fn handle_request(
             super::search_method::answer(host, conn.id, id.clone(), decode(&params)?);
             Ok(Reply::Sent)
         }
+        "x-hangar/usage" => {
+            super::usage_method::answer(host, conn.id, id.clone(), decode(&params)?);
+            Ok(Reply::Sent)
+        }
         "x-hangar/rules" => Ok(Reply::Result(super::rules_methods::list(host, decode(&params)?)?)),
         "x-hangar/ruleSave" => {
             let client = conn.client_id.clone().unwrap_or_default();

@@ -33,6 +33,8 @@
 //! - `session_folder.rs` — the folder a command run for a session starts in.
 //! - `rules_methods.rs` — `x-hangar/rules`, `ruleSave`, `ruleDelete`: the
 //!   approval rules (`crate::rules`).
+//! - `usage_method.rs` — `x-hangar/usage`: tokens and cost per day and
+//!   agent, the costliest sessions.
 //! - `search_method.rs` — `x-hangar/search`: full-text search over every
 //!   session (titles, messages, the agents' markdown, tool titles, edited paths).
 //! - `restart_agent_method.rs` — `x-hangar/restartAgent`: a session's agent
@@ -65,6 +67,7 @@ mod session_folder;
 mod terminal_methods;
 pub mod tls;
 pub mod token_throttle;
+mod usage_method;
 pub mod ws_upgrade;
 
 use std::future::Future;

@@ -9,6 +9,8 @@
 //! - `load.rs`    — rebuilding sessions and chats at startup from checkpoints,
 //!   the action log written since, and the tail of each chat's turns.
 //! - `turn_pages.rs` — reading older turns for `fetchTurns`.
+//! - `usage.rs`   — `x-hangar/usage`'s reader: tokens and cost per day and
+//!   agent, the costliest sessions, from the stored turns.
 //! - `search/`    — the full-text index (FTS5, in `search.db` beside this
 //!   file), queued by the writer in the same transactions and applied by an
 //!   indexer thread of its own, and `x-hangar/search`'s reader.
@@ -25,6 +27,7 @@ mod ops;
 mod schema;
 pub mod search;
 mod turn_pages;
+pub mod usage;
 mod writer;
 
 pub use load::{load, LoadedChat, LoadedSession, LoadedState};

@@ -8,7 +8,8 @@
 //! cancelled. The commands an agent reports (`available_commands_update`)
 //! are offered as `/` completions, and its modes as the session config's
 //! `mode` property. Claude's and Codex's shell commands stream into terminal
-//! channels.
+//! channels. Claude's and Codex's reported context use is kept on the turn
+//! and shown on the session.
 //!
 //! Needs `npm ci` in `tests/interop/agents` and node on PATH. Skipped with a
 //! message when `node_modules` is missing, unless `HANGAR_REQUIRE_INTEROP`
@@ -73,6 +74,17 @@ async fn approve(agent: &str, mock: &Mock) {
     assert_eq!((diff.added, diff.removed), (Some(1), Some(1)), "{agent}");
     let t = rig.turn(&turn).await;
     assert!(markdown(&t).contains(REPLY), "{agent}: {}", markdown(&t));
+    // Claude and Codex report their context (`usage_update`): the turn keeps
+    // it, the session shows it (docs/host.md "Usage"); Qwen reports none.
+    let report = t.usage.as_ref().and_then(|u| u.meta.as_ref()).and_then(|m| m.get("hangar/usage")).cloned();
+    if agent == "qwen" {
+        assert!(report.as_ref().is_none_or(|r| r.get("used").is_none()), "{agent}: {report:?}");
+    } else {
+        let positive = |k: &str| report.as_ref().and_then(|r| r[k].as_i64()).is_some_and(|n| n > 0);
+        assert!(positive("used") && positive("size"), "{agent}: {report:?}");
+        let meta = rig.session_state().await.meta.unwrap_or_default();
+        assert!(meta.get("hangar/usage").is_some_and(|u| u["size"].as_i64() > Some(0)), "{agent}: {meta:?}");
+    }
     let started = rig.wait_type("chat/turnStarted").await;
     let v = serde_json::to_value(&started.action).unwrap();
     assert_eq!(v["queuedMessageId"], "q1");

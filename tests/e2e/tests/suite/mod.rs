@@ -33,5 +33,6 @@ mod sessions;
 mod soak;
 mod sync;
 mod terminals;
+mod usage;
 mod wire_fuzz;
 mod worktrees;

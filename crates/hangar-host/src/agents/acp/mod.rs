@@ -18,6 +18,8 @@
 //!   (title, commands, options, mode) and hands the rest to the turn.
 //! - `turn.rs`      — mapping the typed updates of one prompt onto an AHP
 //!   turn (parts, tool-call state machine, plan, usage, endings).
+//! - `usage.rs`     — `usage_update` and a prompt answer's `usage` merged into
+//!   one report per turn (`_meta["hangar/usage"]`).
 //! - `prompt.rs`    — a user message and its attachments as ACP prompt
 //!   content, within the agent's `promptCapabilities`.
 //! - `tools.rs`     — ACP tool content, diffs and permission options in AHP terms.
@@ -101,6 +103,7 @@ mod transcript_tests;
 pub(crate) mod transport;
 mod turn;
 mod update;
+pub mod usage;
 
 pub use agent_host::AgentHost;
 pub use config_options::AgentOption;

@@ -57,7 +57,8 @@ struct Row {
     answer: Option<&'static str>,
     /// The plan checklist.
     plan: Option<&'static str>,
-    /// Input and output tokens.
+    /// Input and output tokens (`(None, None)`: the agent reported only
+    /// its context use, which is not tokens).
     usage: Option<(Option<i64>, Option<i64>)>,
 }
 
@@ -141,7 +142,7 @@ const ROWS: &[Row] = &[
         shown: &["approved", "abort"],
         answer: None,
         plan: None,
-        usage: Some((Some(120), None)),
+        usage: Some((None, None)),
     },
     Row {
         file: "codex.jsonl",
@@ -154,7 +155,7 @@ const ROWS: &[Row] = &[
         shown: &["approved", "abort"],
         answer: Some("approved"),
         plan: None,
-        usage: Some((Some(120), None)),
+        usage: Some((None, None)),
     },
     Row {
         file: "codex.plan.jsonl",
@@ -168,7 +169,7 @@ const ROWS: &[Row] = &[
         shown: &["approved", "abort"],
         answer: Some("approved"),
         plan: Some("- [~] Read hello.txt\n- [ ] Replace the word\n"),
-        usage: Some((Some(120), None)),
+        usage: Some((None, None)),
     },
     Row {
         // codex answers a denial by ending the prompt `cancelled`.
@@ -182,7 +183,7 @@ const ROWS: &[Row] = &[
         shown: &["approved", "abort"],
         answer: Some("abort"),
         plan: None,
-        usage: Some((Some(120), None)),
+        usage: Some((None, None)),
     },
     Row {
         file: "copilot.cancel.jsonl",
@@ -195,7 +196,7 @@ const ROWS: &[Row] = &[
         shown: &["allow_once", "allow_always", "reject_once"],
         answer: None,
         plan: None,
-        usage: Some((Some(8835), None)),
+        usage: Some((None, None)),
     },
     Row {
         file: "copilot.jsonl",

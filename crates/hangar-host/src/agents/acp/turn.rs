@@ -32,7 +32,7 @@ use ahp_types::state::{
     ToolResultContent, ToolResultTextContent, UsageInfo,
 };
 use ahp_types::StateAction;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::update::SessionUpdate;
 use super::{tools, AgentHost};
@@ -307,9 +307,11 @@ impl Turn {
         }
     }
 
-    /// Report usage (not again when it has not changed: agents repeat
-    /// `usage_update`s).
+    /// Report usage, merged with what the turn was told before (a
+    /// `usage_update`'s context and cost, the prompt answer's tokens); not
+    /// again when it has not changed: agents repeat `usage_update`s.
     pub fn usage(&mut self, host: &dyn AgentHost, usage: UsageInfo) {
+        let usage = super::usage::merge(self.usage.as_ref(), usage);
         if self.usage.as_ref() == Some(&usage) {
             return;
         }
@@ -783,21 +785,10 @@ impl Turn {
     }
 }
 
-/// Prompt usage (`PromptResponse.usage`) as AHP usage.
-pub fn prompt_usage(result: &Value) -> Option<UsageInfo> {
-    let u = result.get("usage")?;
-    Some(UsageInfo {
-        input_tokens: u.get("inputTokens").and_then(Value::as_i64),
-        output_tokens: u.get("outputTokens").and_then(Value::as_i64),
-        model: None,
-        cache_read_tokens: u.get("cachedReadTokens").and_then(Value::as_i64),
-        meta: u.get("totalTokens").map(|t| json!({ "totalTokens": t }).as_object().cloned().unwrap_or_default()),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use ahp_types::state::{ResponsePart, ToolCallState, ToolResultContent};
+    use serde_json::json;
 
     use super::*;
     use crate::agents::acp::test_support::{RecordingHost, CHAT};

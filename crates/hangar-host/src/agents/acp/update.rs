@@ -20,7 +20,7 @@ use agent_client_protocol::v1::schema::{
     ContentBlock, CurrentModeUpdate, Plan, ToolCall, ToolCallContent, ToolCallUpdate,
 };
 use ahp_types::state::UsageInfo;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::tools;
 use crate::customizations::slash_completions::AgentCommand;
@@ -71,7 +71,7 @@ impl<'a> SessionUpdate<'a> {
                 parse::<ToolCallUpdate>(kind, salvage(update)).map(|t| Self::ToolCallUpdate(Box::new(t)))
             }
             "plan" => parse::<Plan>(kind, update.clone()).map(Self::Plan),
-            "usage_update" => Some(Self::Usage(usage(update))),
+            "usage_update" => super::usage::of_usage_update(update).map(Self::Usage),
             "session_info_update" => Some(Self::SessionInfo {
                 title: update.get("title").and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_owned),
             }),
@@ -110,22 +110,10 @@ fn salvage(update: &Value) -> Value {
     v
 }
 
-/// `usage_update {used, size, cost}` as AHP usage.
-fn usage(update: &Value) -> UsageInfo {
-    UsageInfo {
-        input_tokens: update.get("used").and_then(Value::as_i64),
-        meta: Some(
-            json!({ "contextWindow": update.get("size"), "cost": update.get("cost") })
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-        ),
-        ..Default::default()
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -145,6 +133,10 @@ mod tests {
         let new = json!({"sessionUpdate": "some_future_kind"});
         assert!(matches!(SessionUpdate::decode(&new), SessionUpdate::Other("some_future_kind")));
         let usage = json!({"sessionUpdate": "usage_update", "used": 5, "size": 100});
-        assert!(matches!(SessionUpdate::decode(&usage), SessionUpdate::Usage(u) if u.input_tokens == Some(5)));
+        assert!(
+            matches!(SessionUpdate::decode(&usage), SessionUpdate::Usage(u) if super::super::usage::context_of(&u).is_some())
+        );
+        let empty = json!({"sessionUpdate": "usage_update"});
+        assert!(matches!(SessionUpdate::decode(&empty), SessionUpdate::Malformed("usage_update")));
     }
 }

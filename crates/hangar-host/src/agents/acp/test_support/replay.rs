@@ -31,8 +31,9 @@ use serde_json::Value;
 
 use super::{RecordingHost, CHAT};
 use crate::agents::acp::tools::permission_outcome;
-use crate::agents::acp::turn::{prompt_usage, Ending, Turn};
+use crate::agents::acp::turn::{Ending, Turn};
 use crate::agents::acp::update::SessionUpdate;
+use crate::agents::acp::usage::of_prompt_result as prompt_usage;
 
 /// The turn id the replayed client uses.
 pub const TURN: &str = "turn-1";

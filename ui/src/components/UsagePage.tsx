@@ -1,0 +1,167 @@
+// The Usage page (the app menu's "Usage…" for every host, a host menu's
+// for that host): tokens or cost per day split by agent as a plain SVG
+// stacked bar chart, and the costliest sessions (a click opens one). Only
+// what agents reported is shown; a host that did not answer is named with
+// why, never left out silently.
+import { useEffect, useState } from 'preact/hooks';
+import type { UsageReport } from '../gen/UsageReport';
+import { call, errorText } from '../ipc';
+import { costText, tokensText } from '../state/chat-store';
+import { agentColor, chartOf, currencyOf, type Measure } from '../state/usage-chart';
+import { Notice } from './Notice';
+
+const WIDTH = 720;
+const HEIGHT = 220;
+const FOOT = 24;
+
+export function UsagePage({
+  host,
+  label,
+  onOpen,
+  onClose,
+}: {
+  /** One host, or null for all of them. */
+  host: string | null;
+  label: string;
+  onOpen: (host: string, session: string) => void;
+  onClose: () => void;
+}) {
+  const [report, setReport] = useState<UsageReport | null>(null);
+  const [measure, setMeasure] = useState<Measure>('tokens');
+  const [error, setError] = useState('');
+  useEffect(() => {
+    call('usage.get', { host, from: null, to: null }).then(setReport, (e) => setError(errorText(e)));
+  }, [host]);
+  const chart = report ? chartOf(report.days, measure) : null;
+  const currency = report ? currencyOf(report.days) : null;
+  const amount = (v: number) => (measure === 'tokens' ? tokensText(v) : costText(v, currency ?? ''));
+  const slot = chart && chart.bars.length > 0 ? WIDTH / chart.bars.length : WIDTH;
+  const barWidth = Math.min(48, slot * 0.7);
+  const scale = (v: number) => (chart && chart.max > 0 ? (v / chart.max) * (HEIGHT - FOOT - 8) : 0);
+  return (
+    <section class="usage-page" data-testid="usage-page" aria-label={`Usage on ${label}`}>
+      <header class="agents-head">
+        <h1>
+          Usage <span class="muted agents-host">· {label}</span>
+        </h1>
+        <button type="button" class="link-button" data-testid="usage-close" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      {error && <Notice error text={error} onClose={() => setError('')} />}
+      {report?.hosts
+        .filter((h) => !h.answered)
+        .map((h) => (
+          <p class="notice small" data-testid="usage-host-missing" key={h.host}>
+            {h.label} is not counted: {h.detail}
+          </p>
+        ))}
+      {report && (
+        <>
+          <div class="usage-controls">
+            <button
+              type="button"
+              aria-pressed={measure === 'tokens'}
+              data-testid="usage-tokens"
+              onClick={() => setMeasure('tokens')}
+            >
+              Tokens
+            </button>
+            <button
+              type="button"
+              aria-pressed={measure === 'cost'}
+              data-testid="usage-cost"
+              onClick={() => setMeasure('cost')}
+            >
+              Cost{currency ? ` (${currency})` : ''}
+            </button>
+            <span class="usage-legend">
+              {chart?.agents.map((a) => (
+                <span key={a} class="small" data-testid="usage-legend-agent">
+                  <span class="usage-swatch" style={{ background: agentColor(chart.agents, a) }} /> {a}
+                </span>
+              ))}
+            </span>
+          </div>
+          {chart && chart.bars.length > 0 ? (
+            <svg
+              class="usage-chart"
+              data-testid="usage-chart"
+              viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+              role="img"
+              aria-label={`${measure === 'tokens' ? 'Tokens' : 'Cost'} per day by agent`}
+            >
+              {chart.bars.map((b, i) => {
+                const x = i * slot + (slot - barWidth) / 2;
+                return (
+                  <g key={b.day} data-testid="usage-bar" data-day={b.day}>
+                    {b.segments.map((s) => (
+                      <rect
+                        key={s.agent}
+                        data-testid="usage-segment"
+                        data-agent={s.agent}
+                        x={x}
+                        width={barWidth}
+                        y={HEIGHT - FOOT - scale(s.base + s.value)}
+                        height={Math.max(1, scale(s.value))}
+                        fill={agentColor(chart.agents, s.agent)}
+                      >
+                        <title>{`${b.day} · ${s.agent}: ${amount(s.value)}`}</title>
+                      </rect>
+                    ))}
+                    <text x={x + barWidth / 2} y={HEIGHT - 8} text-anchor="middle" class="usage-day">
+                      {b.day.slice(5)}
+                    </text>
+                    <text
+                      x={x + barWidth / 2}
+                      y={HEIGHT - FOOT - scale(b.total) - 3}
+                      text-anchor="middle"
+                      class="usage-day"
+                    >
+                      {amount(b.total)}
+                    </text>
+                  </g>
+                );
+              })}
+            </svg>
+          ) : (
+            <p class="muted" data-testid="usage-empty">
+              {measure === 'tokens' ? 'No agent has reported tokens yet.' : 'No agent has reported a cost yet.'}
+            </p>
+          )}
+          <h2>Costliest sessions</h2>
+          {report.sessions.length === 0 ? (
+            <p class="muted small">None with reported usage.</p>
+          ) : (
+            <table class="rules-table" data-testid="usage-sessions">
+              <thead>
+                <tr>
+                  <th>Session</th>
+                  <th>Agent</th>
+                  {host === null && <th>Host</th>}
+                  <th>Tokens</th>
+                  <th>Cost</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.sessions.map((s) => (
+                  <tr key={`${s.host} ${s.session}`} data-testid="usage-session">
+                    <td>
+                      <button type="button" class="link" onClick={() => onOpen(s.host, s.session)}>
+                        {s.title || 'Untitled session'}
+                      </button>
+                    </td>
+                    <td>{s.agent}</td>
+                    {host === null && <td>{s.hostLabel}</td>}
+                    <td>{tokensText(s.tokens)}</td>
+                    <td>{s.cost ? costText(s.cost.amount, s.cost.currency) : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+// Usage UI test: two agents report usage the ACP way. "claude" sends
+// `usage_update` (context used, its size, the session's cost so far) and
+// answers each prompt with tokens; "codex" sends the context only. The chat
+// header's context meter shows "42k / 200k" after the first turn and moves
+// to "90k / 200k" with the second; each turn's footer shows its tokens and
+// the cost so far. A session whose agent reports nothing shows no meter.
+// The Usage page (the app menu's "Usage…", every host) plots one bar with
+// a segment per agent and lists the claude session first (the costliest);
+// a click opens it. Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots
+// of the chat header and the Usage page.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeBin, run, tempHome } from './harness.mjs';
+
+const home = tempHome('hangar-ui-usage-');
+const update = (used, cost) => ({
+  update: {
+    sessionUpdate: 'usage_update',
+    used,
+    size: 200000,
+    ...(cost == null ? {} : { cost: { amount: cost, currency: 'USD' } }),
+  },
+});
+const scripts = {
+  claude: {
+    turns: [
+      [{ chunk: 'one' }, update(42000, 0.25), { end: 'end_turn', usage: { inputTokens: 100, outputTokens: 10 } }],
+      [{ chunk: 'two' }, update(90000, 0.75), { end: 'end_turn', usage: { inputTokens: 200, outputTokens: 20 } }],
+    ],
+  },
+  codex: { turns: [[{ chunk: 'hi' }, update(1000), { end: 'end_turn', usage: { inputTokens: 50, outputTokens: 5 } }]] },
+  quiet: { turns: [[{ chunk: 'nothing to report' }, { end: 'end_turn' }]] },
+};
+const agents = Object.entries(scripts).map(([id, s]) => {
+  const file = join(home, `${id}.json`);
+  writeFileSync(file, JSON.stringify(s));
+  return `${id}=${fakeBin} --script ${file}`;
+});
+const shots = process.env.SCREENSHOT_DIR;
+const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim()).catch(() => null);
+
+await run('usage', home, agents, async (page, check) => {
+  const folder = `file://${join(home, 'w')}`;
+  const say = async (title, message, turns) => {
+    await page.click(`[data-testid=session-row]:has-text("${title}")`);
+    await page.waitForSelector('[data-testid=composer-input]:not([disabled])');
+    await page.fill('[data-testid=composer-input]', message);
+    await page.click('[data-testid=send]');
+    await page.waitForFunction(
+      (n) =>
+        document.querySelectorAll('[data-testid=turn]').length === n &&
+        !document.querySelector('[data-testid=turn].active'),
+      turns,
+    );
+  };
+  for (const agent of ['claude', 'codex', 'quiet']) {
+    const { session } = await page.evaluate(
+      ([a, f]) => window.rpc('session.create', { host: 'local', agent: a, folder: f }),
+      [agent, folder],
+    );
+    await page.evaluate(
+      ([s, t]) => window.rpc('session.rename', { host: 'local', session: s, title: t }),
+      [session, `${agent} work`],
+    );
+  }
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=session-row]').length === 3);
+
+  await say('claude work', 'first', 1);
+  await page.waitForSelector('[data-testid=context-meter]');
+  const first = await text(page, '[data-testid=context-meter-text]');
+  check(first === '42k / 200k', 'the meter shows the context used of the window', first);
+  const footer = await text(page, '[data-testid=turn-usage]');
+  check(footer === '100 in · 10 out · $0.25 so far', "the turn's footer shows its tokens and the cost", footer);
+  await say('claude work', 'second', 2);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=context-meter-text]')?.textContent.trim() === '90k / 200k',
+  );
+  const value = await page.$eval('[data-testid=context-meter-bar]', (m) => m.value);
+  check(value === 90000, 'the meter moved with the new usage_update', String(value));
+  if (shots) await page.screenshot({ path: join(shots, 'usage-context-meter.png') });
+
+  await say('codex work', 'hello', 1);
+  await say('quiet work', 'hello', 1);
+  const meter = await page.$('[data-testid=context-meter]');
+  check(meter === null, 'an agent that reports nothing shows no meter', String(meter));
+  const quietFooter = await page.$('[data-testid=turn-usage]');
+  check(quietFooter === null, 'nor usage in the footer', String(quietFooter));
+
+  await page.click('[data-testid=app-menu]');
+  await page.click('[data-testid=app-menu-usage]');
+  await page.waitForSelector('[data-testid=usage-chart]');
+  const segments = await page.$$eval('[data-testid=usage-segment]', (s) => s.map((e) => e.dataset.agent));
+  check(
+    JSON.stringify(segments) === '["claude","codex"]',
+    'one bar stacked from two agents (the quiet one has none)',
+    JSON.stringify(segments),
+  );
+  const rows = await page.$$eval('[data-testid=usage-session] td:first-child', (c) => c.map((e) => e.textContent));
+  check(rows[0] === 'claude work' && rows.length === 2, 'the costliest session is listed first', JSON.stringify(rows));
+  const missing = await page.$('[data-testid=usage-host-missing]');
+  check(missing === null, 'the one host answered', String(missing));
+  if (shots) await page.screenshot({ path: join(shots, 'usage-page.png') });
+  await page.click('[data-testid=usage-cost]');
+  const costSegments = await page.$$eval('[data-testid=usage-segment]', (s) => s.map((e) => e.dataset.agent));
+  check(
+    JSON.stringify(costSegments) === '["claude"]',
+    'cost is plotted only where reported',
+    JSON.stringify(costSegments),
+  );
+  await page.click('[data-testid=usage-session] button');
+  await page.waitForSelector('[data-testid=chat-title]');
+  const title = await text(page, '[data-testid=chat-title]');
+  check(title === 'claude work', 'a click opens the session', title);
+});

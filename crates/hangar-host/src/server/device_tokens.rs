@@ -165,7 +165,7 @@ impl DeviceTokenStore {
     }
 }
 
-fn check_name(name: &str) -> Result<(), DeviceTokenError> {
+pub(crate) fn check_name(name: &str) -> Result<(), DeviceTokenError> {
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME_CHARS || name.chars().any(char::is_control) || name.trim() != name {
         return Err(DeviceTokenError::BadName(name.to_owned()));

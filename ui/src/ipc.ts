@@ -7,6 +7,7 @@
 import type { Command } from './gen/Command';
 import type { CommandEvents } from './gen/CommandEvents';
 import type { CommandResults } from './gen/CommandResults';
+import { ipcClosed, ipcProtocols } from './web/device_token';
 
 /** Every command's wire name. */
 export type CommandName = Command['cmd'];
@@ -64,8 +65,10 @@ function bridgeTransport(): Transport {
   let socket: Promise<WebSocket> | null = null;
   const open = () => {
     socket ??= new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://${location.host}/ipc`);
+      const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+      const ws = new WebSocket(`${scheme}://${location.host}/ipc`, ipcProtocols());
       ws.onopen = () => resolve(ws);
+      ws.onclose = (ev) => ipcClosed(ev.code);
       ws.onerror = () => reject(new Error('bridge unreachable'));
       ws.onmessage = (ev) => {
         const m: Frame = JSON.parse(ev.data);

@@ -4,21 +4,23 @@
 // connections are refused many at a time otherwise).
 import { chromium } from 'playwright-core';
 
+/** The flags every headless Chromium of the UI tests runs with. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
 /** A persistent Chromium context on `userDataDir`, 1280×800, plus `extraArgs`. */
 export function launchChromium(userDataDir, extraArgs = []) {
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      ...extraArgs,
-    ],
+    args: [...CHROMIUM_ARGS, ...extraArgs],
   });
 }

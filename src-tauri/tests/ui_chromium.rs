@@ -20,6 +20,8 @@
 //! `changes.mjs` for reviewing an agent's edits hunk by hunk;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes;
+//! `web.mjs` for `hangar serve --web`: pairing a phone-sized browser, a
+//! session driven from it, refused codes and pages, revocation;
 //! `search.mjs` for the search palette across this computer, a real
 //! `hangar serve` and a host that is down, opening an old turn, and the
 //! sidebar's filters): the built
@@ -137,6 +139,11 @@ fn always_allow_makes_a_rule_that_answers_the_next_request_and_the_rules_page_de
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its
 /// prerequisites are missing.
+#[test]
+fn hangar_serve_web_pairs_a_phone_browser_that_works_until_revoked() {
+    run_ui_script("web.mjs");
+}
+
 fn run_ui_script(script: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let bridge = hangar_e2e::desktop_bridge_bin();

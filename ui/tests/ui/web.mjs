@@ -45,6 +45,7 @@ writeFileSync(
           then: {
             allow: [
               { writeFile: { path: 'notes.txt', text: 'first line, improved\n' } },
+              { update: { sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed' } },
               { chunk: '\n\nDone: notes.txt is improved.' },
             ],
             '*': [{ chunk: '\n\nUnderstood, I left it alone.' }],
@@ -159,9 +160,17 @@ try {
   const deadline = Date.now() + 30000;
   while (notes() !== 'first line\n' && Date.now() < deadline) await page.waitForTimeout(100);
   check(notes() === 'first line\n', 'undo from the phone puts the file back', JSON.stringify(notes()));
-  await page.setViewportSize({ width: 1280, height: 800 });
-  if (shots) await page.screenshot({ path: join(shots, 'web-desktop.png') });
-  await page.setViewportSize(phone.viewport);
+  if (shots) {
+    // The same paired browser at a desktop's size (its token copied over).
+    const desk = await browser.newContext({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true });
+    await desk.addInitScript((t) => localStorage.setItem('hangar.deviceToken', t), stored);
+    const wide = await desk.newPage();
+    await wide.goto(base);
+    await wide.click('[data-testid=session-row]');
+    await wide.waitForSelector('[data-testid=turn]');
+    await wide.screenshot({ path: join(shots, 'web-desktop.png') });
+    await desk.close();
+  }
 
   // The same link a second time is refused.
   const again = await browser.newContext(phone);

@@ -118,6 +118,6 @@ pub mod stream_batch;
 #[cfg(feature = "app")]
 pub mod tauri_app;
 pub mod terminal_view;
+pub mod web;
 #[cfg(feature = "app")]
 pub mod webkit_settings;
-pub mod web;

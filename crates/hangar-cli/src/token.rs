@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use hangar_host::server::device_tokens::DeviceTokenStore;
 
-use crate::{listing, pairing};
 use crate::serve::data_dir;
+use crate::{listing, pairing};
 
 /// `hangar token`'s arguments.
 #[derive(Args)]
@@ -57,7 +57,9 @@ pub fn run(args: TokenArgs) -> Result<(), String> {
     let store = DeviceTokenStore::in_data_dir(&data_dir);
     let mut out = std::io::stdout().lock();
     let written = match args.command {
-        TokenCommand::Create { name, pair: true, url } => return pairing::print_pairing(&data_dir, &name, url, &mut out),
+        TokenCommand::Create { name, pair: true, url } => {
+            return pairing::print_pairing(&data_dir, &name, url, &mut out)
+        }
         TokenCommand::Create { name, .. } => {
             let token = store.create(&name).map_err(|e| e.to_string())?;
             eprintln!(

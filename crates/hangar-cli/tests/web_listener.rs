@@ -50,7 +50,8 @@ fn header<'a>(response: &'a str, name: &str) -> Option<&'a str> {
 async fn the_web_listener_checks_and_heads_every_request() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
-    let args = ServeArgs::try_parse(&["--web", "--listen", "127.0.0.1:0", "--data-dir", data, "--no-discover"]).unwrap();
+    let args =
+        ServeArgs::try_parse(&["--web", "--listen", "127.0.0.1:0", "--data-dir", data, "--no-discover"]).unwrap();
     let mut listening = listen(host_config(args).unwrap()).await.unwrap();
     let _web = listening.add_web().await.unwrap();
     let addr: SocketAddr = listening.url.trim_start_matches("ws://").trim_end_matches('/').parse().unwrap();
@@ -78,14 +79,12 @@ async fn the_web_listener_checks_and_heads_every_request() {
     let rebound = http(addr, "GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n".into()).await;
     assert_eq!(status(&rebound), "403", "a non-loopback Host on a loopback listener");
 
+    // `Connection: Upgrade, close`: a refused upgrade's answer ends the connection.
     let upgrade = |protocols: &str| {
-        get(
-            addr,
-            "/ipc",
-            &format!(
-                "Origin: http://{addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\
-                 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{protocols}"
-            ),
+        format!(
+            "GET /ipc HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\nUpgrade: websocket\r\n\
+             Connection: Upgrade, close\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+             {protocols}\r\n"
         )
     };
     assert_eq!(status(&http(addr, upgrade("")).await), "401", "/ipc without a token");
@@ -101,7 +100,7 @@ async fn the_web_listener_checks_and_heads_every_request() {
     assert_eq!(body["device"], "phone");
     let device_token = body["token"].as_str().unwrap().to_owned();
     assert_eq!(status(&http(addr, post_pair(addr, &code)).await), "403", "a used code, the same answer");
-    let good = http(addr, upgrade(&format!("Sec-WebSocket-Protocol: hangar-ipc, hangar-token.{device_token}\r\n")));
+    let good = upgrade(&format!("Sec-WebSocket-Protocol: hangar-ipc, hangar-token.{device_token}\r\n"));
     // The upgrade succeeds (101) and the socket stays open: read the head only.
     let mut stream = TcpStream::connect(addr).await.unwrap();
     stream.write_all(good.as_bytes()).await.unwrap();

@@ -58,13 +58,13 @@ mod grant_ask;
 mod hook_test_method;
 mod mcp_test_method;
 mod methods;
+pub mod pairing_codes;
 mod resource_methods;
 mod restart_agent_method;
 mod rules_methods;
 mod search_method;
 mod session_folder;
 mod terminal_methods;
-pub mod pairing_codes;
 pub mod tls;
 pub mod token_throttle;
 pub mod web_route;
@@ -107,12 +107,7 @@ pub async fn serve_with(
     options: ListenOptions,
 ) {
     let loopback = listener.local_addr().map(|a| a.ip().is_loopback()).unwrap_or(true);
-    let tls = host
-        .config
-        .tls
-        .as_ref()
-        .filter(|_| options.tls)
-        .map(|tls| TlsAcceptor::from(tls.server_config.clone()));
+    let tls = host.config.tls.as_ref().filter(|_| options.tls).map(|tls| TlsAcceptor::from(tls.server_config.clone()));
     let policy = Arc::new(UpgradePolicy {
         token: host.config.token.clone(),
         devices: DeviceRegistry::watch(&host.config.data_dir),

@@ -53,15 +53,15 @@ pub(super) async fn pair(
             info.policy.throttle.failed(info.peer, now);
             error(StatusCode::FORBIDDEN, "this pairing link is not valid: it may have expired or been used")
         }
-        Ok(Err(e)) => {
-            tracing::warn!("pairing: {e}");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "pairing failed on the host; see its log")
-        }
-        Err(e) => {
-            tracing::warn!("pairing: {e}");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "pairing failed on the host; see its log")
-        }
+        Ok(Err(e)) => failed(&e),
+        Err(e) => failed(&e),
     }
+}
+
+/// The host could not pair (its files, a task that died): logged here, not told.
+fn failed(e: &dyn std::fmt::Display) -> Response {
+    tracing::warn!("pairing: {e}");
+    error(StatusCode::INTERNAL_SERVER_ERROR, "pairing failed on the host; see its log")
 }
 
 /// `GET /pair`: `{"pairing": true}`, how the page knows this server wants

@@ -7,6 +7,8 @@
 //!   `hangar token create|list|revoke`.
 //! - `device_watch.rs` — the running server's live set of device tokens,
 //!   reloaded when the file changes (revocation closes connections).
+//! - `json_file.rs`  — the JSON files of `DATA_DIR/devices/`: read, replaced
+//!   atomically, changed under a lock file.
 //! - `pairing_codes.rs` — one-time pairing codes (hashes only) traded for a
 //!   device token: `hangar token create NAME --pair`, `POST /pair`.
 //! - `web_route.rs`  — one port, two services: AHP upgrades, or the web
@@ -56,6 +58,7 @@ mod frames;
 mod frames_fuzz;
 mod grant_ask;
 mod hook_test_method;
+pub mod json_file;
 mod mcp_test_method;
 mod methods;
 pub mod pairing_codes;

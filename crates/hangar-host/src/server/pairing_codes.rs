@@ -9,8 +9,7 @@
 //! read aloud or typed without confusion. Redeeming removes the entry
 //! before the token is made: a code works once even when two requests race.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -18,6 +17,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::device_tokens::{check_name, token_hash, DeviceTokenError, DeviceTokenStore, DEVICES_DIR};
+use super::json_file::{self, JsonFileError};
 
 /// How long a pairing code is valid.
 pub const CODE_TTL: Duration = Duration::from_secs(10 * 60);
@@ -31,22 +31,9 @@ const LOCK_FILE: &str = "pairing.lock";
 /// Why minting or redeeming a code failed.
 #[derive(Debug, thiserror::Error)]
 pub enum PairingError {
-    /// Reading or writing the file failed.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file or folder.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The file is not the JSON this module writes.
-    #[error("{path} is not a pairing-code list: {source}")]
-    Corrupt {
-        /// The file.
-        path: PathBuf,
-        /// What did not parse.
-        source: serde_json::Error,
-    },
+    /// Reading, writing or locking the file failed.
+    #[error(transparent)]
+    File(#[from] JsonFileError),
     /// The code is unknown, expired or already used (one answer for all three).
     #[error("pairing code not valid")]
     Refused,
@@ -134,36 +121,15 @@ impl PairingCodes {
     }
 
     fn read(&self) -> Result<CodesFile, PairingError> {
-        let path = self.path();
-        match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| PairingError::Corrupt { path, source }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(CodesFile::default()),
-            Err(source) => Err(PairingError::Io { path, source }),
-        }
+        Ok(json_file::read(&self.path())?)
     }
 
-    /// Replace the file atomically.
     fn write(&self, file: &CodesFile) -> Result<(), PairingError> {
-        let path = self.path();
-        let body = serde_json::to_vec_pretty(&CodesFile { version: 1, codes: file.codes.clone() })
-            .map_err(|source| PairingError::Corrupt { path: path.clone(), source })?;
-        let io = |path: &Path| {
-            let path = path.to_owned();
-            move |source| PairingError::Io { path, source }
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(io(&self.dir))?;
-        tmp.write_all(&body).and_then(|()| tmp.as_file().sync_all()).map_err(io(tmp.path()))?;
-        tmp.persist(&path).map_err(|e| PairingError::Io { path, source: e.error })?;
-        Ok(())
+        Ok(json_file::replace(&self.path(), &CodesFile { version: 1, codes: file.codes.clone() })?)
     }
 
     fn lock(&self) -> Result<File, PairingError> {
-        let io = |source| PairingError::Io { path: self.dir.clone(), source };
-        std::fs::create_dir_all(&self.dir).map_err(io)?;
-        let file =
-            OpenOptions::new().create(true).truncate(false).write(true).open(self.dir.join(LOCK_FILE)).map_err(io)?;
-        file.lock().map_err(io)?;
-        Ok(file)
+        Ok(json_file::lock(&self.dir, LOCK_FILE)?)
     }
 }
 

@@ -16,5 +16,9 @@ fn main() {
         }
     }
     println!("cargo:rerun-if-changed=../ui/dist");
-    tauri_build::build()
+    // Without the `app` feature (the core for `hangar serve --web`) there is
+    // no Tauri shell to build.
+    if std::env::var_os("CARGO_FEATURE_APP").is_some() {
+        tauri_build::build()
+    }
 }

@@ -7,11 +7,12 @@
 //! `{stream: id, event}` frames. Binds loopback only; a development and
 //! test tool, not part of the installed app.
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
@@ -25,24 +26,42 @@ use crate::core::{Core, Sink};
 use hangar_desktop_protocol::StreamEvent;
 
 async fn ipc(State(core): State<Arc<Core>>, ws: WebSocketUpgrade) -> Response {
-    ws.max_message_size(8 << 20).on_upgrade(move |socket| connection(core, socket))
+    ws.max_message_size(MAX_MESSAGE_BYTES).on_upgrade(move |socket| connection(core, socket, std::future::pending()))
 }
 
-async fn connection(core: Arc<Core>, socket: WebSocket) {
+/// The largest command frame `/ipc` takes.
+pub const MAX_MESSAGE_BYTES: usize = 8 << 20;
+
+/// Answer the command table on `socket` until it closes, or until `stop`
+/// resolves with the close frame to send (a revoked device of `hangar serve
+/// --web`); the streams it opened are closed either way.
+pub async fn connection(core: Arc<Core>, socket: WebSocket, stop: impl Future<Output = CloseFrame>) {
     let (mut tx, mut rx) = socket.split();
-    let (out, mut outq) = mpsc::unbounded_channel::<Value>();
+    let (out, mut outq) = mpsc::unbounded_channel::<Message>();
     let writer = tokio::spawn(async move {
-        while let Some(v) = outq.recv().await {
-            if tx.send(Message::Text(v.to_string().into())).await.is_err() {
+        while let Some(m) = outq.recv().await {
+            let last = matches!(m, Message::Close(_));
+            if tx.send(m).await.is_err() || last {
                 break;
             }
         }
     });
+    let text = |v: Value| Message::Text(v.to_string().into());
     let mut streams: Vec<u64> = Vec::new();
     let (opened_tx, mut opened_rx) = mpsc::unbounded_channel::<u64>();
-    while let Some(Ok(msg)) = rx.next().await {
-        let Message::Text(text) = msg else { continue };
-        let req: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    tokio::pin!(stop);
+    let mut stopped = false;
+    loop {
+        let msg = tokio::select! {
+            msg = rx.next() => msg,
+            frame = &mut stop => {
+                stopped = out.send(Message::Close(Some(frame))).is_ok();
+                break;
+            }
+        };
+        let Some(Ok(msg)) = msg else { break };
+        let Message::Text(body) = msg else { continue };
+        let req: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
         let id = req["id"].clone();
         let cmd = req["cmd"].as_str().unwrap_or_default().to_owned();
         let args = req.get("args").cloned().unwrap_or(Value::Null);
@@ -51,7 +70,7 @@ async fn connection(core: Arc<Core>, socket: WebSocket) {
             let sid = id.clone();
             Some(Arc::new(move |event: StreamEvent| {
                 let frame = serde_json::to_value(event).map(|event| json!({ "stream": sid, "event": event }));
-                frame.is_ok_and(|frame| out.send(frame).is_ok())
+                frame.is_ok_and(|frame| out.send(text(frame)).is_ok())
             }))
         } else {
             None
@@ -69,7 +88,7 @@ async fn connection(core: Arc<Core>, socket: WebSocket) {
                 }
                 Err(e) => json!({ "id": id, "err": e.to_string() }),
             };
-            let _ = out.send(reply);
+            let _ = out.send(text(reply));
         });
         while let Ok(s) = opened_rx.try_recv() {
             streams.push(s);
@@ -81,7 +100,12 @@ async fn connection(core: Arc<Core>, socket: WebSocket) {
     for s in streams {
         core.close_stream(s);
     }
-    writer.abort();
+    if stopped {
+        // The writer ends once the close frame is out.
+        let _ = writer.await;
+    } else {
+        writer.abort();
+    }
 }
 
 /// Serve `ui_dir` and `/ipc` on `addr`; returns the bound address and the

@@ -67,6 +67,8 @@
 //!   accelerated compositing unless `--webkit-compositing`.
 //! - [`bridge`]        — the same table over a loopback WebSocket, serving
 //!   `ui/dist`, for UI tests in headless Chromium.
+//! - [`web`]           — `hangar serve --web`: the embedded UI, `/pair` and
+//!   an authenticated `/ipc` on the host's own port.
 //! - [`error`]         — [`error::CoreError`].
 //!
 //! The core↔UI wire types — [`hangar_desktop_protocol::Command`] (one
@@ -117,8 +119,12 @@ pub mod session_start;
 pub mod settings_file;
 pub mod settings_page;
 pub mod startup;
+#[cfg(feature = "app")]
 pub mod stream_batch;
+#[cfg(feature = "app")]
 pub mod tauri_app;
 pub mod terminal_view;
 pub mod usage_merge;
+pub mod web;
+#[cfg(feature = "app")]
 pub mod webkit_settings;

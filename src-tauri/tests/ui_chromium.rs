@@ -24,6 +24,8 @@
 //! against real `hangar serve` processes;
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
 //! `usage.mjs` for the context meter, a turn's usage and the Usage page;
+//! `web.mjs` for `hangar serve --web`: pairing a phone-sized browser, a
+//! session driven from it, refused codes and pages, revocation;
 //! `search.mjs` for the search palette across this computer, a real
 //! `hangar serve` and a host that is down, opening an old turn, and the
 //! sidebar's filters);
@@ -171,6 +173,11 @@ fn the_context_meter_moves_turns_show_their_usage_and_the_usage_page_plots_two_a
 
 /// Run `ui/tests/ui/SCRIPT` with node; skipped (unless required) when its
 /// prerequisites are missing.
+#[test]
+fn hangar_serve_web_pairs_a_phone_browser_that_works_until_revoked() {
+    run_ui_script("web.mjs");
+}
+
 fn run_ui_script(script: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let bridge = hangar_e2e::desktop_bridge_bin();

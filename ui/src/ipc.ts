@@ -8,6 +8,7 @@ import type { Command } from './gen/Command';
 import type { CommandEvents } from './gen/CommandEvents';
 import type { CommandResults } from './gen/CommandResults';
 import { setLinkUp } from './state/connection';
+import { ipcClosed, ipcProtocols } from './web/device_token';
 
 /** What a call fails with when the socket to the core is down or drops before the answer. */
 export const LINK_LOST = 'the connection to Hangar was lost';
@@ -84,14 +85,22 @@ function bridgeTransport(): Transport {
   };
   const open = () => {
     socket ??= new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://${location.host}/ipc`);
+      // Served by `hangar serve --web` over TLS: wss, and the device
+      // token as a subprotocol (web/device_token.ts); the bridge: ws.
+      const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+      const ws = new WebSocket(`${scheme}://${location.host}/ipc`, ipcProtocols());
       ws.onopen = () => {
         retryMs = RETRY_MS[0];
         setLinkUp(true);
         resolve(ws);
       };
       ws.onerror = () => reject(new Error(LINK_LOST));
-      ws.onclose = lost;
+      ws.onclose = (ev) => {
+        // A revoked device is signed out (the pairing screen), then the
+        // link is lost like any other.
+        ipcClosed(ev.code);
+        lost();
+      };
       ws.onmessage = (ev) => {
         const m: Frame = JSON.parse(ev.data);
         if ('stream' in m) {

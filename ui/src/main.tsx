@@ -26,6 +26,7 @@ import { isSearchKey, markedWords, type SearchHit } from './state/search';
 import { isSettingsKey } from './state/shortcuts';
 import { loadFilter, type SidebarFilter, saveFilter } from './state/sidebar-filter';
 import { applyTheme } from './theme-apply';
+import { WebGate } from './web/pairing';
 import './styles.css';
 
 /** How long a notice not about one item stays (it also has a close button). */
@@ -316,4 +317,11 @@ function App() {
 }
 
 const root = document.getElementById('app');
-if (root) render(<App />, root);
+const inApp = '__TAURI__' in globalThis;
+if (root)
+  render(
+    <WebGate inApp={inApp}>
+      <App />
+    </WebGate>,
+    root,
+  );

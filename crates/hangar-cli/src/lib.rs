@@ -5,6 +5,10 @@
 //!   host configuration they make (with `hangar_host::agents::discovery` finding
 //!   well-known ACP agents on `PATH` / in npm prefixes; TLS from PEM files or
 //!   self-signed), the listening host.
+//! - [`web_serve`] — `hangar serve --web`: the client core over loopback and
+//!   the web UI (`hangar_desktop::web`) on the host's port.
+//! - `pairing.rs` — `hangar token create NAME --pair`: the one-time pairing
+//!   URL, printed and as a terminal QR code.
 //! - `token_file.rs` creates and reads the host's token file.
 //! - `listing.rs` prints `token list` / `remote list` / `agents list` (table or `--json`).
 //! - [`token`] — `hangar token create|list|revoke`: per-device tokens of the
@@ -23,8 +27,10 @@
 
 pub mod agents;
 mod listing;
+mod pairing;
 pub mod reindex;
 pub mod remote;
 pub mod serve;
 pub mod token;
 mod token_file;
+pub mod web_serve;

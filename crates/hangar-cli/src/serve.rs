@@ -62,6 +62,11 @@ pub struct ServeArgs {
     /// clients to compare when they pin it.
     #[arg(long)]
     tls_self_signed: bool,
+    /// Also serve the web UI on this port (https://ADDRESS:PORT/ with TLS):
+    /// a browser paired with `hangar token create NAME --pair` sees this
+    /// host's sessions. Needs TLS unless listening on loopback.
+    #[arg(long)]
+    web: bool,
     /// Register an ACP agent: ID=COMMAND (COMMAND is split like a shell would).
     #[arg(long = "agent", value_name = "ID=COMMAND")]
     agents: Vec<String>,
@@ -134,6 +139,7 @@ fn init_logging(level: &str) {
 }
 
 fn serve(args: ServeArgs) -> Result<(), ServeError> {
+    let web = args.web;
     let config = host_config(args)?;
     if let Some(tls) = &config.tls {
         // Not a log line: shown whatever the log level, for the person pairing a client.
@@ -141,7 +147,8 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("starting the runtime: {e}"))?;
     runtime.block_on(async move {
-        let listening = listen(config).await?;
+        let mut listening = listen(config).await?;
+        let web = if web { Some(listening.add_web().await?) } else { None };
         let shutdown = shutdown_signal()?;
         let mut stdout = std::io::stdout().lock();
         writeln!(stdout, "{}", listening.ready_line)
@@ -150,6 +157,7 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
         drop(stdout);
         tracing::info!("hangar host ready on {}", listening.url);
         listening.serve(shutdown).await;
+        drop(web);
         Ok(())
     })
 }
@@ -170,6 +178,9 @@ pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
         path: std::env::var_os("PATH"),
         npm_prefixes: args.npm_prefixes.clone(),
     });
+    if args.web && !args.listen.ip().is_loopback() && tls.is_none() {
+        return Err("--web beyond loopback needs TLS: add --tls-self-signed or --tls-cert/--tls-key".into());
+    }
     if !args.listen.ip().is_loopback() && tls.is_none() {
         tracing::warn!(
             "listening on {} — reachable from the network; clients still need the token, and traffic is not \
@@ -237,6 +248,7 @@ fn tls_identity(
 pub struct Listening {
     host: Arc<Host>,
     listener: TcpListener,
+    web: Option<Arc<dyn hangar_host::server::web_route::WebService>>,
     /// `ws://ADDRESS:PORT/` (`wss://` with TLS).
     pub url: String,
     /// The TLS certificate's fingerprint, when serving `wss://`.
@@ -265,16 +277,27 @@ pub async fn listen(config: HostConfig) -> Result<Listening, ServeError> {
         ready_line.push_str(&format!(r#","tlsFingerprint":"{fingerprint}""#));
     }
     ready_line.push('}');
-    Ok(Listening { host, listener, url, tls_fingerprint, ready_line })
+    Ok(Listening { host, listener, web: None, url, tls_fingerprint, ready_line })
 }
 
 impl Listening {
     /// Serve until `shutdown` resolves, then stop the host (agents stopped,
     /// state checkpointed and flushed).
     pub async fn serve(self, shutdown: impl Future<Output = ()>) {
-        hangar_host::server::serve(self.host.clone(), self.listener, shutdown).await;
+        let options = hangar_host::server::ListenOptions { tls: self.tls_fingerprint.is_some(), web: self.web };
+        hangar_host::server::serve_with(self.host.clone(), self.listener, shutdown, options).await;
         tracing::info!("shutting down");
         self.host.shutdown();
+    }
+
+    /// Serve the web UI on this port too (`--web`); what is returned keeps
+    /// its core's loopback listener open.
+    pub async fn add_web(&mut self) -> Result<crate::web_serve::WebSide, ServeError> {
+        let addr = self.listener.local_addr().map_err(|e| e.to_string())?;
+        let page = crate::web_serve::page_url(addr, self.tls_fingerprint.is_some());
+        let side = crate::web_serve::start(&self.host, &page).await?;
+        self.web = Some(side.service.clone());
+        Ok(side)
     }
 }
 
@@ -292,4 +315,23 @@ fn shutdown_signal() -> Result<impl Future<Output = ()>, ServeError> {
             _ = int.recv() => {}
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn web_beyond_loopback_needs_tls() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().to_str().unwrap();
+        let base = ["--web", "--no-discover", "--data-dir", data, "--listen"];
+        let open = ServeArgs::try_parse(&[&base[..], &["0.0.0.0:0"]].concat()).unwrap();
+        let err = host_config(open).err().unwrap().to_string();
+        assert!(err.contains("needs TLS"), "{err}");
+        let tls = ServeArgs::try_parse(&[&base[..], &["0.0.0.0:0", "--tls-self-signed"]].concat()).unwrap();
+        assert!(host_config(tls).is_ok());
+        let loopback = ServeArgs::try_parse(&[&base[..], &["127.0.0.1:0"]].concat()).unwrap();
+        assert!(host_config(loopback).is_ok());
+    }
 }

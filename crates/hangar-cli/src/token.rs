@@ -1,7 +1,8 @@
 //! `hangar token create|list|revoke`: per-device tokens for `hangar serve`
 //! (`hangar_host::server::device_tokens`: hashes only, in the data
 //! directory). A running host on the same data directory sees the change at
-//! once: a revoked device's open connections are closed.
+//! once: a revoked device's open connections are closed. `create --pair`
+//! prints a one-time pairing URL instead (`pairing.rs`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -9,8 +10,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use hangar_host::server::device_tokens::DeviceTokenStore;
 
-use crate::listing;
 use crate::serve::data_dir;
+use crate::{listing, pairing};
 
 /// `hangar token`'s arguments.
 #[derive(Args)]
@@ -28,6 +29,14 @@ enum TokenCommand {
     Create {
         /// The device's name (e.g. "laptop").
         name: String,
+        /// Instead of a token, a one-time pairing URL (valid 10 minutes) for
+        /// a browser on the device, printed and drawn as a QR code.
+        #[arg(long)]
+        pair: bool,
+        /// With --pair: the host's web address as the device reaches it
+        /// [default: the one a running `hangar serve --web` noted].
+        #[arg(long, value_name = "URL", requires = "pair")]
+        url: Option<String>,
     },
     /// List the devices that have a token.
     List {
@@ -44,10 +53,14 @@ enum TokenCommand {
 
 /// Run `hangar token …`; `Err` is the message to print.
 pub fn run(args: TokenArgs) -> Result<(), String> {
-    let store = DeviceTokenStore::in_data_dir(&data_dir(args.data_dir).map_err(|e| e.to_string())?);
+    let data_dir = data_dir(args.data_dir).map_err(|e| e.to_string())?;
+    let store = DeviceTokenStore::in_data_dir(&data_dir);
     let mut out = std::io::stdout().lock();
     let written = match args.command {
-        TokenCommand::Create { name } => {
+        TokenCommand::Create { name, pair: true, url } => {
+            return pairing::print_pairing(&data_dir, &name, url, &mut out)
+        }
+        TokenCommand::Create { name, .. } => {
             let token = store.create(&name).map_err(|e| e.to_string())?;
             eprintln!(
                 "hangar: token for {name:?} (shown once; on the device: `hangar remote add NAME URL --token-stdin`):"

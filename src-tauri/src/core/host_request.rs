@@ -20,7 +20,7 @@ const INVALID_PARAMS: i32 = -32602;
 impl Core {
     /// Send `method` to `host`; `what` names what it asks for, in words
     /// ("approval rules"), for a host that does not have the method.
-    pub(super) async fn ask_host<R: DeserializeOwned>(
+    pub(super) async fn ask_named_host<R: DeserializeOwned>(
         &self,
         host: &str,
         method: &str,

@@ -47,6 +47,6 @@ impl Core {
 
     /// Send one rules request to `host`, its refusals in words.
     async fn ask_rules<R: DeserializeOwned>(&self, host: &str, method: &str, params: Value) -> Result<R, CoreError> {
-        self.ask_host(host, method, params, "approval rules").await
+        self.ask_named_host(host, method, params, "approval rules").await
     }
 }

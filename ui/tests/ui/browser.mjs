@@ -4,6 +4,17 @@
 // connections are refused many at a time otherwise).
 import { chromium } from 'playwright-core';
 
+/** The flags every headless Chromium of the UI tests runs with. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
 /**
  * A persistent Chromium context on `userDataDir`, 1280×800, plus `extraArgs`;
  * `context` (optional) changes Playwright's context options (a phone's
@@ -15,15 +26,6 @@ export function launchChromium(userDataDir, extraArgs = [], context = {}) {
     headless: true,
     viewport: { width: 1280, height: 800 },
     ...context,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      ...extraArgs,
-    ],
+    args: [...CHROMIUM_ARGS, ...extraArgs],
   });
 }

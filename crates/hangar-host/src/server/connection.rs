@@ -1,5 +1,6 @@
 //! One WebSocket connection: the TLS handshake when the listener has TLS,
-//! authenticate the upgrade, then read frames, answer them, and write the
+//! the web service's when its first request is not an AHP upgrade
+//! (`web_route.rs`), else authenticate the upgrade, then read frames, answer them, and write the
 //! outbound queue, until either side closes or the device token that opened
 //! it is revoked. The TLS handshake and the upgrade together must finish
 //! within [`HANDSHAKE_TIMEOUT`]: a client that opens a socket and trickles
@@ -12,16 +13,17 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
-use tokio::sync::{mpsc, watch, Notify};
+use tokio::sync::{mpsc, Notify};
 use tokio_rustls::TlsAcceptor;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::Message;
 
-use super::device_watch::DeviceHashes;
+use super::device_watch::until_revoked;
 use super::frames::{error_frame, nesting_exceeds, parse, Incoming};
 use super::methods::{answer, handle_notification, handle_request, ConnState};
-use super::ws_upgrade::{Credential, UpgradePolicy};
+use super::web_route::{read_route, rewound, ByteStream, Route, WebConn, WebService};
+use super::ws_upgrade::UpgradePolicy;
 use crate::compat_v0_9::generation::ProtocolGeneration;
 use crate::host::Host;
 use crate::hub::OutFrame;
@@ -31,24 +33,50 @@ use crate::RpcError;
 /// upgrade together.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Serve one accepted TCP connection from `peer` until it closes.
+/// Serve one accepted TCP connection from `peer` until it closes; with
+/// `web`, a connection whose first request is not an AHP upgrade goes to it.
 pub async fn serve(
     host: Arc<Host>,
     stream: TcpStream,
     peer: IpAddr,
     policy: Arc<UpgradePolicy>,
     tls: Option<TlsAcceptor>,
+    web: Option<Arc<dyn WebService>>,
 ) {
+    let started = tokio::time::Instant::now();
     match tls {
-        None => serve_stream(host, stream, peer, policy, tokio::time::Instant::now()).await,
-        Some(acceptor) => {
-            let started = tokio::time::Instant::now();
-            match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
-                Ok(Ok(stream)) => serve_stream(host, stream, peer, policy, started).await,
-                Ok(Err(e)) => tracing::debug!("TLS handshake failed: {e}"),
-                Err(_) => tracing::debug!("TLS handshake from {peer} timed out"),
-            }
-        }
+        None => route(host, stream, peer, policy, web, false, started).await,
+        Some(acceptor) => match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
+            Ok(Ok(stream)) => route(host, stream, peer, policy, web, true, started).await,
+            Ok(Err(e)) => tracing::debug!("TLS handshake failed: {e}"),
+            Err(_) => tracing::debug!("TLS handshake from {peer} timed out"),
+        },
+    }
+}
+
+/// Without `web`, the AHP WebSocket; with it, where the first request says.
+async fn route<S: ByteStream + 'static>(
+    host: Arc<Host>,
+    mut stream: S,
+    peer: IpAddr,
+    policy: Arc<UpgradePolicy>,
+    web: Option<Arc<dyn WebService>>,
+    tls: bool,
+    started: tokio::time::Instant,
+) {
+    let Some(web) = web else {
+        return serve_stream(host, stream, peer, policy, started).await;
+    };
+    let mut head = Vec::new();
+    let route = match tokio::time::timeout_at(started + HANDSHAKE_TIMEOUT, read_route(&mut stream, &mut head)).await {
+        Ok(Ok(route)) => route,
+        Ok(Err(e)) => return tracing::debug!("reading a request from {peer}: {e}"),
+        Err(_) => return tracing::debug!("request from {peer} timed out"),
+    };
+    let stream = rewound(stream, head);
+    match route {
+        Route::Ahp => serve_stream(host, stream, peer, policy, started).await,
+        Route::Web => web.serve(WebConn { io: Box::new(stream), peer, tls, policy }).await,
     }
 }
 
@@ -146,19 +174,6 @@ async fn serve_stream<S>(
     }
     drop(close_tx);
     let _ = writer.await;
-}
-
-/// Resolves once the device token behind `credential` is no longer in the
-/// registry; never for the host's token.
-async fn until_revoked(credential: Option<Credential>, mut devices: watch::Receiver<DeviceHashes>) {
-    let Some(Credential::Device(hash)) = credential else {
-        return std::future::pending().await;
-    };
-    while devices.borrow_and_update().contains(&hash) {
-        if devices.changed().await.is_err() {
-            return std::future::pending().await;
-        }
-    }
 }
 
 /// Write `first` and whatever else is already queued (up to a bound), then

@@ -4,13 +4,14 @@
 //! file, replaced atomically); the running server reads it through
 //! `device_watch.rs`. Revoking removes the entry.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use super::json_file::{self, JsonFileError};
 
 /// The folder, under the data directory, the server watches.
 pub const DEVICES_DIR: &str = "devices";
@@ -21,22 +22,9 @@ const MAX_NAME_CHARS: usize = 64;
 /// Why a device-token operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum DeviceTokenError {
-    /// Reading or writing the store failed.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file or folder.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The store is not the JSON this module writes.
-    #[error("{path} is not a device-token list: {source}")]
-    Corrupt {
-        /// The file.
-        path: PathBuf,
-        /// What did not parse.
-        source: serde_json::Error,
-    },
+    /// Reading, writing or locking the store failed.
+    #[error(transparent)]
+    File(#[from] JsonFileError),
     /// `create` with a name already in use.
     #[error("a device named {0:?} already has a token: revoke it first (`hangar token revoke {0}`)")]
     Exists(String),
@@ -132,40 +120,21 @@ impl DeviceTokenStore {
     }
 
     fn read(&self) -> Result<TokensFile, DeviceTokenError> {
-        let path = self.path();
-        match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| DeviceTokenError::Corrupt { path, source }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(TokensFile::default()),
-            Err(source) => Err(DeviceTokenError::Io { path, source }),
-        }
+        Ok(json_file::read(&self.path())?)
     }
 
     /// Replace the file atomically (a reader sees the old list or the new one).
     fn write(&self, file: &TokensFile) -> Result<(), DeviceTokenError> {
-        let io = |path: &Path| {
-            let path = path.to_owned();
-            move |source| DeviceTokenError::Io { path, source }
-        };
-        let body = serde_json::to_vec_pretty(&TokensFile { version: 1, devices: file.devices.clone() })
-            .map_err(|source| DeviceTokenError::Corrupt { path: self.path(), source })?;
-        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(io(&self.dir))?;
-        tmp.write_all(&body).and_then(|()| tmp.as_file().sync_all()).map_err(io(tmp.path()))?;
-        tmp.persist(self.path()).map_err(|e| DeviceTokenError::Io { path: self.path(), source: e.error })?;
-        Ok(())
+        Ok(json_file::replace(&self.path(), &TokensFile { version: 1, devices: file.devices.clone() })?)
     }
 
     /// Hold the store's lock file: one `create`/`revoke` at a time.
     fn lock(&self) -> Result<File, DeviceTokenError> {
-        let io = |source| DeviceTokenError::Io { path: self.dir.clone(), source };
-        std::fs::create_dir_all(&self.dir).map_err(io)?;
-        let file =
-            OpenOptions::new().create(true).truncate(false).write(true).open(self.dir.join(LOCK_FILE)).map_err(io)?;
-        file.lock().map_err(io)?;
-        Ok(file)
+        Ok(json_file::lock(&self.dir, LOCK_FILE)?)
     }
 }
 
-fn check_name(name: &str) -> Result<(), DeviceTokenError> {
+pub(crate) fn check_name(name: &str) -> Result<(), DeviceTokenError> {
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME_CHARS || name.chars().any(char::is_control) || name.trim() != name {
         return Err(DeviceTokenError::BadName(name.to_owned()));

@@ -16,6 +16,7 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use tokio::sync::watch;
 
 use super::device_tokens::DeviceTokenStore;
+use super::ws_upgrade::Credential;
 
 /// Token hashes (lowercase hex SHA-256) currently allowed.
 pub type DeviceHashes = Arc<HashSet<String>>;
@@ -55,6 +56,19 @@ impl DeviceRegistry {
     /// Follow the set (the receiver sees every later change).
     pub fn subscribe(&self) -> watch::Receiver<DeviceHashes> {
         self.hashes.subscribe()
+    }
+}
+
+/// Resolves once the device token behind `credential` is no longer in the
+/// registry; never for the host's token.
+pub async fn until_revoked(credential: Option<Credential>, mut devices: watch::Receiver<DeviceHashes>) {
+    let Some(Credential::Device(hash)) = credential else {
+        return std::future::pending().await;
+    };
+    while devices.borrow_and_update().contains(&hash) {
+        if devices.changed().await.is_err() {
+            return std::future::pending().await;
+        }
     }
 }
 

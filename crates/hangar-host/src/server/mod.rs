@@ -7,6 +7,12 @@
 //!   `hangar token create|list|revoke`.
 //! - `device_watch.rs` — the running server's live set of device tokens,
 //!   reloaded when the file changes (revocation closes connections).
+//! - `json_file.rs`  — the JSON files of `DATA_DIR/devices/`: read, replaced
+//!   atomically, changed under a lock file.
+//! - `pairing_codes.rs` — one-time pairing codes (hashes only) traded for a
+//!   device token: `hangar token create NAME --pair`, `POST /pair`.
+//! - `web_route.rs`  — one port, two services: AHP upgrades, or the web
+//!   UI's requests handed to a [`web_route::WebService`] (`--web`).
 //! - `tls.rs`        — `wss://`: certificate and key from PEM files, or a
 //!   self-signed pair kept in the data directory.
 //! - `connection.rs` — one connection: TLS handshake, upgrade, read, answer,
@@ -57,8 +63,10 @@ mod frames;
 mod frames_fuzz;
 mod grant_ask;
 mod hook_test_method;
+pub mod json_file;
 mod mcp_test_method;
 mod methods;
+pub mod pairing_codes;
 mod resource_methods;
 mod restart_agent_method;
 mod rules_methods;
@@ -68,6 +76,7 @@ mod terminal_methods;
 pub mod tls;
 pub mod token_throttle;
 mod usage_method;
+pub mod web_route;
 pub mod ws_upgrade;
 
 use std::future::Future;
@@ -78,14 +87,36 @@ use tokio_rustls::TlsAcceptor;
 
 use crate::host::Host;
 use device_watch::DeviceRegistry;
+use web_route::WebService;
 use ws_upgrade::UpgradePolicy;
 
 /// Accept connections on `listener` until `shutdown` resolves: over TLS when
 /// `host.config.tls` is set; the host's token or any unrevoked device token
 /// of its data directory opens a connection.
 pub async fn serve(host: Arc<Host>, listener: TcpListener, shutdown: impl Future<Output = ()>) {
+    let tls = host.config.tls.is_some();
+    serve_with(host, listener, shutdown, ListenOptions { tls, web: None }).await;
+}
+
+/// How one listener of a host serves.
+#[derive(Default)]
+pub struct ListenOptions {
+    /// Over TLS (`host.config.tls`, which must be set).
+    pub tls: bool,
+    /// Also serve this on the port: what is not an AHP upgrade goes to it.
+    pub web: Option<Arc<dyn WebService>>,
+}
+
+/// [`serve`], with `options` saying whether this listener uses TLS and
+/// serves the web UI too.
+pub async fn serve_with(
+    host: Arc<Host>,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()>,
+    options: ListenOptions,
+) {
     let loopback = listener.local_addr().map(|a| a.ip().is_loopback()).unwrap_or(true);
-    let tls = host.config.tls.as_ref().map(|tls| TlsAcceptor::from(tls.server_config.clone()));
+    let tls = host.config.tls.as_ref().filter(|_| options.tls).map(|tls| TlsAcceptor::from(tls.server_config.clone()));
     let policy = Arc::new(UpgradePolicy {
         token: host.config.token.clone(),
         devices: DeviceRegistry::watch(&host.config.data_dir),
@@ -99,7 +130,8 @@ pub async fn serve(host: Arc<Host>, listener: TcpListener, shutdown: impl Future
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
-                    tokio::spawn(connection::serve(host.clone(), stream, peer.ip(), policy.clone(), tls.clone()));
+                    let conn = connection::serve(host.clone(), stream, peer.ip(), policy.clone(), tls.clone(), options.web.clone());
+                    tokio::spawn(conn);
                 }
                 Err(e) => tracing::warn!("accept failed: {e}"),
             },

@@ -56,41 +56,83 @@ impl UpgradePolicy {
                 return Err(refuse(StatusCode::FORBIDDEN, "origin not allowed"));
             }
         }
-        if self.loopback_only_host {
-            let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-            if !is_loopback_host(host) {
-                return Err(refuse(StatusCode::FORBIDDEN, "host not allowed"));
-            }
+        let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+        if !self.host_allowed(host) {
+            return Err(refuse(StatusCode::FORBIDDEN, "host not allowed"));
         }
+        self.check_presented(presented_token(req).as_deref(), peer).map_err(|refusal| {
+            let mut resp = refuse(refusal.status(), refusal.reason());
+            if let Refusal::Throttled(wait) = refusal {
+                if let Ok(secs) = header::HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
+                    resp.headers_mut().insert(header::RETRY_AFTER, secs);
+                }
+            }
+            resp
+        })
+    }
+
+    /// Check a token `peer` presented (`None`: none), the throttle included:
+    /// the credential it is, or why it is refused. A refusal counts against
+    /// the address. The web UI's `/ipc` checks its token with this too.
+    pub fn check_presented(&self, token: Option<&str>, peer: IpAddr) -> Result<Credential, Refusal> {
         let now = Instant::now();
         if let Some(wait) = self.throttle.locked_for(peer, now) {
-            let mut resp = refuse(StatusCode::TOO_MANY_REQUESTS, "too many failed tokens from this address");
-            if let Ok(secs) = header::HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
-                resp.headers_mut().insert(header::RETRY_AFTER, secs);
-            }
-            return Err(resp);
+            return Err(Refusal::Throttled(wait));
         }
-        let checked = self.check_token(req);
+        let checked = match token {
+            None => Err(Refusal::Missing),
+            Some(t) if constant_time_eq::constant_time_eq(t.as_bytes(), self.token.as_bytes()) => {
+                Ok(Credential::HostToken)
+            }
+            Some(t) => {
+                let hash = token_hash(t);
+                if self.devices.contains(&hash) {
+                    Ok(Credential::Device(hash))
+                } else {
+                    Err(Refusal::Bad)
+                }
+            }
+        };
         if checked.is_err() {
             self.throttle.failed(peer, now);
         }
         checked
     }
 
-    fn check_token(&self, req: &Request) -> Result<Credential, Box<ErrorResponse>> {
-        match presented_token(req) {
-            None => Err(refuse(StatusCode::UNAUTHORIZED, "token required")),
-            Some(t) if constant_time_eq::constant_time_eq(t.as_bytes(), self.token.as_bytes()) => {
-                Ok(Credential::HostToken)
-            }
-            Some(t) => {
-                let hash = token_hash(&t);
-                if self.devices.contains(&hash) {
-                    Ok(Credential::Device(hash))
-                } else {
-                    Err(refuse(StatusCode::FORBIDDEN, "bad token"))
-                }
-            }
+    /// Whether a `Host` header is acceptable on this listener (loopback
+    /// names only when it listens on loopback: DNS rebinding).
+    pub fn host_allowed(&self, host: &str) -> bool {
+        !self.loopback_only_host || is_loopback_host(host)
+    }
+}
+
+/// Why a token was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// None presented (401).
+    Missing,
+    /// Not the host's and no device's (403).
+    Bad,
+    /// Too many failures from this address: wait this long (429).
+    Throttled(std::time::Duration),
+}
+
+impl Refusal {
+    /// The HTTP status that says it.
+    pub fn status(self) -> StatusCode {
+        match self {
+            Self::Missing => StatusCode::UNAUTHORIZED,
+            Self::Bad => StatusCode::FORBIDDEN,
+            Self::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+        }
+    }
+
+    /// The reason in words.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::Missing => "token required",
+            Self::Bad => "bad token",
+            Self::Throttled(_) => "too many failed tokens from this address",
         }
     }
 }

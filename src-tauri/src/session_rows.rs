@@ -88,7 +88,7 @@ pub fn row(
             added: c.additions.unwrap_or(0),
             removed: c.deletions.unwrap_or(0),
         }),
-        git: git.and_then(|g| serde_json::from_value::<GitState>(g.clone()).ok()),
+        git: git.and_then(|g| serde_json::from_value::<Box<GitState>>(g.clone()).ok()),
     }
 }
 

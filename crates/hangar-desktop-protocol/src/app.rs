@@ -134,7 +134,7 @@ pub struct SessionRow {
     pub changes: Option<ChangeCounts>,
     /// Its branch, ahead/behind and pull request, when its folder is in a
     /// git repository (the summary's `_meta["hangar/git"]`).
-    pub git: Option<crate::git::GitState>,
+    pub git: Option<Box<crate::git::GitState>>,
 }
 
 /// A session's pending changes in numbers (`+a −d` in the sidebar).

@@ -32,7 +32,7 @@ export function PullRequestForm(p: PullRequestFormProps) {
   const ready = draft !== null && draft.title.trim() !== '';
   return (
     <form
-      class="comment-form"
+      class="comment-form pr-form"
       data-testid="pr-form"
       onSubmit={(e) => {
         e.preventDefault();

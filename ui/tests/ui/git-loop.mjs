@@ -71,6 +71,14 @@ writeFileSync(
     ],
   }),
 );
+// The worktree session's agent changes line 1.
+const moverScript = join(home, 'mover.json');
+writeFileSync(
+  moverScript,
+  JSON.stringify({
+    turns: [[{ writeFile: { path: 'notes.txt', text: 'line 1, moved\nline 2, improved\n' } }, { end: 'end_turn' }]],
+  }),
+);
 const shots = process.env.SCREENSHOT_DIR;
 const title = 'Improve line 2 of the notes';
 const branchText = (page) => page.textContent('[data-testid=chat-branch]');
@@ -78,7 +86,7 @@ const branchText = (page) => page.textContent('[data-testid=chat-branch]');
 await run(
   'git-loop',
   home,
-  [`editor=${fakeBin} --script ${script}`],
+  [`editor=${fakeBin} --script ${script}`, `mover=${fakeBin} --script ${moverScript}`],
   async (page, check) => {
     await page.evaluate(
       (f) => window.rpc('session.create', { host: 'local', agent: 'editor', folder: f }),
@@ -170,6 +178,49 @@ await run(
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     check(copied === command, 'Copy puts the command on the clipboard', copied);
     if (shots) await page.screenshot({ path: join(shots, 'git-loop-pr-command.png') });
+
+    // Merge back from a session in a worktree of its own: first over a
+    // conflicting commit in the original folder (listed, nothing merged),
+    // then, that commit dropped, merged.
+    check(!(await page.$('[data-testid=merge-back-button]')), 'a session in the folder itself has no Merge back', '');
+    const { session } = await page.evaluate(
+      (f) => window.rpc('session.create', { host: 'local', agent: 'mover', folder: f, worktree: true }),
+      `file://${w}`,
+    );
+    await page.click(`[data-testid=session-row][data-uri="${session}"]`);
+    await page.waitForSelector('[data-testid=composer-input]:not([disabled])');
+    await page.fill('[data-testid=composer-input]', 'Move line 1');
+    await page.click('[data-testid=send]');
+    await page.waitForSelector('[data-testid=turn]:not(.active)');
+    await page.waitForSelector('[data-testid=row-changes]');
+    await page.click('[data-testid=changes-button]');
+    await page.click('[data-testid=keep-all]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=change-file]'));
+    await page.click('[data-testid=commit-button]');
+    await page.waitForSelector('[data-testid=commit-message]:not([disabled])');
+    await page.fill('[data-testid=commit-message]', 'Move line 1');
+    await page.click('[data-testid=commit-confirm]');
+    await page.waitForSelector('[data-testid=commit-id]');
+    const moved = await page.getAttribute('[data-testid=commit-id]', 'title');
+    writeFileSync(join(w, 'notes.txt'), 'line 1, by hand\nline 2, improved\n');
+    git('commit', '-q', '-am', 'By hand');
+    const byHand = git('rev-parse', 'HEAD').trim();
+    await page.click('[data-testid=merge-back-button]');
+    await page.click('[data-testid=merge-back-dialog] [data-testid=confirm-dialog-ok]');
+    await page.waitForSelector(
+      '[data-testid=merge-back-conflicts], [data-testid=merge-back-done], [data-testid=git-error]',
+    );
+    const conflicts = await page.$$eval('[data-testid=merge-back-conflicts] li', (l) => l.map((x) => x.textContent));
+    check(conflicts.join() === 'notes.txt', 'a conflicting merge back lists the file', JSON.stringify(conflicts));
+    check(git('rev-parse', 'HEAD').trim() === byHand, 'and merges nothing', '');
+    if (shots) await page.screenshot({ path: join(shots, 'git-loop-merge-conflict.png') });
+    git('reset', '-q', '--hard', 'HEAD~1');
+    await page.click('[data-testid=merge-back-button]');
+    await page.click('[data-testid=merge-back-dialog] [data-testid=confirm-dialog-ok]');
+    await page.waitForSelector('[data-testid=merge-back-done], [data-testid=git-error]');
+    const done = await page.textContent('[data-testid=git-actions]');
+    check(git('rev-parse', 'HEAD').trim() === moved, 'Merge back fast-forwards the original branch', done);
+    check(readFileSync(join(w, 'notes.txt'), 'utf8') === 'line 1, moved\nline 2, improved\n', 'and its folder', '');
   },
   { env: { PATH: `${bin}:${process.env.PATH}` }, context: { permissions: ['clipboard-read', 'clipboard-write'] } },
 );

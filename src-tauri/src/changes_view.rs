@@ -32,7 +32,12 @@ pub(crate) async fn client(core: &Core, host: &HostId) -> Result<HostClientHandl
 
 /// The URI of the session's pending changeset, or of `turn`'s, from the
 /// session's catalogue.
-async fn changeset_uri(core: &Core, host: &HostId, session: &str, turn: Option<&str>) -> Result<String, CoreError> {
+pub(crate) async fn changeset_uri(
+    core: &Core,
+    host: &HostId,
+    session: &str,
+    turn: Option<&str>,
+) -> Result<String, CoreError> {
     let state = core.session_state(host, session).await?;
     let kind = if turn.is_some() { "turn" } else { "session" };
     let entry = state
@@ -99,6 +104,9 @@ fn row(file: &ChangesetFile, folder: Option<&str>) -> ChangedFile {
     }
 }
 
+/// The session state's `_meta` key of a session in a worktree of its own.
+const WORKTREE_META: &str = "hangar/worktree";
+
 /// `changes.list`.
 pub async fn list(core: &Core, a: ChangesArgs) -> Result<ChangesView, CoreError> {
     let host = HostId::new(a.host);
@@ -116,9 +124,19 @@ pub async fn list(core: &Core, a: ChangesArgs) -> Result<ChangesView, CoreError>
         .iter()
         .flatten()
         .any(|o| o.id == "accept" && o.scopes.contains(&ChangesetOperationScope::Range));
+    let operations = state.operations.iter().flatten().map(|o| o.id.clone()).collect();
+    let worktree = session.meta.as_ref().is_some_and(|m| m.contains_key(WORKTREE_META));
     let mut files: Vec<ChangedFile> = state.files.iter().map(|f| row(f, folder)).collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(ChangesView { uri, files, error: state.error.map(|e| e.message), can_review: review, accept_lines })
+    Ok(ChangesView {
+        uri,
+        files,
+        error: state.error.map(|e| e.message),
+        can_review: review,
+        accept_lines,
+        operations,
+        worktree,
+    })
 }
 
 /// The text of one side, read from the host (`None`: absent, binary or

@@ -309,6 +309,12 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChangesDiff(a) => Reply::ChangesDiff(crate::changes_view::diff(core, a).await?),
         Command::ChangesInvoke(a) => Reply::ChangesInvoke(crate::changes_view::invoke(core, a).await?),
         Command::ChangesCommitDraft(a) => Reply::ChangesCommitDraft(crate::commit_draft::commit_draft(core, a).await?),
+        Command::ChangesPush(a) => Reply::ChangesPush(crate::git_actions::push(core, a).await?),
+        Command::ChangesPullRequestDraft(a) => {
+            Reply::ChangesPullRequestDraft(crate::git_actions::pull_request_draft(core, a).await?)
+        }
+        Command::ChangesPullRequest(a) => Reply::ChangesPullRequest(crate::git_actions::pull_request(core, a).await?),
+        Command::ChangesMergeBack(a) => Reply::ChangesMergeBack(crate::git_actions::merge_back(core, a).await?),
         Command::ChangesReview(a) => Reply::ChangesReview(crate::changes_view::review(core, a).await?),
         Command::ChangesTurnCounts(a) => Reply::ChangesTurnCounts(crate::changes_view::turn_counts(core, a).await?),
         Command::ReviewGet(a) => Reply::ReviewGet(crate::review_commands::get(core, &a)?),

@@ -96,6 +96,7 @@ pub mod error;
 pub mod event_feed;
 pub mod file_diff;
 pub mod folders;
+pub mod git_actions;
 pub mod host_book;
 pub mod host_files;
 pub mod host_software;

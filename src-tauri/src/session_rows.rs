@@ -2,17 +2,28 @@
 //! flags decoded from the `SessionStatus` bits; while a session's agent is
 //! starting or failed to start (its mirrored [`Lifecycle`], known for the
 //! sessions whose channel the core holds), the status says so instead.
+//! The row's branch state is the summary's `_meta["hangar/git"]`.
 //! [`back_report`]: a host's rows, just after it came back, as what resumed
 //! and what needs the person.
 
 use ahp::hosts::HostHandle;
+use ahp_types::common::JsonObject;
 use ahp_types::state::{SessionState, SessionStatus as StatusBits, SessionSummary};
 
 use crate::session_start::Lifecycle;
 use hangar_desktop_protocol::app::{
     AgentView, BackReport, ChangeCounts, HostView, ModelView, ReportedSession, SessionRow, SessionStatus,
 };
+use hangar_desktop_protocol::git::GitState;
 use hangar_desktop_protocol::host::{HostConnection, RemoteView};
+
+/// The `_meta` key of a session summary's branch state (docs/changesets.md).
+pub const GIT_META: &str = "hangar/git";
+
+/// A summary's `_meta["hangar/git"]`, if it has one.
+pub fn git_meta(meta: Option<&JsonObject>) -> Option<&serde_json::Value> {
+    meta?.get(GIT_META).filter(|g| g.is_object())
+}
 
 /// The status word the sidebar shows: `starting` / `failed` from the
 /// session's lifecycle, else from the status bits.
@@ -47,7 +58,12 @@ pub fn needs_input(status: u32) -> bool {
 }
 
 /// One sidebar row; `session` is the mirrored session state, if held.
-pub fn row(host: &HostHandle, s: &SessionSummary, session: Option<&SessionState>) -> SessionRow {
+pub fn row(
+    host: &HostHandle,
+    s: &SessionSummary,
+    session: Option<&SessionState>,
+    git: Option<&serde_json::Value>,
+) -> SessionRow {
     let bits = StatusBits::from_bits(s.status);
     SessionRow {
         host: host.id.as_str().to_owned(),
@@ -72,6 +88,7 @@ pub fn row(host: &HostHandle, s: &SessionSummary, session: Option<&SessionState>
             added: c.additions.unwrap_or(0),
             removed: c.deletions.unwrap_or(0),
         }),
+        git: git.and_then(|g| serde_json::from_value::<Box<GitState>>(g.clone()).ok()),
     }
 }
 
@@ -121,6 +138,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_branch_state_is_read_from_the_summarys_meta() {
+        let meta: JsonObject = serde_json::from_value(serde_json::json!({ "hangar/git": {
+            "branch": "hangar/x", "upstream": "origin/hangar/x", "ahead": 2, "behind": 0, "against": "origin/hangar/x",
+            "pullRequest": { "url": "https://github.com/o/r/pull/7", "number": 7, "state": "OPEN" } } }))
+        .unwrap();
+        let git: GitState = serde_json::from_value(git_meta(Some(&meta)).unwrap().clone()).unwrap();
+        assert_eq!((git.branch.as_deref(), git.ahead, git.behind), (Some("hangar/x"), 2, 0));
+        assert_eq!(git.pull_request.map(|p| p.number), Some(7));
+        assert!(git_meta(Some(&JsonObject::new())).is_none());
+    }
+
+    #[test]
     fn a_report_puts_waiting_failed_and_cut_off_sessions_first() {
         let row = |uri: &str, status, archived| SessionRow {
             host: "h".into(),
@@ -136,6 +165,7 @@ mod tests {
             modified_at: "x".into(),
             default_chat: None,
             changes: None,
+            git: None,
         };
         let rows = [
             row("idle", SessionStatus::Idle, false),

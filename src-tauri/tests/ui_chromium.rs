@@ -20,6 +20,8 @@
 //! `changes.mjs` for reviewing an agent's edits hunk by hunk;
 //! `review.mjs` for line comments kept across a restart and sent to the
 //! agent as one turn; `commit.mjs` for committing only the kept hunks;
+//! `git-loop.mjs` for the branch state, Push and Open pull request (a bare
+//! repository as `origin`, a stand-in `gh`);
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes;
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
@@ -139,6 +141,11 @@ fn line_comments_survive_a_restart_and_go_to_the_agent_as_one_review_turn() {
 #[test]
 fn commit_from_the_changes_panel_holds_only_the_kept_hunks_with_the_edited_message() {
     run_ui_script("commit.mjs");
+}
+
+#[test]
+fn push_and_a_pull_request_from_the_changes_panel_with_the_branch_state_in_the_header() {
+    run_ui_script("git-loop.mjs");
 }
 
 #[test]

@@ -132,6 +132,9 @@ pub struct SessionRow {
     pub default_chat: Option<String>,
     /// Its pending changes, once it has had any.
     pub changes: Option<ChangeCounts>,
+    /// Its branch, ahead/behind and pull request, when its folder is in a
+    /// git repository (the summary's `_meta["hangar/git"]`).
+    pub git: Option<Box<crate::git::GitState>>,
 }
 
 /// A session's pending changes in numbers (`+a −d` in the sidebar).

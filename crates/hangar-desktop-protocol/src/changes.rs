@@ -66,6 +66,12 @@ pub struct ChangesView {
     pub can_review: bool,
     /// "Keep" can target a range of lines.
     pub accept_lines: bool,
+    /// The ids of the changeset's operations (`commit`, `push`,
+    /// `pullRequest`, `mergeBack`, …): the panel offers what the host does.
+    pub operations: Vec<String>,
+    /// The session works in a worktree of its own (`hangar/worktree`), so
+    /// *Merge back* applies.
+    pub worktree: bool,
 }
 
 /// `changes.diff`: one file of a changeset.

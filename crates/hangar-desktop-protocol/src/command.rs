@@ -29,6 +29,7 @@ use super::customization::{
     CustomizationTransferArgs, HookRan, HookTestArgs, HostCustomizations, MarkdownArgs, McpTestArgs, McpTested,
     SaveOutcome, ToggleScope,
 };
+use super::git::{MergeBackArgs, MergedBack, PullRequestArgs, PullRequestDraft, PullRequestOpened, Pushed};
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
@@ -226,6 +227,14 @@ commands! {
     /// A commit message drafted from the session (the host's `commitDraft`
     /// when it offers one, else the session's title and its prompts).
     "changes.commitDraft" => ChangesCommitDraft(SessionArgs) -> String;
+    /// Push the session's branch (the host's `push`).
+    "changes.push" => ChangesPush(SessionArgs) -> Pushed;
+    /// A pull request's title and body drafted by the host (`pullRequestDraft`).
+    "changes.pullRequestDraft" => ChangesPullRequestDraft(SessionArgs) -> PullRequestDraft;
+    /// Open a pull request (`pullRequest`), or the command to run without `gh`.
+    "changes.pullRequest" => ChangesPullRequest(PullRequestArgs) -> PullRequestOpened;
+    /// Merge a worktree session's branch back (`mergeBack`), or its conflicts.
+    "changes.mergeBack" => ChangesMergeBack(MergeBackArgs) -> MergedBack;
     /// Mark files "viewed" (or not).
     "changes.review" => ChangesReview(ChangesReviewArgs) -> Dispatched;
     /// Which of these turns changed files ("3 files changed" under a turn).
@@ -864,6 +873,10 @@ mod tests {
                 "lines": [3, 4], "message": null}),
             ),
             ("changes.commitDraft", json!({"host": h, "session": s})),
+            ("changes.push", json!({"host": h, "session": s})),
+            ("changes.pullRequestDraft", json!({"host": h, "session": s})),
+            ("changes.pullRequest", json!({"host": h, "session": s, "title": "T", "body": "B", "base": null})),
+            ("changes.mergeBack", json!({"host": h, "session": s, "mode": null})),
             ("changes.review", json!({"host": h, "session": s, "files": ["file:///w/a.rs"], "reviewed": true})),
             ("changes.turnCounts", json!({"host": h, "session": s, "turns": ["t1", "t2"]})),
             ("review.get", json!({"host": h, "session": s})),

@@ -55,6 +55,7 @@ pub mod changes;
 pub mod chat;
 pub mod command;
 pub mod customization;
+pub mod git;
 pub mod host;
 pub mod input;
 pub mod part;

@@ -137,7 +137,11 @@ impl Core {
     /// refusal (token, certificate, protocol version, setup).
     pub(super) fn on_host_event(self: &Arc<Self>, event: &HostEvent) {
         match event {
-            HostEvent::Connected { host_id, .. } => self.book.connected(host_id),
+            HostEvent::Connected { host_id, .. } => {
+                // The new connection's `listSessions` has the branch states.
+                lock(&self.state).git.retain(|(h, _), _| h != host_id.as_str());
+                self.book.connected(host_id)
+            }
             HostEvent::StateChanged { host_id, state: HostState::Failed { error }, .. } => {
                 let Some(retry) = self.book.failed(host_id, error, rand::random()) else { return };
                 let (core, id) = (Arc::downgrade(self), host_id.clone());
@@ -199,8 +203,9 @@ impl Core {
         self.book.remove(id);
         {
             let mut st = lock(&self.state);
-            let CoreState { mirror, chats, sessions, pending, floors, streams, inbox, statuses, seen_hosts, .. } =
-                &mut *st;
+            let CoreState {
+                mirror, chats, sessions, pending, floors, streams, inbox, statuses, seen_hosts, git, ..
+            } = &mut *st;
             mirror.reset_host(id);
             chats.retain(|k, _| &k.host_id != id);
             sessions.retain(|k| &k.host_id != id);
@@ -209,6 +214,7 @@ impl Core {
             streams.retain(|_, k| &k.host_id != id);
             inbox.retain(|(h, _, _), _| h != id.as_str());
             statuses.retain(|(h, _), _| h != id.as_str());
+            git.retain(|(h, _), _| h != id.as_str());
             seen_hosts.remove(id.as_str());
             let items = inbox.values().cloned().collect();
             send_app(&mut st.app_sinks, AppOp::Inbox { items });

@@ -68,7 +68,7 @@ use crate::host_software::HostSoftware;
 use crate::notifications;
 use crate::outbox::Outbox;
 use crate::outgoing::{self, Composed};
-use crate::session_rows::{needs_input, row};
+use crate::session_rows::{git_meta, needs_input, row};
 use crate::session_start::{HeldMessage, Lifecycle, SessionStart};
 use crate::settings_file::SettingsFile;
 use hangar_desktop_protocol::app::{InboxItem, SessionRow};
@@ -160,6 +160,10 @@ struct CoreState {
     seen_hosts: HashSet<String>,
     /// Messages waiting for their host (on disk once the saved list is loaded).
     outbox: Outbox,
+    /// Each session's latest `_meta["hangar/git"]` from `root/sessionAdded`
+    /// and `root/sessionSummaryChanged` (keyed by host and session): the
+    /// ahp client's summary cache does not apply a change's `_meta`.
+    git: HashMap<(String, String), serde_json::Value>,
     next_id: u64,
 }
 
@@ -188,7 +192,16 @@ impl CoreState {
     /// lifecycle while one is held (see [`row`]).
     fn row(&self, host: &ahp::hosts::HostHandle, s: &ahp_types::state::SessionSummary) -> SessionRow {
         let key = HostedResourceKey::new(host.id.clone(), s.resource.clone());
-        row(host, s, self.mirror.sessions().get(&key))
+        let git =
+            self.git.get(&(host.id.as_str().to_owned(), s.resource.clone())).or_else(|| git_meta(s.meta.as_ref()));
+        row(host, s, self.mirror.sessions().get(&key), git)
+    }
+
+    /// Keep a summary's (or a summary change's) `_meta["hangar/git"]`.
+    fn note_git(&mut self, host: &HostId, session: &str, meta: Option<&ahp_types::common::JsonObject>) {
+        if let Some(git) = git_meta(meta) {
+            self.git.insert((host.as_str().to_owned(), session.to_owned()), git.clone());
+        }
     }
 }
 

@@ -129,8 +129,14 @@ impl Core {
                         session_changed.extend(chats);
                     }
                 }
-                SubscriptionEvent::SessionAdded(p) => after.summaries.push((host_id, p.summary.resource, false)),
-                SubscriptionEvent::SessionSummaryChanged(p) => after.summaries.push((host_id, p.session, false)),
+                SubscriptionEvent::SessionAdded(p) => {
+                    st.note_git(&host_id, &p.summary.resource, p.summary.meta.as_ref());
+                    after.summaries.push((host_id, p.summary.resource, false))
+                }
+                SubscriptionEvent::SessionSummaryChanged(p) => {
+                    st.note_git(&host_id, &p.session, p.changes.meta.as_ref());
+                    after.summaries.push((host_id, p.session, false))
+                }
                 SubscriptionEvent::SessionRemoved(p) => after.summaries.push((host_id, p.session, true)),
                 _ => tracing::debug!("ignored event on {channel}"),
             }

@@ -24,6 +24,7 @@ import { commentOn, lineNumbers, placeText, type ReviewComment, type Selection }
 import { CommentForm } from './CommentForm';
 import { CommitForm } from './CommitForm';
 import { ConfirmDialog } from './ConfirmDialog';
+import { GitActions } from './GitActions';
 import { Notice } from './Notice';
 import { ReviewComments } from './ReviewComments';
 import { ReviewDiff } from './ReviewDiff';
@@ -282,6 +283,9 @@ export function ChangesPanel(p: ChangesPanelProps) {
             run('reject', {});
           }}
         />
+      )}
+      {!p.turn && view && (
+        <GitActions host={p.host} session={p.session} operations={view.operations} worktree={view.worktree} />
       )}
       {committing && (
         <CommitForm

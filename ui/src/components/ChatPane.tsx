@@ -25,6 +25,7 @@ import { agentName } from '../state/customizations';
 import { type FrameFold, perFrame } from '../state/frame-batch';
 import { usePhone } from '../state/phone';
 import { type Anchor, anchorOf, restoredScrollTop, turnOffset } from '../state/scroll-anchor';
+import { BranchState } from './BranchState';
 import { ChangesPanel } from './ChangesPanel';
 import { Composer } from './Composer';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -363,6 +364,7 @@ export function ChatPane({
         <span class="muted small">
           {folderName(row.folder)} · {row.provider}
         </span>
+        <BranchState git={row.git} />
         <span class="spacer" />
         <ContextMeter view={view} />
         <button

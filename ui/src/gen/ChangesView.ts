@@ -24,4 +24,14 @@ canReview: boolean,
 /**
  * "Keep" can target a range of lines.
  */
-acceptLines: boolean, };
+acceptLines: boolean, 
+/**
+ * The ids of the changeset's operations (`commit`, `push`,
+ * `pullRequest`, `mergeBack`, …): the panel offers what the host does.
+ */
+operations: Array<string>, 
+/**
+ * The session works in a worktree of its own (`hangar/worktree`), so
+ * *Merge back* applies.
+ */
+worktree: boolean, };

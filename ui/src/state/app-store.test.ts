@@ -38,6 +38,7 @@ const row = (uri: string, extra: Partial<SessionRow> = {}): SessionRow => ({
   modifiedAt: '2026-01-01T00:00:00Z',
   defaultChat: null,
   changes: null,
+  git: null,
   ...extra,
 });
 

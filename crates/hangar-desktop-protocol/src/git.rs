@@ -1,0 +1,135 @@
+//! A session's git state and the Changes panel's git actions: the branch
+//! state a session row carries (`_meta["hangar/git"]` of the host's session
+//! summary), and the arguments and answers of `changes.push`,
+//! `changes.pullRequestDraft`, `changes.pullRequest` and `changes.mergeBack`
+//! (the host's changeset operations, docs/changesets.md).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// A session's branch, as the host reads it (`_meta["hangar/git"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GitState {
+    /// The branch checked out; none on a detached `HEAD`.
+    pub branch: Option<String>,
+    /// Its upstream (`origin/x`), if it has one.
+    pub upstream: Option<String>,
+    /// Commits `branch` has that `against` lacks.
+    #[serde(default)]
+    pub ahead: i64,
+    /// Commits `against` has that `branch` lacks.
+    #[serde(default)]
+    pub behind: i64,
+    /// What `ahead` / `behind` count against (the upstream, or a worktree's base).
+    pub against: Option<String>,
+    /// The pull request opened from the session, once there is one.
+    #[serde(default)]
+    pub pull_request: Option<PullRequestLink>,
+}
+
+/// A pull request: its link, number and state as `gh` said it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PullRequestLink {
+    /// Its web page.
+    pub url: String,
+    /// Its number.
+    pub number: i64,
+    /// `OPEN`, `CLOSED` or `MERGED`.
+    pub state: String,
+}
+
+/// What `changes.push` did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Pushed {
+    /// The host's words.
+    pub message: String,
+    /// The branch pushed.
+    pub branch: Option<String>,
+    /// Where to (`origin/x`).
+    pub upstream: Option<String>,
+}
+
+/// `changes.pullRequestDraft`: a pull request to edit before opening it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PullRequestDraft {
+    /// Title.
+    pub title: String,
+    /// Body (Markdown).
+    pub body: String,
+    /// The branch it asks to merge into.
+    pub base: String,
+    /// The session's branch.
+    pub head: String,
+}
+
+/// `changes.pullRequest`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PullRequestArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// Title.
+    pub title: String,
+    /// Body.
+    pub body: String,
+    /// The branch to merge into; none: the host's draft's.
+    pub base: Option<String>,
+}
+
+/// What `changes.pullRequest` did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum PullRequestOpened {
+    /// Opened.
+    Opened {
+        /// Its link, number and state.
+        link: PullRequestLink,
+    },
+    /// The host has no signed-in `gh`: the command to run there instead.
+    Command {
+        /// Why it was not opened.
+        reason: String,
+        /// The exact `gh pr create …` line.
+        command: String,
+    },
+}
+
+/// `changes.mergeBack`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MergeBackArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// `ff-only` or `merge`; none: a fast-forward when possible.
+    pub mode: Option<String>,
+}
+
+/// What `changes.mergeBack` did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum MergedBack {
+    /// Merged.
+    Merged {
+        /// The host's words.
+        message: String,
+        /// The branch merged into.
+        into: Option<String>,
+        /// Its new tip.
+        commit: Option<String>,
+    },
+    /// Not merged: these files conflict (nothing was changed).
+    Conflicts {
+        /// The host's words.
+        message: String,
+        /// Paths relative to the repository's top folder.
+        files: Vec<String>,
+    },
+}

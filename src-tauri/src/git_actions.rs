@@ -1,0 +1,173 @@
+//! The Changes panel's git actions over the host's changeset operations
+//! (docs/changesets.md, "Drafts, push, pull request, merge back"):
+//! `changes.push`, `changes.pullRequestDraft`, `changes.pullRequest` (or the
+//! `gh` command to run when the host has no signed-in `gh`) and
+//! `changes.mergeBack` (or the files that conflict). Each answer's `_meta`
+//! is read from the raw JSON: `InvokeChangesetOperationResult` has no
+//! `_meta` field.
+
+use ahp::hosts::{HostError, HostId};
+use ahp_types::commands::{InvokeChangesetOperationParams, InvokeChangesetOperationResult};
+use ahp_types::common::StringOrMarkdown;
+use serde_json::{json, Value};
+
+use crate::changes_view::{changeset_uri, client};
+use crate::core::Core;
+use crate::error::CoreError;
+use hangar_desktop_protocol::command::SessionArgs;
+use hangar_desktop_protocol::git::{
+    MergeBackArgs, MergedBack, PullRequestArgs, PullRequestDraft, PullRequestLink, PullRequestOpened, Pushed,
+};
+
+/// `_meta` key of a push's answer.
+const PUSH_META: &str = "hangar/push";
+/// `_meta` key of a pull request's request and answers.
+const PULL_REQUEST_META: &str = "hangar/pullRequest";
+/// `_meta` key of a merge back's request and answer.
+const MERGE_BACK_META: &str = "hangar/mergeBack";
+/// The JSON-RPC code of a merge that conflicts.
+const CONFLICT: i32 = -32011;
+
+/// `invokeChangesetOperation` of `operation` on the session changeset, with
+/// `meta` as its `_meta`; the raw answer.
+async fn invoke(
+    core: &Core,
+    host: &HostId,
+    session: &str,
+    operation: &str,
+    meta: Option<Value>,
+) -> Result<Value, CoreError> {
+    let channel = changeset_uri(core, host, session, None).await?;
+    let params = InvokeChangesetOperationParams {
+        channel,
+        meta: meta.and_then(|m| m.as_object().cloned()),
+        operation_id: operation.into(),
+        target: None,
+    };
+    Ok(client(core, host).await?.request("invokeChangesetOperation", params).await?)
+}
+
+/// `value`'s `_meta[key]`.
+fn meta<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    value.get("_meta")?.get(key)
+}
+
+/// The string at `field` of `value`.
+fn text(value: Option<&Value>, field: &str) -> Option<String> {
+    value?.get(field)?.as_str().map(str::to_owned)
+}
+
+/// The host's words in an operation's answer.
+fn message(raw: &Value) -> String {
+    match serde_json::from_value::<InvokeChangesetOperationResult>(raw.clone()).ok().and_then(|r| r.message) {
+        Some(StringOrMarkdown::Plain(text)) => text,
+        Some(StringOrMarkdown::Markdown { markdown }) => markdown,
+        None => String::new(),
+    }
+}
+
+/// The host's JSON-RPC error, when that is why `error` happened.
+fn rpc(error: &CoreError) -> Option<&ahp_types::messages::JsonRpcError> {
+    match error {
+        CoreError::Host(HostError::Client(ahp::ClientError::Rpc(e))) => Some(e),
+        _ => None,
+    }
+}
+
+/// The host's reason without the command it quotes (the panel shows that
+/// on its own, with a Copy button).
+fn reason(message: &str, command: &str) -> String {
+    match message.find(command) {
+        Some(at) => message[..at].trim_end_matches([' ', ':', ',', ';']).to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// `changes.push`.
+pub async fn push(core: &Core, a: SessionArgs) -> Result<Pushed, CoreError> {
+    let raw = invoke(core, &HostId::new(a.host.as_str()), &a.session, "push", None).await?;
+    let pushed = meta(&raw, PUSH_META);
+    Ok(Pushed { message: message(&raw), branch: text(pushed, "branch"), upstream: text(pushed, "upstream") })
+}
+
+/// `changes.pullRequestDraft`.
+pub async fn pull_request_draft(core: &Core, a: SessionArgs) -> Result<PullRequestDraft, CoreError> {
+    let raw = invoke(core, &HostId::new(a.host.as_str()), &a.session, "pullRequestDraft", None).await?;
+    let draft = meta(&raw, PULL_REQUEST_META)
+        .cloned()
+        .ok_or_else(|| CoreError::Unexpected("pullRequestDraft answered without a draft".into()))?;
+    serde_json::from_value(draft).map_err(|e| CoreError::Unexpected(format!("pullRequestDraft: {e}")))
+}
+
+/// `changes.pullRequest`.
+pub async fn pull_request(core: &Core, a: PullRequestArgs) -> Result<PullRequestOpened, CoreError> {
+    let mut asked = json!({ "title": a.title, "body": a.body });
+    if let Some(base) = a.base.filter(|b| !b.trim().is_empty()) {
+        asked["base"] = json!(base);
+    }
+    let host = HostId::new(a.host.as_str());
+    let raw = match invoke(core, &host, &a.session, "pullRequest", Some(json!({ PULL_REQUEST_META: asked }))).await {
+        Ok(raw) => raw,
+        Err(error) => {
+            let command =
+                rpc(&error).and_then(|e| text(e.data.as_ref().and_then(|d| meta(d, PULL_REQUEST_META)), "command"));
+            return match (command, rpc(&error)) {
+                (Some(command), Some(e)) => {
+                    Ok(PullRequestOpened::Command { reason: reason(&e.message, &command), command })
+                }
+                _ => Err(error),
+            };
+        }
+    };
+    let link = meta(&raw, PULL_REQUEST_META)
+        .cloned()
+        .and_then(|l| serde_json::from_value::<PullRequestLink>(l).ok())
+        .ok_or_else(|| CoreError::Unexpected("pullRequest answered without the pull request".into()))?;
+    Ok(PullRequestOpened::Opened { link })
+}
+
+/// `changes.mergeBack`.
+pub async fn merge_back(core: &Core, a: MergeBackArgs) -> Result<MergedBack, CoreError> {
+    let asked = a.mode.map(|mode| json!({ MERGE_BACK_META: { "mode": mode } }));
+    let host = HostId::new(a.host.as_str());
+    match invoke(core, &host, &a.session, "mergeBack", asked).await {
+        Ok(raw) => {
+            let merged = meta(&raw, MERGE_BACK_META);
+            Ok(MergedBack::Merged {
+                message: message(&raw),
+                into: text(merged, "into"),
+                commit: text(merged, "commit"),
+            })
+        }
+        Err(error) => match rpc(&error).filter(|e| e.code == CONFLICT) {
+            Some(e) => {
+                let files = e
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("conflicts"))
+                    .and_then(Value::as_array)
+                    .map(|c| c.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                    .unwrap_or_default();
+                Ok(MergedBack::Conflicts { message: e.message.clone(), files })
+            }
+            None => Err(error),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reason;
+
+    #[test]
+    fn the_reason_leaves_out_the_command_it_quotes() {
+        let command = "gh pr create --title 'T' --base main";
+        let message =
+            format!("gh is not installed on this host; run this instead, after pushing the branch: {command}");
+        assert_eq!(
+            reason(&message, command),
+            "gh is not installed on this host; run this instead, after pushing the branch"
+        );
+        assert_eq!(reason("no gh", command), "no gh");
+    }
+}

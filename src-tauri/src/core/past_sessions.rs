@@ -17,7 +17,8 @@ impl Core {
         if let Some(folder) = &args.folder {
             params["folder"] = json!(folder);
         }
-        let answer: Value = self.ask_named_host(&args.host, "x-hangar/agentSessions", params, "earlier sessions").await?;
+        let answer: Value =
+            self.ask_named_host(&args.host, "x-hangar/agentSessions", params, "earlier sessions").await?;
         Ok(view(&args.agent, &answer))
     }
 }

@@ -112,7 +112,13 @@ await run(
     await page.click('[data-testid=agent-remove-confirm] [data-testid=confirm-dialog-ok]');
     await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.tone === 'missing', row('qwen'));
     check(true, 'Remove uninstalls it', '');
-    const gone = await offered(page);
+    // The host's agent list reaches the dialog a moment after the page's
+    // status (two updates): ask again for a few seconds.
+    let gone = await offered(page);
+    for (let i = 0; i < 20 && gone.includes('Qwen Code'); i++) {
+      await page.waitForTimeout(250);
+      gone = await offered(page);
+    }
     check(!gone.includes('Qwen Code'), 'and new sessions no longer offer it', gone.join(', '));
   },
   { env: { npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' } },

@@ -9,7 +9,7 @@
 // WEBKIT_DRIVER (default WebKitWebDriver), SCREENSHOT_DIR (optional).
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -39,6 +39,17 @@ writeFileSync(
   join(demo, '.claude', 'agents', 'reviewer.md'),
   '---\nname: reviewer\ndescription: Reviews\n---\nReview.\n',
 );
+// The project is a git repository (Commit in the Changes panel).
+const git = (...args) =>
+  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-C', demo, ...args], {
+    encoding: 'utf8',
+  }).trim();
+git('init', '--quiet', '-b', 'main');
+// Commit in the app uses the repository's own identity (no global one here).
+git('config', 'user.name', 'Test');
+git('config', 'user.email', 'test@example.com');
+git('add', '-A');
+git('commit', '--quiet', '-m', 'start');
 
 // The Chromium tests' fake-agent script, plus one step: once the edit is
 // allowed, the agent really writes the file through the host
@@ -50,6 +61,18 @@ if (!permission?.then?.allow)
 permission.then.allow.unshift({
   request: { method: 'fs/write_text_file', params: { path: '$CWD/hello.txt', content: 'hello hangar\n' } },
 });
+// The first turn reports the context used and the cost so far (the chat
+// header's meter, the Usage page).
+script.turns[0].unshift({
+  update: { sessionUpdate: 'usage_update', used: 42000, size: 200000, cost: { amount: 0.25, currency: 'USD' } },
+});
+// The fourth prompt (a review sent from the Changes panel) answers with
+// the prompt it got and creates notes.txt, a change to undo.
+script.turns.splice(3, 0, [
+  { writeFile: { path: 'notes.txt', text: 'reviewed\n' } },
+  { echo: true },
+  { end: 'end_turn' },
+]);
 const scriptPath = join(home, 'fake-agent.json');
 writeFileSync(scriptPath, JSON.stringify(script));
 
@@ -161,6 +184,20 @@ const shot = async (name) => {
   if (shots) writeFileSync(join(shots, `${name}.png`), await wd.screenshot());
 };
 const expectText = (css, text) => wd.waitEl(css, text);
+// Click `css` until `done` (a page-side expression) holds, at most five
+// times: a panel that redraws as the host answers can replace the element
+// between WebKitWebDriver finding it and clicking it, and that click is lost.
+async function clickUntil(css, done) {
+  for (let i = 0; i < 5; i++) {
+    await wd.clickEl(css).catch(() => {});
+    const ok = await wd.waitFor(done, `return ${done};`, [], 2000).then(
+      () => true,
+      () => false,
+    );
+    if (ok) return;
+  }
+  throw new Error(`clicking ${css} never gave ${done}`);
+}
 // The X server's own picture of the screen (`import -window root`, imagemagick;
 // skipped when missing), not WebKit's snapshot: the window really drew this.
 const screenOf = async (name) => {
@@ -287,6 +324,7 @@ await test('approve the tool call from its card; the result shows and the file c
   if (readFileSync(join(demo, 'hello.txt'), 'utf8') !== 'hello world\n')
     throw new Error('file changed before approval');
   await screenOf('real-window-xvfb');
+  await expectText('[data-testid=context-meter-text]', '42k / 200k');
   await wd.clickEl('[data-testid=confirmation] button', 'Allow');
   await expectText('[data-testid=tool-result]', 'Wrote 1 line to hello.txt');
   await expectText('.md.assistant', 'the file now says hello hangar');
@@ -322,18 +360,57 @@ await test('queue a message while a turn runs; it starts when the turn ends', as
   await shot('real-window-chat');
 });
 
-await test('review the approved edit in the Changes panel and undo it; the file goes back on disk', async () => {
+await test('comment on a line of the approved edit and send the review: one turn quotes it', async () => {
   await wd.waitEl('[data-testid=row-changes]');
   await wd.clickEl('[data-testid=changes-button]');
   await wd.waitEl('[data-testid=change-file][data-path="hello.txt"]');
   await expectText('[data-testid=change-diff]', 'hello hangar');
-  await wd.waitEl('[data-testid=hunk-undo]');
-  await shot('real-window-changes');
-  await wd.clickEl('[data-testid=hunk-undo]');
-  await wd.waitEl('[data-testid=changes-empty]');
-  const onDisk = readFileSync(join(demo, 'hello.txt'), 'utf8');
-  if (onDisk !== 'hello world\n') throw new Error(`hello.txt on disk after Undo: ${JSON.stringify(onDisk)}`);
-  await wd.waitGone('[data-testid=row-changes]');
+  // The line number of the added line picks it (again if the diff was
+  // drawn anew under the click: the panel refreshes as the turn settles).
+  for (let i = 0; ; i++) {
+    await wd.exec(`const line = [...document.querySelectorAll('[data-testid=change-diff] .dl')]
+        .find((l) => l.textContent.includes('hello hangar'));
+      line?.querySelector('[data-testid=line-number]')?.click();`);
+    const open = await wd.waitEl('[data-testid=comment-input]', undefined, 2000).then(
+      () => true,
+      () => false,
+    );
+    if (open) break;
+    if (i === 4) throw new Error('no comment box after five clicks on the line number');
+  }
+  await wd.fill('[data-testid=comment-input]', 'Say it in capitals');
+  await wd.clickEl('[data-testid=comment-save]');
+  await expectText('[data-testid=review-comment]', 'Say it in capitals');
+  await shot('real-window-review');
+  await wd.clickEl('[data-testid=review-send]');
+  await wd.waitFor(
+    'four turns, none running',
+    "return document.querySelectorAll('[data-testid=turn]').length === 4 && !document.querySelector('.turn.active');",
+  );
+  await expectText('[data-testid=turn]:last-of-type [data-testid=review-card]', 'Say it in capitals');
+  await expectText('[data-testid=turn]:last-of-type .response', 'hello.txt, line 1:');
+  await expectText('[data-testid=turn]:last-of-type .response', 'Say it in capitals');
+});
+
+await test("undo the review turn's new file, keep the edit and commit it: the commit holds only what was kept", async () => {
+  await wd.waitEl('[data-testid=change-file][data-path="notes.txt"]');
+  await wd.clickEl('[data-testid=change-file][data-path="notes.txt"] [data-testid=file-undo]');
+  await wd.waitGone('[data-testid=change-file][data-path="notes.txt"]');
+  if (existsSync(join(demo, 'notes.txt'))) throw new Error('notes.txt still on disk after Undo');
+  await clickUntil(
+    '[data-testid=change-file][data-path="hello.txt"] [data-testid=file-keep]',
+    `!document.querySelector('[data-testid=change-file][data-path="hello.txt"]')`,
+  );
+  await clickUntil('[data-testid=commit-button]', `!!document.querySelector('[data-testid=commit-message]')`);
+  await wd.waitEl('[data-testid=commit-message]:not([disabled])');
+  await wd.fill('[data-testid=commit-message]', 'Say hello to hangar');
+  await clickUntil('[data-testid=commit-confirm]', `!!document.querySelector('[data-testid=commit-id]')`);
+  await shot('real-window-commit');
+  const subject = git('log', '-1', '--format=%s');
+  if (subject !== 'Say hello to hangar') throw new Error(`last commit: ${JSON.stringify(subject)}`);
+  const files = git('show', '--name-only', '--format=', 'HEAD');
+  if (files !== 'hello.txt') throw new Error(`committed files: ${JSON.stringify(files)}`);
+  if (git('show', 'HEAD:hello.txt') !== 'hello hangar') throw new Error('the commit does not hold the kept edit');
 });
 
 await test('create an agent in the Customizations panel, with its description: the file is on disk', async () => {
@@ -410,6 +487,16 @@ await test('Ctrl+K searches every host; Enter opens the session at the matching 
      return r && r.size > 0 ? [...r].map((x) => x.toString()).join(',') : null;`,
   );
   console.log(`  highlighted: ${marked}`);
+});
+
+await test("the Usage page plots the agent's report and lists the session", async () => {
+  await wd.clickEl('[data-testid=app-menu]');
+  await wd.clickEl('[data-testid=app-menu-usage]');
+  await wd.waitEl('[data-testid=usage-chart]');
+  await wd.waitEl('[data-testid=usage-segment]');
+  await wd.waitEl('[data-testid=usage-session]');
+  await shot('real-window-usage');
+  await wd.clickEl('[data-testid=usage-close]');
 });
 
 await test('no page errors', async () => {

@@ -70,6 +70,8 @@ export function Composer({
     window.clearTimeout(draftTimer.current);
     draftTimer.current = window.setTimeout(() => call('chat.draft', { host, chat, text: t }).catch(() => {}), 400);
   };
+  // The messages this composer has sent, chained (see `submit`).
+  const sending = useRef<Promise<unknown>>(Promise.resolve());
   // A command's failure shows next to the buttons.
   const run = async (sent: Promise<unknown>) => {
     setError('');
@@ -99,9 +101,18 @@ export function Composer({
       return;
     }
     setError('');
+    // One after another, in the order they were typed: the core runs each
+    // call on a task of its own, so two in flight could reach the host in
+    // either order (three quick "Queue"s came out A, C, B under load).
+    const sent = sending.current.then(
+      (): Promise<unknown> =>
+        kind === 'send'
+          ? call('chat.send', { host, chat, text: t, ...chosen })
+          : call('chat.queue', { host, chat, text: t, kind, ...chosen }),
+    );
+    sending.current = sent.catch(() => {});
     try {
-      if (kind === 'send') await call('chat.send', { host, chat, text: t, ...chosen });
-      else await call('chat.queue', { host, chat, text: t, kind, ...chosen });
+      await sent;
     } catch (e) {
       // Lost on the way: it may have arrived; the outbox finds out before sending it again.
       if (errorText(e) === LINK_LOST) keep(true);

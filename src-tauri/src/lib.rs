@@ -25,6 +25,10 @@
 //! - [`settings_file`] — the app's settings in `DATA_DIR/settings.json`,
 //!   written atomically; a corrupt file moved aside and reported.
 //! - [`settings_page`] — the Settings page's commands (view, save, open).
+//! - [`device_access`] — Settings → *Open from other devices*: a listener
+//!   of the embedded host serving the web UI backed by the app's core.
+//! - [`devices_page`]  — its commands: `devices.get`, `devices.pair` (a
+//!   pairing link and its QR code), `devices.revoke`.
 //! - [`notifications`] — which status change is worth a notification
 //!   (approval, question, finished turn, failure) and whether Settings
 //!   lets it through.
@@ -91,6 +95,8 @@ pub mod commands;
 pub mod commit_draft;
 pub mod core;
 pub mod customizations;
+pub mod device_access;
+pub mod devices_page;
 pub mod embedded_host;
 pub mod error;
 pub mod event_feed;

@@ -58,20 +58,28 @@ pub struct Status {
 
 /// The *Open from other devices* listener of the app's embedded host.
 pub struct DeviceListener {
-    host: Arc<Host>,
+    /// Weak: the core (which holds this) lives as long as its tasks, and
+    /// must not keep the host (and its data directory's lock) after it stops.
+    host: Weak<Host>,
+    data_dir: PathBuf,
     core: Weak<Core>,
     served: tokio::sync::Mutex<Served>,
 }
 
 impl DeviceListener {
     /// Not serving yet; [`DeviceListener::apply`] starts it.
-    pub fn new(host: Arc<Host>, core: &Arc<Core>) -> Arc<Self> {
-        Arc::new(Self { host, core: Arc::downgrade(core), served: tokio::sync::Mutex::new(Served::default()) })
+    pub fn new(host: &Arc<Host>, core: &Arc<Core>) -> Arc<Self> {
+        Arc::new(Self {
+            host: Arc::downgrade(host),
+            data_dir: host.config.data_dir.clone(),
+            core: Arc::downgrade(core),
+            served: tokio::sync::Mutex::new(Served::default()),
+        })
     }
 
     /// The embedded host's data directory (its device tokens and codes).
     pub fn data_dir(&self) -> PathBuf {
-        self.host.config.data_dir.clone()
+        self.data_dir.clone()
     }
 
     /// Serve as `setting` says (started, moved or stopped); returns the
@@ -105,6 +113,12 @@ impl DeviceListener {
         }
     }
 
+    /// Stop serving, whatever the settings say (the app closing): the
+    /// listener's task holds the core, so it must end for the core to go.
+    pub async fn stop(&self) {
+        self.served.lock().await.running = None;
+    }
+
     /// The listener's address, fingerprint or problem.
     pub async fn status(&self) -> Status {
         let served = self.served.lock().await;
@@ -117,6 +131,7 @@ impl DeviceListener {
 
     async fn start(&self, setting: DeviceAccess) -> Result<Running, String> {
         let core = self.core.upgrade().ok_or("the app is closing")?;
+        let host = self.host.upgrade().ok_or("the embedded host has stopped")?;
         let ip = if setting.on_network { IpAddr::V4(Ipv4Addr::UNSPECIFIED) } else { IpAddr::V4(Ipv4Addr::LOCALHOST) };
         let listener = bind(SocketAddr::new(ip, setting.port.unwrap_or(0))).await?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
@@ -137,7 +152,7 @@ impl DeviceListener {
         let stopped = async move {
             let _ = stopped.await;
         };
-        tokio::spawn(serve_with(self.host.clone(), listener, stopped, ListenOptions { tls, web: Some(web) }));
+        tokio::spawn(serve_with(host, listener, stopped, ListenOptions { tls, web: Some(web) }));
         Ok(Running { on_network: setting.on_network, port, url, fingerprint, _stop: stop })
     }
 }

@@ -62,7 +62,7 @@ pub async fn start(options: &AppOptions) -> Result<Started, CoreError> {
     let core = Core::start();
     core.use_data_dir(&host.data_dir);
     core.add_host(LOCAL_HOST_ID, "This computer", host.url.clone()).await?;
-    core.use_device_listener(crate::device_access::DeviceListener::new(host.host(), &core));
+    core.use_device_listener(crate::device_access::DeviceListener::new(&host.host(), &core));
     // A list that cannot be read leaves the app usable with its own host.
     match saved_hosts(options) {
         Ok(remotes) => match core.load_saved_hosts(remotes).await {

@@ -27,6 +27,8 @@
 //! - [`settings_page`] — the Settings page's commands (view, save, open).
 //! - [`device_access`] — Settings → *Open from other devices*: a listener
 //!   of the embedded host serving the web UI backed by the app's core.
+//! - [`caller`]        — who sends an `/ipc` command: the app, or a paired
+//!   browser (which does not pair devices or change that setting).
 //! - [`devices_page`]  — its commands: `devices.get`, `devices.pair` (a
 //!   pairing link and its QR code), `devices.revoke`.
 //! - [`notifications`] — which status change is worth a notification
@@ -89,6 +91,7 @@
 
 pub mod atomic_file;
 pub mod bridge;
+pub mod caller;
 pub mod changes_view;
 pub mod chat_view;
 pub mod commands;

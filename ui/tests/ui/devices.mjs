@@ -7,7 +7,7 @@
 // viewport (390×844, touch) opens the link, is paired (the code leaves the
 // address bar) and lists the sessions of BOTH hosts; a message sent from
 // the phone to box's session is seen on the desktop page, with the echo
-// agent's answer. Revoke in Settings signs the phone page out at once; a
+// agent's answer; the phone cannot pair devices itself. Revoke in Settings signs the phone page out at once; a
 // second use of the link is refused. Env: see harness.mjs, plus HANGAR_BIN;
 // SCREENSHOT_DIR keeps the Settings section with its QR code and the
 // paired phone.
@@ -102,8 +102,7 @@ await run(
     await page.click('[data-testid=app-menu-settings]');
     await page.waitForSelector('[data-testid=devices-settings]');
     check(
-      !(await page.isChecked('[data-testid=devices-enabled]')) &&
-        (await page.$('[data-testid=devices-url]')) === null,
+      !(await page.isChecked('[data-testid=devices-enabled]')) && (await page.$('[data-testid=devices-url]')) === null,
       'Open from other devices is off by default',
       '',
     );
@@ -161,7 +160,11 @@ await run(
       await phone.waitForSelector('[data-testid=session-row][data-host=local]');
       check(!phone.url().includes('pair='), 'the code leaves the phone’s address bar', phone.url());
       const hosts = await rowHosts(phone);
-      check(hosts.includes('local') && hosts.includes(boxId), 'the phone lists the sessions of both hosts', hosts.join());
+      check(
+        hosts.includes('local') && hosts.includes(boxId),
+        'the phone lists the sessions of both hosts',
+        hosts.join(),
+      );
       await page.waitForSelector('[data-testid=paired-device][data-name=phone]');
       check(
         (await page.$('[data-testid=pairing-link]')) === null,
@@ -185,6 +188,26 @@ await run(
       );
       const turn = await seen.jsonValue();
       check(turn.includes('hello from the phone'), 'the phone’s message and its answer are on the desktop page', turn);
+
+      // The phone's own socket may not pair devices (nor put the app on the network).
+      const answer = await phone.evaluate(
+        () =>
+          new Promise((res) => {
+            const token = localStorage.getItem('hangar.deviceToken');
+            const ws = new WebSocket(`ws://${location.host}/ipc`, ['hangar-ipc', `hangar-token.${token}`]);
+            ws.onopen = () => ws.send(JSON.stringify({ id: 1, cmd: 'devices.pair', args: { name: 'tablet' } }));
+            ws.onmessage = (e) => {
+              res(JSON.parse(e.data));
+              ws.close();
+            };
+            ws.onclose = () => res({ err: 'closed' });
+          }),
+      );
+      check(
+        /only the Hangar app itself/.test(answer.err ?? ''),
+        'a paired phone cannot mint pairing links',
+        JSON.stringify(answer),
+      );
 
       // Revoke in Settings: the phone page is signed out at once.
       await page.click('[data-testid=app-menu]');

@@ -4,7 +4,8 @@
 //! `Host` and its own `Origin` (another site's page gets 403), a pairing
 //! link works once and Revoke removes the device; the port survives a
 //! restart; *on my network* serves only over TLS, with the fingerprint
-//! Settings shows being the certificate's.
+//! Settings shows being the certificate's; a port another program holds is
+//! shown as the problem.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code: a failed unwrap is a failed test")]
 
@@ -152,4 +153,21 @@ async fn on_the_network_it_serves_only_over_tls_with_the_fingerprint_shown() {
     set_access(&core, false, true).await;
     let off = call(&core, "devices.get", json!({})).await.unwrap();
     assert!(off["url"].is_null(), "{off}");
+}
+
+#[tokio::test]
+async fn a_port_taken_by_another_program_is_shown_as_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = start(dir.path()).await;
+    let core = started.core.clone();
+    let squatter = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = squatter.local_addr().unwrap().port();
+    let mut settings = call(&core, "settings.get", json!({})).await.unwrap()["settings"].clone();
+    settings["openFromDevices"] = json!({"enabled": true, "onNetwork": false, "port": port});
+    call(&core, "settings.save", settings).await.unwrap();
+    let view = call(&core, "devices.get", json!({})).await.unwrap();
+    assert!(view["url"].is_null(), "{view}");
+    let problem = view["problem"].as_str().expect("the problem is shown");
+    assert!(problem.contains(&format!("127.0.0.1:{port}")), "{problem}");
+    drop(squatter);
 }

@@ -21,12 +21,14 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
+use crate::caller::Caller;
 use crate::commands;
 use crate::core::{Core, Sink};
 use hangar_desktop_protocol::StreamEvent;
 
 async fn ipc(State(core): State<Arc<Core>>, ws: WebSocketUpgrade) -> Response {
-    ws.max_message_size(MAX_MESSAGE_BYTES).on_upgrade(move |socket| connection(core, socket, std::future::pending()))
+    ws.max_message_size(MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| connection(core, socket, Caller::App, std::future::pending()))
 }
 
 /// The largest command frame `/ipc` takes.
@@ -35,7 +37,7 @@ pub const MAX_MESSAGE_BYTES: usize = 8 << 20;
 /// Answer the command table on `socket` until it closes, or until `stop`
 /// resolves with the close frame to send (a revoked device of `hangar serve
 /// --web`); the streams it opened are closed either way.
-pub async fn connection(core: Arc<Core>, socket: WebSocket, stop: impl Future<Output = CloseFrame>) {
+pub async fn connection(core: Arc<Core>, socket: WebSocket, caller: Caller, stop: impl Future<Output = CloseFrame>) {
     let (mut tx, mut rx) = socket.split();
     let (out, mut outq) = mpsc::unbounded_channel::<Message>();
     let writer = tokio::spawn(async move {
@@ -79,7 +81,11 @@ pub async fn connection(core: Arc<Core>, socket: WebSocket, stop: impl Future<Ou
         let out = out.clone();
         let opened_tx = opened_tx.clone();
         tokio::spawn(async move {
-            let reply = match commands::call_wire(&core, &cmd, args, sink).await {
+            let called = match caller.admit(&core, &cmd, args) {
+                Ok(args) => commands::call_wire(&core, &cmd, args, sink).await,
+                Err(e) => Err(e),
+            };
+            let reply = match called {
                 Ok(reply) => {
                     if let Some(s) = reply.stream_id() {
                         let _ = opened_tx.send(s);

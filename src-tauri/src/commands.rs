@@ -28,6 +28,7 @@ use serde_json::{json, Value};
 
 use crate::core::{Core, Sink};
 use crate::customizations::{self, toggle};
+use crate::devices_page;
 use crate::error::CoreError;
 use crate::outgoing::{self, fresh_id, Composed};
 use crate::settings_page;
@@ -108,12 +109,15 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             Reply::StreamClose(())
         }
         Command::SettingsGet(_) => Reply::SettingsGet(settings_page::view(core)),
-        Command::SettingsSave(settings) => Reply::SettingsSave(settings_page::save(core, settings)?),
+        Command::SettingsSave(settings) => Reply::SettingsSave(settings_page::save(core, settings).await?),
         Command::SettingsOpen(a) => {
             settings_page::open(core, a.place)?;
             Reply::SettingsOpen(())
         }
         Command::AppAbout(_) => Reply::AppAbout(core.about().await),
+        Command::DevicesGet(_) => Reply::DevicesGet(devices_page::view(core).await?),
+        Command::DevicesPair(a) => Reply::DevicesPair(devices_page::pair(core, &a.name).await?),
+        Command::DevicesRevoke(a) => Reply::DevicesRevoke(devices_page::revoke(core, &a.name).await?),
         Command::HostProbe(a) => Reply::HostProbe(core.probe_host(&a.url).await?),
         Command::HostAdd(a) => Reply::HostAdd(HostAdded { host: core.save_host(a).await? }),
         Command::HostRename(a) => Reply::HostRename(core.rename_host(&HostId::new(a.host), &a.name).await?),

@@ -100,6 +100,12 @@ impl EmbeddedHost {
         Ok(Self { url: format!("ws://{addr}/?tkn={token}"), data_dir, host, stop: Some(stop) })
     }
 
+    /// The host itself (for another listener of it: *Open from other
+    /// devices*, `device_access.rs`).
+    pub fn host(&self) -> Arc<Host> {
+        self.host.clone()
+    }
+
     /// Stop listening and shut the host down.
     pub fn shutdown(&mut self) {
         if let Some(stop) = self.stop.take() {

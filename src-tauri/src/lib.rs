@@ -25,6 +25,12 @@
 //! - [`settings_file`] — the app's settings in `DATA_DIR/settings.json`,
 //!   written atomically; a corrupt file moved aside and reported.
 //! - [`settings_page`] — the Settings page's commands (view, save, open).
+//! - [`device_access`] — Settings → *Open from other devices*: a listener
+//!   of the embedded host serving the web UI backed by the app's core.
+//! - [`caller`]        — who sends an `/ipc` command: the app, or a paired
+//!   browser (which does not pair devices or change that setting).
+//! - [`devices_page`]  — its commands: `devices.get`, `devices.pair` (a
+//!   pairing link and its QR code), `devices.revoke`.
 //! - [`notifications`] — which status change is worth a notification
 //!   (approval, question, finished turn, failure) and whether Settings
 //!   lets it through.
@@ -85,12 +91,15 @@
 
 pub mod atomic_file;
 pub mod bridge;
+pub mod caller;
 pub mod changes_view;
 pub mod chat_view;
 pub mod commands;
 pub mod commit_draft;
 pub mod core;
 pub mod customizations;
+pub mod device_access;
+pub mod devices_page;
 pub mod embedded_host;
 pub mod error;
 pub mod event_feed;

@@ -23,9 +23,16 @@ pub fn view(core: &Core) -> SettingsView {
     }
 }
 
-/// Keep `settings` (on disk first) and answer with the new view.
-pub fn save(core: &Core, settings: Settings) -> Result<SettingsView, CoreError> {
-    core.settings().0.save(settings)?;
+/// Keep `settings` (on disk first), serve *Open from other devices* as
+/// they say, and answer with the new view. A port the page does not name
+/// is the one kept.
+pub async fn save(core: &Core, mut settings: Settings) -> Result<SettingsView, CoreError> {
+    let file = core.settings().0;
+    if settings.open_from_devices.port.is_none() {
+        settings.open_from_devices.port = file.get().open_from_devices.port;
+    }
+    file.save(settings)?;
+    crate::devices_page::apply_setting(core).await?;
     Ok(view(core))
 }
 

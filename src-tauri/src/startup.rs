@@ -62,6 +62,7 @@ pub async fn start(options: &AppOptions) -> Result<Started, CoreError> {
     let core = Core::start();
     core.use_data_dir(&host.data_dir);
     core.add_host(LOCAL_HOST_ID, "This computer", host.url.clone()).await?;
+    core.use_device_listener(crate::device_access::DeviceListener::new(&host.host(), &core));
     // A list that cannot be read leaves the app usable with its own host.
     match saved_hosts(options) {
         Ok(remotes) => match core.load_saved_hosts(remotes).await {
@@ -69,6 +70,11 @@ pub async fn start(options: &AppOptions) -> Result<Started, CoreError> {
             Err(e) => tracing::warn!("the saved hosts: {e}"),
         },
         Err(e) => tracing::warn!("the saved hosts: {e}"),
+    }
+    // Open from other devices, when on: after the saved hosts, so a paired
+    // browser sees them all. A port that cannot be had is shown in Settings.
+    if let Err(e) = crate::devices_page::apply_setting(&core).await {
+        tracing::warn!("open from other devices: {e}");
     }
     Ok(Started { core, host })
 }

@@ -27,7 +27,11 @@
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
 //! `usage.mjs` for the context meter, a turn's usage and the Usage page;
 //! `web.mjs` for `hangar serve --web`: pairing a phone-sized browser, a
-//! session driven from it, refused codes and pages, revocation;
+//! session driven from it, refused codes and pages, revocation, pairing
+//! again in the same tab;
+//! `devices.mjs` for Settings → Open from other devices: the app's own UI
+//! served with both of its hosts, a phone paired from the QR code's link,
+//! a message from it seen on the desktop, Revoke, a reused link refused;
 //! `search.mjs` for the search palette across this computer, a real
 //! `hangar serve` and a host that is down, opening an old turn, and the
 //! sidebar's filters);
@@ -183,6 +187,11 @@ fn the_context_meter_moves_turns_show_their_usage_and_the_usage_page_plots_two_a
 #[test]
 fn hangar_serve_web_pairs_a_phone_browser_that_works_until_revoked() {
     run_ui_script("web.mjs");
+}
+
+#[test]
+fn open_from_other_devices_pairs_a_phone_that_sees_every_host_until_revoked() {
+    run_ui_script("devices.mjs");
 }
 
 fn run_ui_script(script: &str) {

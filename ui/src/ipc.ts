@@ -8,7 +8,7 @@ import type { Command } from './gen/Command';
 import type { CommandEvents } from './gen/CommandEvents';
 import type { CommandResults } from './gen/CommandResults';
 import { setLinkUp } from './state/connection';
-import { ipcClosed, ipcProtocols } from './web/device_token';
+import { ipcClosed, ipcProtocols, isSignedOut } from './web/device_token';
 
 /** What a call fails with when the socket to the core is down or drops before the answer. */
 export const LINK_LOST = 'the connection to Hangar was lost';
@@ -74,16 +74,19 @@ function bridgeTransport(): Transport {
   // A lost socket: every call waiting for an answer fails (its answer will
   // not come), streams end (their views open them again on the next link,
   // see state/connection.ts), and the socket is tried again until it opens.
+  // A signed-out page is not retried: the next call, once paired again, opens it.
   const lost = () => {
     socket = null;
     for (const p of pending.values()) p.rej(new Error(LINK_LOST));
     pending.clear();
     streams.clear();
     setLinkUp(false);
+    if (isSignedOut()) return;
     setTimeout(() => open().catch(() => {}), retryMs);
     retryMs = Math.min(retryMs * 2, RETRY_MS[1]);
   };
   const open = () => {
+    if (isSignedOut()) return Promise.reject(new Error(LINK_LOST));
     socket ??= new Promise((resolve, reject) => {
       // Served by `hangar serve --web` over TLS: wss, and the device
       // token as a subprotocol (web/device_token.ts); the bridge: ws.

@@ -284,7 +284,8 @@ impl Listening {
     /// Serve until `shutdown` resolves, then stop the host (agents stopped,
     /// state checkpointed and flushed).
     pub async fn serve(self, shutdown: impl Future<Output = ()>) {
-        let options = hangar_host::server::ListenOptions { tls: self.tls_fingerprint.is_some(), web: self.web };
+        let tls = self.host.config.tls.as_ref().map(|tls| tls.server_config.clone());
+        let options = hangar_host::server::ListenOptions { tls, web: self.web };
         hangar_host::server::serve_with(self.host.clone(), self.listener, shutdown, options).await;
         tracing::info!("shutting down");
         self.host.shutdown();

@@ -29,6 +29,7 @@ use super::customization::{
     CustomizationTransferArgs, HookRan, HookTestArgs, HostCustomizations, MarkdownArgs, McpTestArgs, McpTested,
     SaveOutcome, ToggleScope,
 };
+use super::devices::{DevicePairArgs, DeviceRevokeArgs, DevicesView, PairingLink};
 use super::git::{MergeBackArgs, MergedBack, PullRequestArgs, PullRequestDraft, PullRequestOpened, Pushed};
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
@@ -136,6 +137,12 @@ commands! {
     "settings.open" => SettingsOpen(OpenArgs) -> ();
     /// The About box: the app's version, each host's and the AHP version.
     "app.about" => AppAbout(NoArgs) -> AboutView;
+    /// *Open from other devices*: its address, fingerprint and paired devices.
+    "devices.get" => DevicesGet(NoArgs) -> DevicesView;
+    /// Mint a 10-minute, single-use pairing link (and its QR code) for a device.
+    "devices.pair" => DevicesPair(DevicePairArgs) -> PairingLink;
+    /// Sign a paired device out at once (its open pages are closed).
+    "devices.revoke" => DevicesRevoke(DeviceRevokeArgs) -> DevicesView;
     /// "Add host", step one: a `wss://` host's certificate fingerprint, to trust.
     "host.probe" => HostProbe(HostProbeArgs) -> HostProbe;
     /// "Add host": prove the token, save the host (token in the OS keyring), connect.
@@ -791,6 +798,9 @@ mod tests {
             ),
             ("settings.open", json!({"place": "logFile"})),
             ("app.about", json!({})),
+            ("devices.get", json!({})),
+            ("devices.pair", json!({"name": "phone"})),
+            ("devices.revoke", json!({"name": "phone"})),
             ("host.probe", json!({"url": "wss://box.lan:8765/"})),
             (
                 "host.add",

@@ -16,6 +16,7 @@
 //! - [`rules`]         — the Rules page: a host's approval rules, the agents' own, `rules.*`.
 //! - [`usage`]         — the Usage page: `usage.get`, per host or all hosts merged.
 //! - [`settings`]      — the app's Settings (`settings.json`) and the About box.
+//! - [`devices`]       — Settings → *Open from other devices*: the setting, pairing, paired devices.
 //! - [`input`]         — input-request questions and answers, as views and as arguments.
 //! - `bindings`        — (tests) `export_bindings` writes the TypeScript into `ui/src/gen/`.
 //!
@@ -55,6 +56,7 @@ pub mod changes;
 pub mod chat;
 pub mod command;
 pub mod customization;
+pub mod devices;
 pub mod git;
 pub mod host;
 pub mod input;

@@ -65,6 +65,8 @@ pub struct Settings {
     pub notify: NotifySettings,
     /// What *New session* starts with.
     pub new_session: NewSessionDefaults,
+    /// *Open from other devices* (off by default).
+    pub open_from_devices: crate::devices::DeviceAccess,
 }
 
 /// The Settings page: the settings and where the app keeps its things.

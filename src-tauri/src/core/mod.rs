@@ -185,6 +185,8 @@ pub struct Core {
     book: Arc<HostBook>,
     /// The saved-host list, once loaded (`load_saved_hosts`).
     remotes: Mutex<Option<Remotes>>,
+    /// Settings → *Open from other devices*, once the embedded host runs.
+    device_listener: Mutex<Option<Arc<crate::device_access::DeviceListener>>>,
 }
 
 impl CoreState {
@@ -233,6 +235,7 @@ impl Core {
             resyncs: AtomicU64::new(0),
             book: Arc::new(HostBook::default()),
             remotes: Mutex::new(None),
+            device_listener: Mutex::new(None),
         });
         let pump = core.clone();
         let feed = EventFeed::new(core.multi.events(), core.tap.clone(), core.lose.clone());
@@ -290,6 +293,16 @@ impl Core {
     /// The settings and the data dir, if the core has one.
     pub fn settings(&self) -> (Arc<SettingsFile>, Option<PathBuf>) {
         lock(&self.settings).clone()
+    }
+
+    /// Serve *Open from other devices* with `listener` (see `devices_page`).
+    pub fn use_device_listener(&self, listener: Arc<crate::device_access::DeviceListener>) {
+        *lock(&self.device_listener) = Some(listener);
+    }
+
+    /// The *Open from other devices* listener, when the app has one.
+    pub fn device_listener(&self) -> Option<Arc<crate::device_access::DeviceListener>> {
+        lock(&self.device_listener).clone()
     }
 
     /// Every session row of every host.

@@ -6,6 +6,7 @@
 //! throttle as an AHP upgrade); none → 401, a wrong one → 403. When the
 //! device is revoked (`hangar token revoke NAME`) the socket is closed at
 //! once with [`REVOKED_CLOSE_CODE`], which the page shows as signed out.
+//! The page is a paired device (`crate::caller`): it does not pair others.
 
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ use hangar_host::server::device_watch::until_revoked;
 
 use super::{ConnInfo, WebState};
 use crate::bridge;
+use crate::caller::Caller;
 
 /// The subprotocol the server answers with.
 pub const IPC_PROTOCOL: &str = "hangar-ipc";
@@ -45,7 +47,7 @@ pub(super) async fn upgrade(
     let revoked = until_revoked(Some(credential), info.policy.devices.subscribe());
     let core = state.core.clone();
     ws.protocols([IPC_PROTOCOL]).max_message_size(bridge::MAX_MESSAGE_BYTES).on_upgrade(move |socket| {
-        bridge::connection(core, socket, async move {
+        bridge::connection(core, socket, Caller::PairedDevice, async move {
             revoked.await;
             CloseFrame { code: REVOKED_CLOSE_CODE, reason: "This device was signed out".into() }
         })

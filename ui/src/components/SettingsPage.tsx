@@ -12,6 +12,8 @@ import type { AppState } from '../state/app-store';
 import { folderPath, folderUri } from '../state/settings';
 import { SHORTCUTS } from '../state/shortcuts';
 import type { Theme } from '../state/theme';
+import { deviceToken } from '../web/device_token';
+import { DevicesSettings } from './DevicesSettings';
 import { Notice } from './Notice';
 
 const THEMES: [Theme, string][] = [
@@ -182,6 +184,14 @@ export function SettingsPage({
               </button>
             ))}
           </div>
+        </>
+      )}
+
+      {/* A paired browser does not pair others: only the app itself does. */}
+      {deviceToken() === null && (
+        <>
+          <h2>Open from other devices</h2>
+          <DevicesSettings settings={s} save={save} onError={setError} />
         </>
       )}
 

@@ -16,6 +16,7 @@ import { type ToolCallView, toolInputText } from '../state/chat-store';
 import { confirmationOptions, type OptionView, shortcutKeys } from '../state/composer';
 import { planItems, planProgress } from '../state/plan';
 import { answeringOption, draftFrom, type RuleContext } from '../state/rules';
+import { toolStatusWords } from '../state/tool-status';
 import { LazyTerminal } from './LazyTerminal';
 import { RuleForm } from './RuleForm';
 import { RuleLink } from './RuleLink';
@@ -110,7 +111,7 @@ export function ToolCall({
       <div class="tool-head">
         <span class="tool-name">{name}</span>
         <span class={`badge ${status === 'completed' && !tc.success ? 'failed' : status}`}>
-          {status === 'completed' ? (tc.success ? 'done' : 'failed') : status}
+          {toolStatusWords(status, tc.success)}
         </span>
       </div>
       {message && <p class="tool-msg">{message}</p>}

@@ -16,8 +16,21 @@ export function deviceToken(): string | null {
   }
 }
 
+let signedOut = false;
+
 export function saveDeviceToken(token: string): void {
   localStorage.setItem(KEY, token);
+  signedOut = false;
+}
+
+/**
+ * Whether the host signed this page out and it has not been paired again:
+ * then `/ipc` is not knocked on at all, as each try without a token would
+ * count against this address's failed-token limit and lock out its next
+ * pairing.
+ */
+export function isSignedOut(): boolean {
+  return signedOut;
 }
 
 /** The subprotocols `/ipc` is opened with: the token, when there is one. */
@@ -34,10 +47,11 @@ export function onSignedOut(f: () => void): () => void {
   return () => signedOutListeners.delete(f);
 }
 
-/** `/ipc` closed with `code`: a revoked device forgets its token. */
+/** `/ipc` closed with `code`: a revoked device forgets its token (see `isSignedOut`). */
 export function ipcClosed(code: number): void {
   if (code !== REVOKED_CLOSE_CODE) return;
   localStorage.removeItem(KEY);
+  signedOut = true;
   for (const f of signedOutListeners) f();
 }
 
@@ -45,6 +59,14 @@ export function ipcClosed(code: number): void {
 export function pairingCode(hash: string): string | null {
   const m = /^#pair=([A-Za-z0-9]+)$/.exec(hash);
   return m ? m[1] : null;
+}
+
+/** The code in what was pasted on the pairing screen: a whole pairing link or the code alone. */
+export function codeFromInput(text: string): string | null {
+  const t = text.trim();
+  const link = /#pair=([A-Za-z0-9]+)$/.exec(t);
+  if (link) return link[1];
+  return /^[A-Za-z0-9]{4,}$/.test(t) ? t : null;
 }
 
 /** Trade `code` for a device token; the host's refusal as an Error. */

@@ -238,6 +238,14 @@ await run(
     await page.waitForSelector('[data-testid=confirmation]');
     check(await page.isVisible('[data-testid=phone-back]'), 'the chat has a back control', '');
     check(!(await page.isVisible('[data-testid=session-row]')), 'the chat fills the screen', '');
+    // Every badge in words: the wire's tokens (pending-confirmation, …) never show.
+    const badges = await page.$$eval('.badge, .status-word', (els) => els.map((e) => e.textContent.trim()));
+    const raw = badges.filter((b) => /^[a-z]+(-[a-z]+)+$/.test(b) && b !== 'needs sign-in');
+    check(
+      badges.includes('waiting for you') && raw.length === 0,
+      'the confirmation’s badge says “waiting for you”, no raw state shows',
+      badges.join(' | '),
+    );
     await fits('chat with a confirmation');
     await shot('phone-chat-confirmation');
     await page.tap('[data-testid=confirmation] [data-testid=confirm-approve]');

@@ -7,7 +7,8 @@
 // it made. Then: the same pairing URL again is refused; a browser without a
 // token gets only the pairing screen and `/ipc` refuses it; `hangar token
 // revoke phone` turns the open page into the pairing screen saying it was
-// signed out. Env: HANGAR_BIN, FAKE_AGENT_BIN, CHROMIUM; SCREENSHOT_DIR
+// signed out, and a new link pasted there pairs the same tab again without
+// a reload. Env: HANGAR_BIN, FAKE_AGENT_BIN, CHROMIUM; SCREENSHOT_DIR
 // keeps phone and desktop screenshots.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -220,6 +221,24 @@ try {
   check(out.includes('This device was signed out'), 'the open page says it was signed out', out);
   check(await page.evaluate(() => localStorage.getItem('hangar.deviceToken') === null), 'and forgets the token', '');
   if (shots) await page.screenshot({ path: join(shots, 'web-phone-signed-out.png') });
+
+  // Paired again in the same tab, without a reload: a new link pasted on
+  // the signed-out screen. The page did not knock on /ipc while signed out,
+  // so its address is not locked out by the failed-token limit.
+  await page.evaluate(() => {
+    window.sameTab = true;
+  });
+  const fresh = hangar('token', 'create', 'phone', '--pair').stdout.split('\n')[0];
+  await page.fill('[data-testid=pairing-input]', fresh);
+  await page.tap('[data-testid=pairing-submit]');
+  await page.waitForSelector('[data-testid=session-row]', { timeout: 30000 });
+  check(
+    await page.evaluate(() => window.sameTab === true),
+    'a new link pasted on the signed-out screen pairs the same tab again, without a reload',
+    fresh,
+  );
+  const relisted = hangar('token', 'list', '--json');
+  check(relisted.stdout.includes('"phone"'), 'and the device is listed again', relisted.stdout.trim());
   check(errors.length === 0, 'no page errors or CSP violations', errors.join('; ') || 'none');
 } catch (e) {
   failed++;

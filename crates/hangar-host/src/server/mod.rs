@@ -94,15 +94,16 @@ use ws_upgrade::UpgradePolicy;
 /// `host.config.tls` is set; the host's token or any unrevoked device token
 /// of its data directory opens a connection.
 pub async fn serve(host: Arc<Host>, listener: TcpListener, shutdown: impl Future<Output = ()>) {
-    let tls = host.config.tls.is_some();
+    let tls = host.config.tls.as_ref().map(|tls| tls.server_config.clone());
     serve_with(host, listener, shutdown, ListenOptions { tls, web: None }).await;
 }
 
 /// How one listener of a host serves.
 #[derive(Default)]
 pub struct ListenOptions {
-    /// Over TLS (`host.config.tls`, which must be set).
-    pub tls: bool,
+    /// Over TLS with this configuration (usually `host.config.tls`'s; the
+    /// desktop's *Open from other devices* listener brings its own).
+    pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     /// Also serve this on the port: what is not an AHP upgrade goes to it.
     pub web: Option<Arc<dyn WebService>>,
 }
@@ -116,7 +117,7 @@ pub async fn serve_with(
     options: ListenOptions,
 ) {
     let loopback = listener.local_addr().map(|a| a.ip().is_loopback()).unwrap_or(true);
-    let tls = host.config.tls.as_ref().filter(|_| options.tls).map(|tls| TlsAcceptor::from(tls.server_config.clone()));
+    let tls = options.tls.clone().map(TlsAcceptor::from);
     let policy = Arc::new(UpgradePolicy {
         token: host.config.token.clone(),
         devices: DeviceRegistry::watch(&host.config.data_dir),

@@ -2,7 +2,9 @@
 //! state a session row carries (`_meta["hangar/git"]` of the host's session
 //! summary), and the arguments and answers of `changes.push`,
 //! `changes.pullRequestDraft`, `changes.pullRequest` and `changes.mergeBack`
-//! (the host's changeset operations, docs/changesets.md).
+//! (the host's changeset operations, docs/changesets.md), and a worktree
+//! session's worktree (`session.worktree`) and its removal on archive or
+//! dispose.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -132,4 +134,30 @@ pub enum MergedBack {
         /// Paths relative to the repository's top folder.
         files: Vec<String>,
     },
+}
+
+/// Remove a session's worktree with the session (`_meta["hangar/worktree"]:
+/// {"remove": true, "force"}` on the host).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreeRemoval {
+    /// Remove it even with uncommitted edits or unmerged commits (the
+    /// branch is then kept).
+    #[serde(default)]
+    pub force: bool,
+}
+
+/// `session.worktree`: the git worktree a session works in
+/// (its `_meta["hangar/worktree"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreeInfo {
+    /// The worktree's folder on the host.
+    pub path: String,
+    /// Its branch.
+    pub branch: String,
+    /// The repository it was made from.
+    pub repository: String,
+    /// The branch it was made from.
+    pub base: String,
 }

@@ -68,9 +68,9 @@ fn ask<T: Default + for<'de> Deserialize<'de>>(meta: Option<&Map<String, Value>>
 /// A git error as the client sees it.
 pub fn rpc_error(e: GitLoopError) -> RpcError {
     match e {
-        GitLoopError::Conflict { ref files, .. } => {
-            let files = files.clone();
-            RpcError::conflict(e.to_string()).with_data(json!({ "conflicts": files }))
+        GitLoopError::Conflict { ref files, ref into, ref theirs, ref detail } => {
+            let data = json!({ "conflicts": files, "ours": into, "theirs": theirs, "files": detail });
+            RpcError::conflict(e.to_string()).with_data(data)
         }
         GitLoopError::NoGh { ref command, .. } => {
             let command = command.clone();

@@ -414,8 +414,14 @@ async fn merge_back_fast_forwards_makes_a_merge_commit_and_never_forces_a_confli
     turn_and_commit(&mut rig, "third").await;
     let before = snapshot(&ws);
     let e = failed(operate(&rig, "mergeBack", json!({})).await, -32011).await;
-    assert_eq!(e.data.as_ref().unwrap()["conflicts"], json!(["hello.txt"]), "{}", e.message);
+    let data = e.data.clone().unwrap();
+    assert_eq!(data["conflicts"], json!(["hello.txt"]), "{}", e.message);
     assert!(e.message.contains("hello.txt"), "{}", e.message);
+    // Each file's conflicting blocks, both sides: ours is the folder's branch, theirs the session's.
+    let branch = worktree_of(&rig).await.0["branch"].clone();
+    assert_eq!((data["ours"].clone(), data["theirs"].clone()), (json!("main"), branch));
+    let hunks = json!([{ "line": 1, "ours": ["hello from main"], "theirs": ["hello from the session"] }]);
+    assert_eq!(data["files"], json!([{ "path": "hello.txt", "hunks": hunks }]), "{data}");
     let after = snapshot(&ws);
     let changed: Vec<_> = after.keys().chain(before.keys()).filter(|p| after.get(*p) != before.get(*p)).collect();
     assert!(changed.is_empty(), "the original folder is untouched: {changed:?}");

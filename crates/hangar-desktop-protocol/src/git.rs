@@ -133,6 +133,12 @@ pub enum MergedBack {
         message: String,
         /// Paths relative to the repository's top folder.
         files: Vec<String>,
+        /// The branch merged into (the folder's), when the host says.
+        ours: Option<String>,
+        /// The session's branch, when the host says.
+        theirs: Option<String>,
+        /// Each file's conflicting blocks (empty from a host that does not send them).
+        details: Vec<ConflictFile>,
     },
 }
 
@@ -160,4 +166,34 @@ pub struct WorktreeInfo {
     pub repository: String,
     /// The branch it was made from.
     pub base: String,
+}
+
+/// A file that conflicts on merge back, with its conflicting blocks
+/// (`data.files` of the host's `-32011`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConflictFile {
+    /// Relative to the repository's top folder.
+    pub path: String,
+    /// Its blocks; none for a conflict without text (a deletion, a binary file).
+    #[serde(default)]
+    pub hunks: Vec<ConflictHunk>,
+}
+
+/// One conflicting block: both sides' lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConflictHunk {
+    /// Where it starts in the merged file (1-based).
+    pub line: i64,
+    /// The folder's branch's lines.
+    pub ours: Vec<String>,
+    /// The common ancestor's lines, when the host has them.
+    #[serde(default)]
+    pub base: Option<Vec<String>>,
+    /// The session's branch's lines.
+    pub theirs: Vec<String>,
+    /// A side was cut short.
+    #[serde(default)]
+    pub truncated: bool,
 }

@@ -48,6 +48,8 @@ export type { CommandResults } from './CommandResults';
 export type { CompletionItemView } from './CompletionItemView';
 export type { Completions } from './Completions';
 export type { ConfirmOptionView } from './ConfirmOptionView';
+export type { ConflictFile } from './ConflictFile';
+export type { ConflictHunk } from './ConflictHunk';
 export type { ContentRefPart } from './ContentRefPart';
 export type { CostView } from './CostView';
 export type { CustomAgentSaveArgs } from './CustomAgentSaveArgs';

@@ -23,6 +23,7 @@
 //! `git-loop.mjs` for the branch state, Push and Open pull request (a bare
 //! repository as `origin`, a stand-in `gh`); `worktree-close.mjs` for
 //! keeping or removing a session's worktree on Archive and Dispose;
+//! `worktree-default.mjs` for a folder's "start in a new worktree" default;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes;
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
@@ -152,6 +153,11 @@ fn push_and_a_pull_request_from_the_changes_panel_with_the_branch_state_in_the_h
 #[test]
 fn archiving_or_disposing_a_worktree_session_keeps_or_removes_its_worktree_and_never_loses_commits_unasked() {
     run_ui_script("worktree-close.mjs");
+}
+
+#[test]
+fn a_folder_set_to_start_in_a_worktree_pre_checks_new_session_and_the_choice_is_remembered() {
+    run_ui_script("worktree-default.mjs");
 }
 
 #[test]

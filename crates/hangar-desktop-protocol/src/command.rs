@@ -815,7 +815,8 @@ mod tests {
             (
                 "settings.save",
                 json!({"theme": "dark", "notify": {"approvals": true, "questions": false, "finishedTurns": true,
-                    "failures": true}, "newSession": {"host": "local", "agent": "echo", "folder": "file:///w"}}),
+                    "failures": true}, "newSession": {"host": "local", "agent": "echo", "folder": "file:///w",
+                    "worktreeFolders": [{"host": "local", "folder": "file:///w"}]}}),
             ),
             ("settings.open", json!({"place": "logFile"})),
             ("app.about", json!({})),

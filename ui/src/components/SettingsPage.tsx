@@ -13,6 +13,7 @@ import { folderPath, folderUri } from '../state/settings';
 import { SHORTCUTS } from '../state/shortcuts';
 import type { Theme } from '../state/theme';
 import { Notice } from './Notice';
+import { WorktreeFolders } from './WorktreeFolders';
 
 const THEMES: [Theme, string][] = [
   ['system', 'System'],
@@ -167,6 +168,11 @@ export function SettingsPage({
           onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
         />
       </div>
+      <WorktreeFolders
+        defaults={defaults}
+        host={hostId || app.hosts.find((h) => h.connected)?.id || ''}
+        onChange={(newSession) => save({ ...s, newSession })}
+      />
 
       {onRules && (
         <>

@@ -68,7 +68,7 @@ mod tests {
     #[test]
     fn the_reply_is_the_markdown_parts_without_tool_calls() {
         let turn: Turn = serde_json::from_value(json!({
-            "id": "t1", "message": {"text": "write it"}, "state": "complete",
+            "id": "t1", "message": {"text": "write it", "origin": {"kind": "user"}}, "state": "complete",
             "responseParts": [
                 {"kind": "markdown", "id": "p1", "content": "Fix the notes\n"},
                 {"kind": "reasoning", "id": "p2", "content": "thinking"},

@@ -32,6 +32,8 @@ use crate::devices_page;
 use crate::error::CoreError;
 use crate::outgoing::{self, fresh_id, Composed};
 use crate::settings_page;
+use crate::turn_reply;
+use crate::worktree_close;
 use hangar_desktop_protocol::command::{ChatOpened, Dispatched, OlderFetched, Queued, SessionCreated, StreamOpened};
 use hangar_desktop_protocol::host::HostAdded;
 use hangar_desktop_protocol::input::answers_to_ahp;
@@ -179,19 +181,28 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             let params = json!({ "channel": a.session });
             Reply::SessionRestartAgent(request(core, &HostId::new(a.host), "x-hangar/restartAgent", params).await?)
         }
-        Command::SessionArchive(a) => {
-            let action =
-                StateAction::SessionIsArchivedChanged(SessionIsArchivedChangedAction { is_archived: a.archived });
-            Reply::SessionArchive(dispatch(core, a.host, a.session, action).await?)
-        }
+        Command::SessionArchive(a) => match a.worktree.filter(|_| a.archived) {
+            Some(removal) => Reply::SessionArchive(
+                worktree_close::archive_removing(core, &HostId::new(a.host), &a.session, removal).await?,
+            ),
+            None => {
+                let action =
+                    StateAction::SessionIsArchivedChanged(SessionIsArchivedChangedAction { is_archived: a.archived });
+                Reply::SessionArchive(dispatch(core, a.host, a.session, action).await?)
+            }
+        },
         Command::SessionMarkRead(a) => {
             let action = StateAction::SessionIsReadChanged(SessionIsReadChangedAction { is_read: a.read });
             Reply::SessionMarkRead(dispatch(core, a.host, a.session, action).await?)
         }
         Command::SessionDispose(a) => {
-            let params = DisposeSessionParams { channel: a.session, meta: None };
+            let params =
+                DisposeSessionParams { channel: a.session, meta: a.worktree.map(worktree_close::removal_meta) };
             let _: Value = request(core, &HostId::new(a.host), "disposeSession", params).await?;
             Reply::SessionDispose(())
+        }
+        Command::SessionWorktree(a) => {
+            Reply::SessionWorktree(worktree_close::worktree(core, &HostId::new(a.host), &a.session).await?)
         }
         Command::FolderList(a) => {
             let host = HostId::new(a.host);
@@ -224,6 +235,9 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
         Command::ChatSend(a) => {
             let message = composed(c, a.text, a.model, a.attachments, a.agent)?;
             Reply::ChatSend(core.send(&HostId::new(a.host), &a.chat, message).await?)
+        }
+        Command::ChatReply(a) => {
+            Reply::ChatReply(turn_reply::reply(core, &HostId::new(a.host), &a.chat, &a.turn_id).await?)
         }
         Command::ChatQueue(a) => {
             let message = composed(c, a.text, a.model, a.attachments, a.agent)?;

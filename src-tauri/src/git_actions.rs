@@ -16,7 +16,8 @@ use crate::core::Core;
 use crate::error::CoreError;
 use hangar_desktop_protocol::command::SessionArgs;
 use hangar_desktop_protocol::git::{
-    MergeBackArgs, MergedBack, PullRequestArgs, PullRequestDraft, PullRequestLink, PullRequestOpened, Pushed,
+    ConflictFile, MergeBackArgs, MergedBack, PullRequestArgs, PullRequestDraft, PullRequestLink, PullRequestOpened,
+    Pushed,
 };
 
 /// `_meta` key of a push's answer.
@@ -140,24 +141,49 @@ pub async fn merge_back(core: &Core, a: MergeBackArgs) -> Result<MergedBack, Cor
             })
         }
         Err(error) => match rpc(&error).filter(|e| e.code == CONFLICT) {
-            Some(e) => {
-                let files = e
-                    .data
-                    .as_ref()
-                    .and_then(|d| d.get("conflicts"))
-                    .and_then(Value::as_array)
-                    .map(|c| c.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-                    .unwrap_or_default();
-                Ok(MergedBack::Conflicts { message: e.message.clone(), files })
-            }
+            Some(e) => Ok(conflicts(&e.message, e.data.as_ref())),
             None => Err(error),
         },
     }
 }
 
+/// A `-32011` of `mergeBack` as the conflicts to show: `data.conflicts`
+/// (the files), and, from a host that sends them, `ours` / `theirs` and
+/// each file's blocks (`data.files`).
+fn conflicts(message: &str, data: Option<&Value>) -> MergedBack {
+    let field = |key: &str| data.and_then(|d| d.get(key));
+    let files = field("conflicts")
+        .and_then(Value::as_array)
+        .map(|c| c.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default();
+    let details = field("files").and_then(|f| serde_json::from_value::<Vec<ConflictFile>>(f.clone()).ok());
+    MergedBack::Conflicts {
+        message: message.to_owned(),
+        files,
+        ours: field("ours").and_then(Value::as_str).map(str::to_owned),
+        theirs: field("theirs").and_then(Value::as_str).map(str::to_owned),
+        details: details.unwrap_or_default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::reason;
+    use super::{conflicts, reason};
+    use hangar_desktop_protocol::git::MergedBack;
+    use serde_json::json;
+
+    #[test]
+    fn conflicts_keep_the_files_of_an_older_host_and_the_blocks_of_a_newer_one() {
+        let older = conflicts("m", Some(&json!({ "conflicts": ["a.txt"] })));
+        let MergedBack::Conflicts { files, details, ours, .. } = older else { panic!("{older:?}") };
+        assert_eq!((files, details.len(), ours), (vec!["a.txt".to_owned()], 0, None));
+        let data = json!({ "conflicts": ["a.txt"], "ours": "main", "theirs": "hangar/x",
+            "files": [{ "path": "a.txt", "hunks": [{ "line": 3, "ours": ["x"], "theirs": ["y"] }] }] });
+        let newer = conflicts("m", Some(&data));
+        let MergedBack::Conflicts { details, ours, theirs, .. } = newer else { panic!("{newer:?}") };
+        assert_eq!((ours.as_deref(), theirs.as_deref()), (Some("main"), Some("hangar/x")));
+        assert_eq!((details[0].hunks[0].line, details[0].hunks[0].theirs.clone()), (3, vec!["y".to_owned()]));
+    }
 
     #[test]
     fn the_reason_leaves_out_the_command_it_quotes() {

@@ -134,7 +134,9 @@ pub mod stream_batch;
 #[cfg(feature = "app")]
 pub mod tauri_app;
 pub mod terminal_view;
+pub mod turn_reply;
 pub mod usage_merge;
 pub mod web;
 #[cfg(feature = "app")]
 pub mod webkit_settings;
+pub mod worktree_close;

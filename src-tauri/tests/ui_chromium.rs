@@ -21,7 +21,9 @@
 //! `review.mjs` for line comments kept across a restart and sent to the
 //! agent as one turn; `commit.mjs` for committing only the kept hunks;
 //! `git-loop.mjs` for the branch state, Push and Open pull request (a bare
-//! repository as `origin`, a stand-in `gh`);
+//! repository as `origin`, a stand-in `gh`); `worktree-close.mjs` for
+//! keeping or removing a session's worktree on Archive and Dispose;
+//! `worktree-default.mjs` for a folder's "start in a new worktree" default;
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes;
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
@@ -150,6 +152,16 @@ fn commit_from_the_changes_panel_holds_only_the_kept_hunks_with_the_edited_messa
 #[test]
 fn push_and_a_pull_request_from_the_changes_panel_with_the_branch_state_in_the_header() {
     run_ui_script("git-loop.mjs");
+}
+
+#[test]
+fn archiving_or_disposing_a_worktree_session_keeps_or_removes_its_worktree_and_never_loses_commits_unasked() {
+    run_ui_script("worktree-close.mjs");
+}
+
+#[test]
+fn a_folder_set_to_start_in_a_worktree_pre_checks_new_session_and_the_choice_is_remembered() {
+    run_ui_script("worktree-default.mjs");
 }
 
 #[test]

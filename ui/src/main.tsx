@@ -305,6 +305,7 @@ function App() {
         <NewSessionDialog
           app={app}
           defaults={settings?.settings.newSession}
+          onSettings={setSettings}
           onClose={() => setCreating(false)}
           onCreated={(h, u) => {
             setCreating(false);

@@ -16,7 +16,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the AHP host without a desktop.
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Per-device tokens for this machine's host: create, list, revoke.
     Token(token::TokenArgs),
     /// The hosts this machine connects to: add, list, remove, rename, check.
@@ -30,7 +30,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Serve(args) => serve::run(args).map_err(|e| e.to_string()),
+        Command::Serve(args) => serve::run(*args).map_err(|e| e.to_string()),
         Command::Token(args) => token::run(args),
         Command::Remote(args) => remote::run(args).map_err(|e| e.to_string()),
         Command::Agents(args) => agents::run(args),

@@ -102,6 +102,9 @@ pub struct ServeArgs {
     /// Seconds a disconnected client stays an active client of its sessions.
     #[arg(long, default_value_t = 30.0, hide = true)]
     active_client_grace_secs: f64,
+    /// Seconds between reads of a watched session's pull request with `gh`.
+    #[arg(long, default_value_t = 60.0, hide = true)]
+    pull_request_refresh_secs: f64,
     /// Envelopes kept for `reconnect` replay (1,000 to 1,000,000).
     #[arg(long, default_value_t = 4096, hide = true, value_parser = replay_capacity)]
     replay_capacity: usize,
@@ -204,6 +207,7 @@ pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
     }
     config.grant_ask_timeout = Duration::from_secs_f64(args.grant_ask_timeout_secs.max(0.0));
     config.max_watches_per_connection = args.max_watches_per_connection;
+    config.pull_request_refresh = Duration::from_secs_f64(args.pull_request_refresh_secs.max(1.0));
     Ok(config)
 }
 

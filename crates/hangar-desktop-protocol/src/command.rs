@@ -30,7 +30,10 @@ use super::customization::{
     SaveOutcome, ToggleScope,
 };
 use super::devices::{DevicePairArgs, DeviceRevokeArgs, DevicesView, PairingLink};
-use super::git::{MergeBackArgs, MergedBack, PullRequestArgs, PullRequestDraft, PullRequestOpened, Pushed};
+use super::git::{
+    MergeBackArgs, MergedBack, PullRequestArgs, PullRequestDraft, PullRequestOpened, Pushed, WorktreeInfo,
+    WorktreeRemoval,
+};
 use super::host::{HostAddArgs, HostAdded, HostArgs, HostProbe, HostProbeArgs, HostRenameArgs};
 use super::input::AnswerView;
 use super::part::InputResponse;
@@ -174,7 +177,9 @@ commands! {
     /// pending customization change taken); refused while a turn runs.
     "session.restartAgent" => SessionRestartAgent(SessionArgs) -> AgentRestarted;
     /// Dispose a session (its history is deleted on the host).
-    "session.dispose" => SessionDispose(SessionArgs) -> ();
+    "session.dispose" => SessionDispose(SessionDisposeArgs) -> ();
+    /// The git worktree a session works in, if it has one of its own.
+    "session.worktree" => SessionWorktree(SessionArgs) -> Option<WorktreeInfo>;
     /// List a folder for the folder picker.
     "folder.list" => FolderList(FolderListArgs) -> FolderListing;
     /// Open a session's default chat: a snapshot, then ops.
@@ -199,6 +204,8 @@ commands! {
     "chat.inputComplete" => ChatInputComplete(ChatInputCompleteArgs) -> Dispatched;
     /// Resume a turn that failed.
     "chat.retry" => ChatRetry(ChatTurnArgs) -> Dispatched;
+    /// Wait for a turn to end: the agent's reply (its Markdown text).
+    "chat.reply" => ChatReply(ChatTurnArgs) -> String;
     /// Send the chat's streams the next older page of turns.
     "chat.fetchOlder" => ChatFetchOlder(ChatArgs) -> OlderFetched;
     /// Find sessions and turns on every connected host at once
@@ -438,6 +445,27 @@ pub struct SessionArchiveArgs {
     pub session: String,
     /// Archive (`true`) or unarchive.
     pub archived: bool,
+    /// Archiving: remove the session's worktree too (refused, and the
+    /// session left unarchived, when that would lose edits or commits
+    /// without `force`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub worktree: Option<WorktreeRemoval>,
+}
+
+/// `session.dispose`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionDisposeArgs {
+    /// Host id.
+    pub host: String,
+    /// Session URI.
+    pub session: String,
+    /// Remove the session's worktree too (refused, and nothing disposed,
+    /// when that would lose edits or commits without `force`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub worktree: Option<WorktreeRemoval>,
 }
 
 /// `session.markRead`.
@@ -794,7 +822,8 @@ mod tests {
             (
                 "settings.save",
                 json!({"theme": "dark", "notify": {"approvals": true, "questions": false, "finishedTurns": true,
-                    "failures": true}, "newSession": {"host": "local", "agent": "echo", "folder": "file:///w"}}),
+                    "failures": true}, "newSession": {"host": "local", "agent": "echo", "folder": "file:///w",
+                    "worktreeFolders": [{"host": "local", "folder": "file:///w"}]}}),
             ),
             ("settings.open", json!({"place": "logFile"})),
             ("app.about", json!({})),
@@ -815,11 +844,12 @@ mod tests {
             ("session.create", json!({"host": h, "agent": null, "folder": "file:///w"})),
             ("session.fork", json!({"host": h, "chat": c, "turnId": "t"})),
             ("session.rename", json!({"host": h, "session": s, "title": "T"})),
-            ("session.archive", json!({"host": h, "session": s, "archived": true})),
+            ("session.archive", json!({"host": h, "session": s, "archived": true, "worktree": {"force": false}})),
             ("session.markRead", json!({"host": h, "session": s, "read": true})),
             ("session.setting", json!({"host": h, "session": s, "key": "mode", "value": "plan"})),
             ("session.restartAgent", json!({"host": h, "session": s})),
-            ("session.dispose", json!({"host": h, "session": s})),
+            ("session.dispose", json!({"host": h, "session": s, "worktree": {"force": true}})),
+            ("session.worktree", json!({"host": h, "session": s})),
             ("folder.list", json!({"host": h})),
             ("chat.open", json!({"host": h, "session": s})),
             (
@@ -851,6 +881,7 @@ mod tests {
                 "answers": {"q": {"state": "skipped"}}}),
             ),
             ("chat.retry", json!({"host": h, "chat": c, "turnId": "t"})),
+            ("chat.reply", json!({"host": h, "chat": c, "turnId": "t"})),
             ("chat.fetchOlder", json!({"host": h, "chat": c})),
             ("search", json!({"query": "quok", "limit": 5, "cursors": {"h1": "c1"}})),
             ("chat.completions", json!({"host": h, "chat": c, "text": "@a", "offset": 2})),

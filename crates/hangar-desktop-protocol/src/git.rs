@@ -2,7 +2,9 @@
 //! state a session row carries (`_meta["hangar/git"]` of the host's session
 //! summary), and the arguments and answers of `changes.push`,
 //! `changes.pullRequestDraft`, `changes.pullRequest` and `changes.mergeBack`
-//! (the host's changeset operations, docs/changesets.md).
+//! (the host's changeset operations, docs/changesets.md), and a worktree
+//! session's worktree (`session.worktree`) and its removal on archive or
+//! dispose.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -131,5 +133,67 @@ pub enum MergedBack {
         message: String,
         /// Paths relative to the repository's top folder.
         files: Vec<String>,
+        /// The branch merged into (the folder's), when the host says.
+        ours: Option<String>,
+        /// The session's branch, when the host says.
+        theirs: Option<String>,
+        /// Each file's conflicting blocks (empty from a host that does not send them).
+        details: Vec<ConflictFile>,
     },
+}
+
+/// Remove a session's worktree with the session (`_meta["hangar/worktree"]:
+/// {"remove": true, "force"}` on the host).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreeRemoval {
+    /// Remove it even with uncommitted edits or unmerged commits (the
+    /// branch is then kept).
+    #[serde(default)]
+    pub force: bool,
+}
+
+/// `session.worktree`: the git worktree a session works in
+/// (its `_meta["hangar/worktree"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreeInfo {
+    /// The worktree's folder on the host.
+    pub path: String,
+    /// Its branch.
+    pub branch: String,
+    /// The repository it was made from.
+    pub repository: String,
+    /// The branch it was made from.
+    pub base: String,
+}
+
+/// A file that conflicts on merge back, with its conflicting blocks
+/// (`data.files` of the host's `-32011`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConflictFile {
+    /// Relative to the repository's top folder.
+    pub path: String,
+    /// Its blocks; none for a conflict without text (a deletion, a binary file).
+    #[serde(default)]
+    pub hunks: Vec<ConflictHunk>,
+}
+
+/// One conflicting block: both sides' lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConflictHunk {
+    /// Where it starts in the merged file (1-based).
+    pub line: i64,
+    /// The folder's branch's lines.
+    pub ours: Vec<String>,
+    /// The common ancestor's lines, when the host has them.
+    #[serde(default)]
+    pub base: Option<Vec<String>>,
+    /// The session's branch's lines.
+    pub theirs: Vec<String>,
+    /// A side was cut short.
+    #[serde(default)]
+    pub truncated: bool,
 }

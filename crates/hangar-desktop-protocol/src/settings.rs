@@ -52,6 +52,20 @@ pub struct NewSessionDefaults {
     pub agent: Option<String>,
     /// The folder (a `file://` URI on that host).
     pub folder: Option<String>,
+    /// The folders whose new sessions start in a new worktree ("In a new
+    /// worktree" pre-checked; set in Settings, and remembered from the New
+    /// session dialog's checkbox).
+    pub worktree_folders: Vec<FolderOnHost>,
+}
+
+/// A folder on a host.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FolderOnHost {
+    /// The host id.
+    pub host: String,
+    /// The folder (a `file://` URI on that host).
+    pub folder: String,
 }
 
 /// The app's settings (`DATA_DIR/settings.json`). Fields missing from the

@@ -67,6 +67,9 @@ pub struct HostConfig {
     /// Where forks get their working copies (default: `hangar-worktrees`
     /// beside the data directory).
     pub worktrees_dir: PathBuf,
+    /// How often a session's open pull request is read again with `gh`
+    /// while a client watches the session (default: 60 s).
+    pub pull_request_refresh: Duration,
 }
 
 impl HostConfig {
@@ -92,6 +95,7 @@ impl HostConfig {
             max_watches_per_connection: 256,
             customization_home: home_dir(),
             worktrees_dir: data_dir.parent().unwrap_or(&data_dir).join("hangar-worktrees"),
+            pull_request_refresh: Duration::from_secs(60),
             data_dir,
         }
     }

@@ -285,7 +285,13 @@ export function ChangesPanel(p: ChangesPanelProps) {
         />
       )}
       {!p.turn && view && (
-        <GitActions host={p.host} session={p.session} operations={view.operations} worktree={view.worktree} />
+        <GitActions
+          host={p.host}
+          session={p.session}
+          operations={view.operations}
+          worktree={view.worktree}
+          chat={p.chat ?? null}
+        />
       )}
       {committing && (
         <CommitForm

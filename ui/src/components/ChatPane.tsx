@@ -4,6 +4,7 @@
 // Changes or Customizations panel beside the chat.
 import { lazy, Suspense } from 'preact/compat';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { WorktreeInfo } from '../gen';
 import { call, errorText, LINK_LOST, stream } from '../ipc';
 import { toolChoices } from '../state/agent-tools';
 import { type AgentInfo, folderName, folderPath, type SessionRow } from '../state/app-store';
@@ -36,6 +37,7 @@ import { Notice } from './Notice';
 import { StartFailed } from './StartFailed';
 import { Turn, type TurnActions } from './Turn';
 import { type TurnFocus, useTurnFocus } from './turn-focus';
+import { type CloseKind, WorktreeCloseDialog } from './WorktreeCloseDialog';
 
 /** The editor (CodeMirror) loads on first use: it is most of the app's code. */
 const CustomizationEditor = lazy(() =>
@@ -68,6 +70,8 @@ export function ChatPane({
   const [limit, setLimit] = useState(PAGE);
   const [renaming, setRenaming] = useState(false);
   const [disposing, setDisposing] = useState(false);
+  /** Archiving or disposing a session in a worktree of its own: keep or remove it. */
+  const [closing, setClosing] = useState<{ kind: CloseKind; worktree: WorktreeInfo } | null>(null);
   /** The customization file open in the editor. */
   const [editing, setEditing] = useState<EditTarget | null>(null);
   /** The turn a fork is being made from. */
@@ -110,6 +114,15 @@ export function ChatPane({
   const dropAnchor = useRef(false);
   const ops = useRef<FrameFold<ChatView, ChatOp> | null>(null);
   const host = row.host;
+  const closeSession = (kind: CloseKind) =>
+    call('session.worktree', { host, session: row.uri }).then(
+      (worktree) => {
+        if (worktree) setClosing({ kind, worktree });
+        else if (kind === 'dispose') setDisposing(true);
+        else call('session.archive', { host, session: row.uri, archived: true }).catch((e) => setError(errorText(e)));
+      },
+      (e) => setError(errorText(e)),
+    );
 
   const link = useLink();
   /** The session the chat was last opened for: opened again for the same one, it is a resync. */
@@ -411,11 +424,15 @@ export function ChatPane({
             <button
               type="button"
               data-testid="archive"
-              onClick={() => call('session.archive', { host, session: row.uri, archived: !row.archived })}
+              onClick={() =>
+                row.archived
+                  ? call('session.archive', { host, session: row.uri, archived: false })
+                  : closeSession('archive')
+              }
             >
               {row.archived ? 'Unarchive' : 'Archive'}
             </button>
-            <button type="button" class="danger" data-testid="dispose" onClick={() => setDisposing(true)}>
+            <button type="button" class="danger" data-testid="dispose" onClick={() => closeSession('dispose')}>
               Dispose
             </button>
           </span>
@@ -431,6 +448,19 @@ export function ChatPane({
           onConfirm={() => {
             setDisposing(false);
             call('session.dispose', { host, session: row.uri }).then(onClosed, (err) => setError(errorText(err)));
+          }}
+        />
+      )}
+      {closing && (
+        <WorktreeCloseDialog
+          host={host}
+          session={row.uri}
+          kind={closing.kind}
+          worktree={closing.worktree}
+          onCancel={() => setClosing(null)}
+          onDone={() => {
+            setClosing(null);
+            if (closing.kind === 'dispose') onClosed();
           }}
         />
       )}

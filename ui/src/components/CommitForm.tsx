@@ -1,10 +1,12 @@
 // Commit… in the Changes panel: a commit message drafted from the session
 // (`changes.commitDraft`: the host's draft, or the session's title and
 // prompts), editable; "Ask the agent to write it" sends the agent a prompt
-// asking for one (its answer shows in the chat, to paste here); Commit
-// commits exactly the kept changes (the host's `commit` operation).
+// asking for one and, when that turn ends, puts its reply in the field
+// (`chat.reply`), to edit before committing; Commit commits exactly the
+// kept changes (the host's `commit` operation).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, errorText } from '../ipc';
+import { unfence } from '../state/commit-message';
 
 /** The prompt "Ask the agent to write it" sends. */
 export const ASK_FOR_COMMIT_MESSAGE =
@@ -36,12 +38,28 @@ export function CommitForm(p: CommitFormProps) {
   useEffect(() => {
     if (message !== null) input.current?.focus();
   }, [message === null]);
-  const ask = () => {
-    if (!p.chat) return;
-    call('chat.send', { host: p.host, chat: p.chat, text: ASK_FOR_COMMIT_MESSAGE }).then(
-      () => setAsked('Asked the agent: its message will be in the chat; paste it here.'),
-      (e) => setAsked(errorText(e)),
-    );
+  const [asking, setAsking] = useState(false);
+  const ask = async () => {
+    const chat = p.chat;
+    if (!chat) return;
+    setAsking(true);
+    setAsked('Asked the agent: its message goes here when it answers.');
+    try {
+      const sent = await call('chat.send', { host: p.host, chat, text: ASK_FOR_COMMIT_MESSAGE });
+      if (!('turnId' in sent)) {
+        setAsked('The agent is not ready: the request waits in the chat; paste its answer here.');
+        return;
+      }
+      const reply = unfence(await call('chat.reply', { host: p.host, chat, turnId: sent.turnId }));
+      if (reply) {
+        setMessage(reply);
+        setAsked("The agent's message: edit it before committing.");
+      } else setAsked('The agent answered with no text.');
+    } catch (e) {
+      setAsked(errorText(e));
+    } finally {
+      setAsking(false);
+    }
   };
   return (
     <form
@@ -79,7 +97,7 @@ export function CommitForm(p: CommitFormProps) {
         <button type="submit" class="primary" disabled={p.busy || !message?.trim()} data-testid="commit-confirm">
           Commit
         </button>
-        <button type="button" disabled={!p.chat} data-testid="commit-ask" onClick={ask}>
+        <button type="button" disabled={!p.chat || asking} data-testid="commit-ask" onClick={ask}>
           Ask the agent to write it
         </button>
         <button type="button" onClick={p.onCancel}>

@@ -3,11 +3,13 @@
 // Open pull request… (PullRequestForm; the link once opened, or, when the
 // host has no signed-in `gh`, the exact command to run there with a Copy
 // button) and, for a session in a worktree of its own, Merge back (asked
-// first; the result, or the files that conflict: nothing is merged then).
+// first; the result, or the conflicts with both sides, MergeConflicts:
+// nothing is merged then).
 import { useState } from 'preact/hooks';
 import type { MergedBack, PullRequestOpened } from '../gen';
 import { call, errorText } from '../ipc';
 import { ConfirmDialog } from './ConfirmDialog';
+import { MergeConflicts } from './MergeConflicts';
 import { Notice } from './Notice';
 import { PullRequestForm } from './PullRequestForm';
 
@@ -18,6 +20,8 @@ export interface GitActionsProps {
   operations: string[];
   /** The session works in a worktree of its own. */
   worktree: boolean;
+  /** The session's chat (a merge conflict's request to the agent goes there). */
+  chat: string | null;
 }
 
 export function GitActions(p: GitActionsProps) {
@@ -138,17 +142,15 @@ export function GitActions(p: GitActionsProps) {
         </p>
       )}
       {merged?.kind === 'conflicts' && (
-        <div class="small" data-testid="merge-back-conflicts">
-          <p class="error">{merged.message}</p>
-          <p class="muted">Nothing was merged. These files conflict:</p>
-          <ul>
-            {merged.files.map((f) => (
-              <li key={f}>
-                <code>{f}</code>
-              </li>
-            ))}
-          </ul>
-        </div>
+        <MergeConflicts
+          host={p.host}
+          chat={p.chat}
+          message={merged.message}
+          files={merged.files}
+          ours={merged.ours}
+          theirs={merged.theirs}
+          details={merged.details}
+        />
       )}
     </div>
   );

@@ -5,26 +5,33 @@
 // with Settings' defaults (host, agent, folder) when they are offered.
 // "In a new worktree" asks the host to make a git worktree of the folder's
 // repository on a new branch for the session (the host refuses, with the
-// reason shown here, a folder that is not in a repository). Below, the
+// reason shown here, a folder that is not in a repository); it starts
+// checked for the folders Settings lists as starting in a new worktree,
+// and the choice made for a folder is remembered there. Below, the
 // agent's own earlier sessions in the folder can be continued (PastSessions).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FolderListing } from '../gen/FolderListing';
 import type { NewSessionDefaults } from '../gen/NewSessionDefaults';
+import type { SettingsView } from '../gen/SettingsView';
 import { call, errorText } from '../ipc';
 import type { AppState } from '../state/app-store';
 import { dialogHost, hostWaiting } from '../state/new-session';
+import { startsInWorktree, withWorktreeFolder } from '../state/worktree-folders';
 import { FolderPicker } from './FolderPicker';
 import { PastSessions } from './PastSessions';
 
 export function NewSessionDialog({
   app,
   defaults,
+  onSettings,
   onClose,
   onCreated,
 }: {
   app: AppState;
   /** Settings' defaults for a new session. */
   defaults?: NewSessionDefaults;
+  /** The settings changed (a folder's worktree choice remembered). */
+  onSettings?: (view: SettingsView) => void;
   onClose: () => void;
   onCreated: (host: string, uri: string) => void;
 }) {
@@ -58,6 +65,17 @@ export function NewSessionDialog({
     if (host && target.ready) open(folder, folder ? () => open() : undefined);
   }, [host, target.ready]);
 
+  // "In a new worktree" as Settings says for the folder shown.
+  const inWorktree = startsInWorktree(defaults, host, listing?.uri);
+  useEffect(() => setWorktree(inWorktree), [inWorktree]);
+  /** Remember the worktree choice made for `folder` when it is not the folder's default. */
+  const remember = async (folder: string, on: boolean) => {
+    if (on === inWorktree) return;
+    const view = await call('settings.get', {});
+    const newSession = withWorktreeFolder(view.settings.newSession, host, folder, on);
+    onSettings?.(await call('settings.save', { ...view.settings, newSession }));
+  };
+
   /** Start the session; `agentSession`: continue that one of the agent's own. */
   const create = async (agentSession?: string) => {
     if (!listing) return;
@@ -70,6 +88,7 @@ export function NewSessionDialog({
         worktree: agentSession ? false : worktree,
         agentSession: agentSession ?? null,
       });
+      if (!agentSession) await remember(listing.uri, worktree).catch(() => {});
       onCreated(host, r.session);
     } catch (e) {
       setError(errorText(e));

@@ -15,6 +15,7 @@ import type { Theme } from '../state/theme';
 import { deviceToken } from '../web/device_token';
 import { DevicesSettings } from './DevicesSettings';
 import { Notice } from './Notice';
+import { WorktreeFolders } from './WorktreeFolders';
 
 const THEMES: [Theme, string][] = [
   ['system', 'System'],
@@ -169,6 +170,11 @@ export function SettingsPage({
           onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
         />
       </div>
+      <WorktreeFolders
+        defaults={defaults}
+        host={hostId || app.hosts.find((h) => h.connected)?.id || ''}
+        onChange={(newSession) => save({ ...s, newSession })}
+      />
 
       {onRules && (
         <>

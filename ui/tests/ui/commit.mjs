@@ -4,7 +4,9 @@
 // message drafted from the session, edited here; the commit (read back with
 // git) holds notes.txt with only the kept hunk, and not other.txt. A second
 // Commit with nothing more kept shows the host's reason. "Ask the agent to
-// write it" sends the agent one prompt asking for a message.
+// write it" sends the agent one prompt asking for a message and, when the
+// turn ends, the message field holds the agent's reply (out of its code
+// fence), editable.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -34,7 +36,7 @@ writeFileSync(
         { chunk: 'Edited.' },
         { end: 'end_turn' },
       ],
-      [{ chunk: 'Improve line 2 of the notes' }, { end: 'end_turn' }],
+      [{ chunk: '```\nTidy the notes\n\nLine 2 reads better.\n```' }, { end: 'end_turn' }],
     ],
   }),
 );
@@ -94,10 +96,27 @@ await run('commit', home, [`editor=${fakeBin} --script ${script}`], async (page,
   check(/nothing/i.test(err), 'a commit with nothing kept shows why', err);
   check(git('rev-parse', 'HEAD').trim() === head, 'and commits nothing', '');
 
-  // Ask the agent: one prompt asking for a message, answered in the chat.
+  // Ask the agent: one prompt asking for a message; its reply fills the field.
+  await page.fill('[data-testid=commit-message]', 'Nothing');
   await page.click('[data-testid=commit-ask]');
   await page.waitForSelector('[data-testid=commit-asked]');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=turn]:not(.active)').length === 2);
   const asked = await page.textContent('[data-testid=turn]:last-of-type .user-msg');
   check(asked.startsWith('Write a git commit message'), 'the agent is asked for a commit message', asked);
+  await page.waitForFunction(() => document.querySelector('[data-testid=commit-message]')?.value !== 'Nothing', null, {
+    timeout: 20000,
+  });
+  const written = await page.inputValue('[data-testid=commit-message]');
+  check(
+    written === 'Tidy the notes\n\nLine 2 reads better.',
+    "the field holds the agent's reply",
+    JSON.stringify(written),
+  );
+  if (shots) await page.screenshot({ path: join(shots, 'commit-agent-message.png') });
+  await page.fill('[data-testid=commit-message]', `${written}\n\nEdited.`);
+  check(
+    (await page.inputValue('[data-testid=commit-message]')).endsWith('Edited.'),
+    'and stays editable',
+    await page.inputValue('[data-testid=commit-message]'),
+  );
 });

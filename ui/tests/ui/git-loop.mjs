@@ -8,7 +8,9 @@
 // shows the host's draft; with an edited title the stand-in `gh` is asked
 // for exactly that title, the link shows in the panel and in the header.
 // With `gh` gone from PATH, the panel shows the exact command to run, and
-// Copy puts it on the clipboard.
+// Copy puts it on the clipboard. Merge back from a worktree session over a
+// conflicting commit shows the conflicting block, both sides, and one click
+// asks the agent to merge the folder's branch into its own.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,7 +78,10 @@ const moverScript = join(home, 'mover.json');
 writeFileSync(
   moverScript,
   JSON.stringify({
-    turns: [[{ writeFile: { path: 'notes.txt', text: 'line 1, moved\nline 2, improved\n' } }, { end: 'end_turn' }]],
+    turns: [
+      [{ writeFile: { path: 'notes.txt', text: 'line 1, moved\nline 2, improved\n' } }, { end: 'end_turn' }],
+      [{ chunk: 'I will merge main into my branch.' }, { end: 'end_turn' }],
+    ],
   }),
 );
 const shots = process.env.SCREENSHOT_DIR;
@@ -210,10 +215,26 @@ await run(
     await page.waitForSelector(
       '[data-testid=merge-back-conflicts], [data-testid=merge-back-done], [data-testid=git-error]',
     );
-    const conflicts = await page.$$eval('[data-testid=merge-back-conflicts] li', (l) => l.map((x) => x.textContent));
-    check(conflicts.join() === 'notes.txt', 'a conflicting merge back lists the file', JSON.stringify(conflicts));
+    const conflicts = await page.$$eval('[data-testid=conflict-file]', (l) => l.map((x) => x.dataset.path));
+    check(conflicts.join() === 'notes.txt', 'a conflicting merge back shows the file', JSON.stringify(conflicts));
     check(git('rev-parse', 'HEAD').trim() === byHand, 'and merges nothing', '');
+    const sides = await page.$$eval('[data-testid=conflict-hunk] pre', (l) => l.map((x) => x.textContent));
+    check(
+      sides.join('|') === 'line 1, by hand|line 1, moved',
+      "the conflicting block shows the folder's line beside the session's",
+      JSON.stringify(sides),
+    );
     if (shots) await page.screenshot({ path: join(shots, 'git-loop-merge-conflict.png') });
+    // One click asks the agent, as a turn, to merge the folder's branch into its own.
+    await page.click('[data-testid=conflict-ask-agent]');
+    await page.waitForSelector('[data-testid=conflict-asked]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=turn]:not(.active)').length === 2);
+    const request = await page.textContent('[data-testid=turn]:last-of-type .user-msg');
+    check(
+      request.includes('git merge hangar/fix') && request.includes('notes.txt'),
+      "the agent is asked to merge the folder's branch (hangar/fix) into its own",
+      request,
+    );
     git('reset', '-q', '--hard', 'HEAD~1');
     await page.click('[data-testid=merge-back-button]');
     await page.click('[data-testid=merge-back-dialog] [data-testid=confirm-dialog-ok]');

@@ -25,4 +25,11 @@ impl Engine {
     pub fn session_git(&self, session: &str) -> Option<&Value> {
         self.session_git.get(session)
     }
+
+    /// The sessions whose branch state shows a pull request not merged
+    /// yet (its state can still change).
+    pub fn sessions_with_open_pull_request(&self) -> Vec<String> {
+        let open = |git: &Value| git["pullRequest"].is_object() && git["pullRequest"]["state"] != "MERGED";
+        self.session_git.iter().filter(|(_, git)| open(git)).map(|(s, _)| s.clone()).collect()
+    }
 }

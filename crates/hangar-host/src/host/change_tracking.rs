@@ -72,6 +72,8 @@ impl Host {
         if dirs.is_empty() {
             return;
         }
+        // Its pull request, once it has one, is read again while watched.
+        self.watch_pull_requests();
         let (host, session) = (self.clone(), uri.to_owned());
         let spawned = std::thread::Builder::new().name("changes-prepare".into()).spawn(move || {
             host.refresh_git_state(&session);

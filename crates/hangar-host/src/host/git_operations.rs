@@ -68,9 +68,9 @@ fn ask<T: Default + for<'de> Deserialize<'de>>(meta: Option<&Map<String, Value>>
 /// A git error as the client sees it.
 pub fn rpc_error(e: GitLoopError) -> RpcError {
     match e {
-        GitLoopError::Conflict { ref files, .. } => {
-            let files = files.clone();
-            RpcError::conflict(e.to_string()).with_data(json!({ "conflicts": files }))
+        GitLoopError::Conflict { ref files, ref into, ref theirs, ref detail } => {
+            let data = json!({ "conflicts": files, "ours": into, "theirs": theirs, "files": detail });
+            RpcError::conflict(e.to_string()).with_data(data)
         }
         GitLoopError::NoGh { ref command, .. } => {
             let command = command.clone();
@@ -244,6 +244,7 @@ impl Host {
             push::push(&place.dir).map_err(rpc_error)?;
         }
         let pr = pull_request::create(&place.dir, &drafted).map_err(rpc_error)?;
+        self.watch_pull_requests();
         let message = format!("Opened pull request #{} ({}).", pr.number, pr.url);
         let meta = json!({
             "url": pr.url, "number": pr.number, "state": pr.state,
@@ -281,15 +282,16 @@ impl Host {
 
     /// Read `session`'s branch state and show it on its summary; the pull
     /// request opened from it is kept (after a restart, found in the audit
-    /// log).
+    /// log) and read again with `gh` (`pull_request_watch.rs`).
     pub(crate) fn refresh_git_state(&self, session: &str) {
         let Some(place) = self.git_place(session) else { return };
         let Some(mut fresh) = state::read(&place.dir, place.base()) else { return };
         let shown = self.with_engine_locked(|e| e.session_git(session).cloned());
-        fresh.pull_request = match shown {
+        let known = match shown {
             Some(old) => old.get("pullRequest").and_then(|p| serde_json::from_value(p.clone()).ok()),
             None => self.pull_request_in_audit(session),
         };
+        fresh.pull_request = known.map(|pr| self.reread_pull_request(&place.dir, pr));
         match serde_json::to_value(&fresh) {
             Ok(value) => self.with_engine_locked(|e| e.set_session_git(session, value)),
             Err(e) => tracing::warn!(session, "showing the branch state: {e}"),

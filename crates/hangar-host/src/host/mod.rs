@@ -20,6 +20,9 @@
 //! - `git_operations.rs` — the session changeset's `push`, `pullRequest`,
 //!   `mergeBack` and drafts, and the branch state on the summary
 //!   (`_meta["hangar/git"]`).
+//! - `pull_request_watch.rs` — a session's pull request read again with
+//!   `gh` (its state), at each branch-state refresh and on a timer while a
+//!   client watches the session.
 //! - `worktree_session.rs` — `createSession` / `disposeSession` with
 //!   `_meta["hangar/worktree"]`: a session in a git worktree of its own,
 //!   and removing it with the session.
@@ -31,6 +34,7 @@ mod change_tracking;
 pub mod client_requests;
 pub mod fork_session;
 mod git_operations;
+mod pull_request_watch;
 pub mod worktree_session;
 
 use std::collections::HashMap;
@@ -142,6 +146,8 @@ pub struct Host {
     /// Client ids seen since start, with their negotiated generation.
     known_clients: Mutex<HashMap<String, ProtocolGeneration>>,
     grace_timers: Mutex<HashMap<String, tokio::task::AbortHandle>>,
+    /// Started once: re-reads watched sessions' pull requests (`pull_request_watch.rs`).
+    pull_request_watch: std::sync::OnceLock<()>,
     agents: Arc<dyn AgentLayer>,
     /// The agents, current (installs and custom agents change it live).
     pub agent_registry: Arc<crate::agents::registry::AgentRegistry>,
@@ -250,6 +256,7 @@ impl Host {
             usage,
             known_clients: Mutex::new(HashMap::new()),
             grace_timers: Mutex::new(HashMap::new()),
+            pull_request_watch: std::sync::OnceLock::new(),
             agents: agent_layer(registry.clone(), &config.data_dir),
             agent_registry: registry,
             agent_installs: crate::agents::install::Installs::default(),

@@ -142,7 +142,8 @@ async fn push_sets_the_upstream_and_a_rejected_or_impossible_push_says_why_in_gi
 /// A stand-in `gh` in `dir/bin` that appends its arguments (NUL-separated,
 /// one invocation per record) to `dir/gh.log`, answers `auth status` with
 /// `auth`'s exit code, prints a PR address for `pr create` and its JSON
-/// for `pr view`. Returns the `bin` folder.
+/// for `pr view` (its state is what `dir/pr-state` says, else `OPEN`).
+/// Returns the `bin` folder.
 fn stand_in_gh(dir: &Path, auth: i32) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let bin = dir.join("bin");
@@ -152,9 +153,11 @@ fn stand_in_gh(dir: &Path, auth: i32) -> PathBuf {
          case \"$1 $2\" in\n\
          'auth status') exit {auth} ;;\n\
          'pr create') echo 'Creating pull request...' >&2; echo 'https://github.com/o/r/pull/7' ;;\n\
-         'pr view') echo '{{\"url\":\"https://github.com/o/r/pull/7\",\"number\":7,\"state\":\"OPEN\"}}' ;;\n\
+         'pr view') s=$(cat '{state}' 2>/dev/null || echo OPEN); \
+         printf '{{\"url\":\"https://github.com/o/r/pull/7\",\"number\":7,\"state\":\"%s\"}}\\n' \"$s\" ;;\n\
          esac\n",
-        log = log.display()
+        log = log.display(),
+        state = dir.join("pr-state").display()
     );
     write(&bin.join("gh"), &script);
     std::fs::set_permissions(bin.join("gh"), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -224,11 +227,24 @@ async fn a_pull_request_is_opened_through_gh_with_the_drafted_title_and_kept_acr
     assert_eq!(git(&ws, &[&bare_dir, "rev-parse", "hangar/git-pr"]), git(&wt, &["rev-parse", "HEAD"]));
     assert_eq!(git_state(&rig.client, session).await["pullRequest"], pr);
 
+    // Closed on GitHub: the next refresh of the branch state (here, a client
+    // subscribing to the session changeset) reads it again with gh.
+    std::fs::write(gh_dir.join("pr-state"), "CLOSED\n").unwrap();
+    rig.client.subscribe(session_changeset(session)).await.unwrap();
+    let closed = pull_request_when(&rig.client, session, "CLOSED").await;
+    assert_eq!(closed["pullRequest"]["state"], "CLOSED", "{closed}");
+    let view = ["pr", "view", "7", "--json", "state,url,number"];
+    assert!(gh_calls(&gh_dir).iter().any(|c| c == &view), "{:?}", gh_calls(&gh_dir));
+
     // A new host on the same data dir still shows the pull request once the
     // session is looked at.
     assert!(rig.host.sigterm().success());
     let spec = format!("agent={cmd}");
-    let host = TestHost::start_in(Launch::Process(&[("PATH", path.as_str())]), &data, &["--agent", &spec]);
+    let host = TestHost::start_in(
+        Launch::Process(&[("PATH", path.as_str())]),
+        &data,
+        &["--agent", &spec, "--pull-request-refresh-secs", "1"],
+    );
     let (client, _) = hangar_e2e::initialized(&host, "after-restart").await;
     client.subscribe(session.to_owned()).await.unwrap();
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
@@ -239,8 +255,28 @@ async fn a_pull_request_is_opened_through_gh_with_the_drafted_title_and_kept_acr
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     };
-    assert_eq!(state["pullRequest"], pr, "{state}");
+    let closed_pr = json!({ "url": "https://github.com/o/r/pull/7", "number": 7, "state": "CLOSED" });
+    assert_eq!(state["pullRequest"], closed_pr, "{state}");
     assert_eq!(state["upstream"], "origin/hangar/git-pr");
+
+    // Merged on GitHub while the client watches: the timer (1 s here, 60 s
+    // by default) reads it again with nothing else happening.
+    std::fs::write(gh_dir.join("pr-state"), "MERGED\n").unwrap();
+    let merged = pull_request_when(&client, session, "MERGED").await;
+    assert_eq!(merged["pullRequest"]["state"], "MERGED", "{merged}");
+}
+
+/// The session's `hangar/git` once its pull request's state is `want` (or
+/// as it is after 30 s).
+async fn pull_request_when(client: &ahp::Client, session: &str, want: &str) -> Value {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let state = git_state(client, session).await;
+        if state["pullRequest"]["state"] == want || tokio::time::Instant::now() > deadline {
+            return state;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
 
 #[tokio::test]
@@ -378,8 +414,14 @@ async fn merge_back_fast_forwards_makes_a_merge_commit_and_never_forces_a_confli
     turn_and_commit(&mut rig, "third").await;
     let before = snapshot(&ws);
     let e = failed(operate(&rig, "mergeBack", json!({})).await, -32011).await;
-    assert_eq!(e.data.as_ref().unwrap()["conflicts"], json!(["hello.txt"]), "{}", e.message);
+    let data = e.data.clone().unwrap();
+    assert_eq!(data["conflicts"], json!(["hello.txt"]), "{}", e.message);
     assert!(e.message.contains("hello.txt"), "{}", e.message);
+    // Each file's conflicting blocks, both sides: ours is the folder's branch, theirs the session's.
+    let branch = worktree_of(&rig).await.0["branch"].clone();
+    assert_eq!((data["ours"].clone(), data["theirs"].clone()), (json!("main"), branch));
+    let hunks = json!([{ "line": 1, "ours": ["hello from main"], "theirs": ["hello from the session"] }]);
+    assert_eq!(data["files"], json!([{ "path": "hello.txt", "hunks": hunks }]), "{data}");
     let after = snapshot(&ws);
     let changed: Vec<_> = after.keys().chain(before.keys()).filter(|p| after.get(*p) != before.get(*p)).collect();
     assert!(changed.is_empty(), "the original folder is untouched: {changed:?}");

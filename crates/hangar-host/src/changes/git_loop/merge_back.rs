@@ -4,13 +4,15 @@
 //! else a merge commit (or as `mode` says). Never forced: the original
 //! folder must be clean, and a merge that would conflict is found with
 //! `git merge-tree --write-tree` before anything is written, so the folder
-//! is left exactly as it was and the conflicting files are named.
+//! is left exactly as it was and the conflicting files are named, each with
+//! its conflicting blocks (`conflict_hunks.rs`).
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use super::command::{self, git};
+use super::conflict_hunks;
 use super::push::current_branch;
 use super::GitLoopError;
 use crate::worktrees::{remove, Worktree};
@@ -85,7 +87,9 @@ pub fn merge_back(wt: &Worktree, mode: Mode) -> Result<Merged, GitLoopError> {
             if files.is_empty() {
                 return Err(refuse(format!("git merge-tree failed: {}", said.both)));
             }
-            return Err(GitLoopError::Conflict { into, files });
+            let tree = said.stdout.lines().next().unwrap_or_default();
+            let detail = conflict_hunks::read(repo, tree, &files);
+            return Err(GitLoopError::Conflict { into, files, theirs: wt.branch.clone(), detail });
         }
     }
     let how = match mode {

@@ -13,6 +13,7 @@
 //! - `push.rs`         — `git push` to the upstream or `origin`.
 //! - `pull_request.rs` — `gh pr create` / `gh pr view`, or the command to run.
 //! - `merge_back.rs`   — checked with `git merge-tree`, then `git merge`.
+//! - `conflict_hunks.rs` — a conflicting merge back's blocks, both sides.
 //! - `operations.rs`   — the operation ids and `_meta` keys.
 //!
 //! Why the `git` CLI for the writes and not `gix`: a push needs the user's
@@ -21,6 +22,7 @@
 //! configuration matters.
 
 pub mod command;
+pub mod conflict_hunks;
 pub mod draft;
 pub mod merge_back;
 pub mod operations;
@@ -41,6 +43,10 @@ pub enum GitLoopError {
         into: String,
         /// The conflicting files, relative to the repository's top folder.
         files: Vec<String>,
+        /// The session's branch.
+        theirs: String,
+        /// Each file's conflicting blocks.
+        detail: Vec<conflict_hunks::FileConflict>,
     },
     /// `gh` is missing or not signed in.
     #[error("{reason}; run this instead, after pushing the branch: {command}")]

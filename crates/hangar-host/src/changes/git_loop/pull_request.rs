@@ -1,6 +1,7 @@
 //! `pullRequest` through the GitHub CLI on the session's host: `gh auth
 //! status` must succeed, then `gh pr create` makes it and `gh pr view
-//! --json` reads it back. Without `gh` (or signed out) the error carries
+//! --json` reads it back ([`view`] reads it again later, for its state).
+//! Without `gh` (or signed out) the error carries
 //! the exact command line to run instead, quoted for a POSIX shell
 //! (`shlex`, not a hand-written quoting).
 
@@ -57,6 +58,18 @@ pub fn create(dir: &Path, draft: &PullRequestDraft) -> Result<PullRequest, GitLo
     tracing::warn!(url, "gh pr view did not describe the new pull request: {}", viewed.both);
     let number = url.rsplit('/').next().and_then(|n| n.parse().ok()).unwrap_or(0);
     Ok(PullRequest { url: url.to_owned(), number, state: "OPEN".to_owned() })
+}
+
+/// `gh pr view <number> --json state,url,number`: the pull request as
+/// `gh` sees it now.
+pub fn view(dir: &Path, number: u64) -> Result<PullRequest, GitLoopError> {
+    let number = number.to_string();
+    let viewed = command::run("gh", dir, &["pr", "view", &number, "--json", "state,url,number"], command::TIMEOUT)?;
+    if !viewed.ok {
+        return Err(GitLoopError::Refused(format!("gh pr view failed: {}", viewed.both)));
+    }
+    serde_json::from_str(&viewed.stdout)
+        .map_err(|e| GitLoopError::Refused(format!("gh pr view said something else ({e}): {}", viewed.both)))
 }
 
 #[cfg(test)]

@@ -1,0 +1,103 @@
+//! Closing a worktree session: what `session.worktree` reports (the
+//! session's `_meta["hangar/worktree"]`), and archiving or disposing it
+//! with its worktree removed (`_meta: {"hangar/worktree": {"remove": true,
+//! "force"}}` on the host's `dispatchAction` / `disposeSession`,
+//! docs/host.md). An archive the host refuses comes back as the action's
+//! rejection, not as an error answer, so [`archive_removing`] waits for the
+//! echo of its own dispatch and reports a rejection as the command's error.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use ahp::hosts::HostId;
+use ahp::SubscriptionEvent;
+use ahp_types::actions::SessionIsArchivedChangedAction;
+use ahp_types::common::JsonObject;
+use ahp_types::StateAction;
+use serde_json::{json, Value};
+
+use crate::core::Core;
+use crate::error::CoreError;
+use hangar_desktop_protocol::command::Dispatched;
+use hangar_desktop_protocol::git::{WorktreeInfo, WorktreeRemoval};
+
+/// The session state's `_meta` key of a session in a worktree of its own.
+const WORKTREE_META: &str = "hangar/worktree";
+
+/// How long an archive waits for the host's echo before taking it as done.
+const ECHO_WAIT: Duration = Duration::from_secs(15);
+
+/// Client sequence numbers of these dispatches: far above the AHP client's
+/// own counter (which starts at 0), so an echo is never mistaken.
+static NEXT_SEQ: AtomicI64 = AtomicI64::new(1 << 40);
+
+/// The worktree a session works in, from its state's `_meta`.
+pub async fn worktree(core: &Core, host: &HostId, session: &str) -> Result<Option<WorktreeInfo>, CoreError> {
+    let state = core.session_state(host, session).await?;
+    Ok(state.meta.as_ref().and_then(|m| m.get(WORKTREE_META)).and_then(|w| serde_json::from_value(w.clone()).ok()))
+}
+
+/// The `_meta` that asks the host to remove the worktree as well.
+pub fn removal_meta(removal: WorktreeRemoval) -> JsonObject {
+    let mut meta = JsonObject::new();
+    meta.insert(WORKTREE_META.to_owned(), json!({ "remove": true, "force": removal.force }));
+    meta
+}
+
+/// Archive `session` and remove its worktree; the host's rejection (the
+/// worktree has edits or unmerged commits and `force` is off, or it has
+/// none) is [`CoreError::Refused`] with the host's reason, and then
+/// nothing changed.
+pub async fn archive_removing(
+    core: &Core,
+    host: &HostId,
+    session: &str,
+    removal: WorktreeRemoval,
+) -> Result<Dispatched, CoreError> {
+    // Subscribed to the session (its state is read), so its echo comes here.
+    core.session_state(host, session).await?;
+    let client =
+        core.multi().client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))?;
+    let client_seq = NEXT_SEQ.fetch_add(1, Ordering::Relaxed);
+    let action = StateAction::SessionIsArchivedChanged(SessionIsArchivedChangedAction { is_archived: true });
+    let params = json!({
+        "channel": session,
+        "clientSeq": client_seq,
+        "action": serde_json::to_value(&action).map_err(|e| CoreError::Unexpected(e.to_string()))?,
+        "_meta": Value::Object(removal_meta(removal)),
+    });
+    // Listen before sending, so the echo cannot pass unseen.
+    let mut events = core.multi().events();
+    client.check_alive().await?;
+    client.raw_client().notify("dispatchAction", params).await.map_err(ahp::hosts::HostError::from)?;
+    let echo = async {
+        while let Some(ev) = events.recv().await {
+            if &ev.host_id != host {
+                continue;
+            }
+            if let SubscriptionEvent::Action(env) = ev.event {
+                if env.origin.as_ref().is_some_and(|o| o.client_seq == client_seq) {
+                    return env.rejection_reason;
+                }
+            }
+        }
+        None
+    };
+    // No echo in time (the session's channel not subscribed): the summary
+    // tells what happened.
+    if let Ok(Some(reason)) = tokio::time::timeout(ECHO_WAIT, echo).await {
+        return Err(CoreError::Refused(reason));
+    }
+    Ok(Dispatched { client_seq })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_removal_meta_is_the_hosts_shape() {
+        let meta = removal_meta(WorktreeRemoval { force: true });
+        assert_eq!(Value::Object(meta), json!({"hangar/worktree": {"remove": true, "force": true}}));
+    }
+}

@@ -7,12 +7,16 @@
 // The Usage page (the app menu's "Usage…", every host) plots one bar with
 // a segment per agent and lists the claude session first (the costliest);
 // a click opens it. Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots
-// of the chat header and the Usage page.
+// of the chat header and the Usage page. The header shows a normal-length
+// title whole at 1280 and 1024 px, with the Customizations panel too.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeBin, run, tempHome } from './harness.mjs';
 
 const home = tempHome('hangar-ui-usage-');
+// A repository, so the chat header shows its branch as well.
+execFileSync('git', ['init', '--quiet', '-b', 'main', join(home, 'w')]);
 const update = (used, cost) => ({
   update: {
     sessionUpdate: 'usage_update',
@@ -37,6 +41,8 @@ const agents = Object.entries(scripts).map(([id, s]) => {
   return `${id}=${fakeBin} --script ${file}`;
 });
 const shots = process.env.SCREENSHOT_DIR;
+// The claude session's title once renamed: a normal length, to be shown whole.
+const longTitle = 'Plan the change to the login form';
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim()).catch(() => null);
 
 await run('usage', home, agents, async (page, check) => {
@@ -79,6 +85,34 @@ await run('usage', home, agents, async (page, check) => {
   check(value === 90000, 'the meter moved with the new usage_update', String(value));
   if (shots) await page.screenshot({ path: join(shots, 'usage-context-meter.png') });
 
+  // The header with the meter, the branch and the actions: a normal-length
+  // title is shown whole at 1280 and at 1024 px, with the Customizations
+  // panel closed and open (before, it was cut to "Plan the cha…").
+  await page.dblclick('[data-testid=chat-title]');
+  await page.fill('[data-testid=rename-input]', longTitle);
+  await page.press('[data-testid=rename-input]', 'Enter');
+  await page.waitForFunction((t) => document.querySelector('[data-testid=chat-title]')?.textContent === t, longTitle);
+  const titleFits = () =>
+    page.$eval('[data-testid=chat-title]', (h) => ({ scroll: h.scrollWidth, client: h.clientWidth }));
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const panel of [false, true]) {
+      if (panel) await page.click('[data-testid=customizations-button]');
+      await page.waitForFunction((open) => !!document.querySelector('#customizations-panel') === open, panel);
+      const fit = await titleFits();
+      check(
+        fit.scroll <= fit.client && fit.client > 0,
+        `the title is whole at ${width} px${panel ? ' with the Customizations panel' : ''}`,
+        JSON.stringify(fit),
+      );
+      const meterShown = await page.$eval('[data-testid=context-meter-text]', (e) => e.getBoundingClientRect().width);
+      check(meterShown > 0, `the meter is still shown at ${width} px`, String(meterShown));
+      if (shots && width === 1024 && panel) await page.screenshot({ path: join(shots, 'usage-chat-header-1024.png') });
+      if (panel) await page.click('[data-testid=customizations-button]');
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   await say('codex work', 'hello', 1);
   await say('quiet work', 'hello', 1);
   const meter = await page.$('[data-testid=context-meter]');
@@ -96,7 +130,7 @@ await run('usage', home, agents, async (page, check) => {
     JSON.stringify(segments),
   );
   const rows = await page.$$eval('[data-testid=usage-session] td:first-child', (c) => c.map((e) => e.textContent));
-  check(rows[0] === 'claude work' && rows.length === 2, 'the costliest session is listed first', JSON.stringify(rows));
+  check(rows[0] === longTitle && rows.length === 2, 'the costliest session is listed first', JSON.stringify(rows));
   const missing = await page.$('[data-testid=usage-host-missing]');
   check(missing === null, 'the one host answered', String(missing));
   if (shots) await page.screenshot({ path: join(shots, 'usage-page.png') });
@@ -110,5 +144,5 @@ await run('usage', home, agents, async (page, check) => {
   await page.click('[data-testid=usage-session] button');
   await page.waitForSelector('[data-testid=chat-title]');
   const title = await text(page, '[data-testid=chat-title]');
-  check(title === 'claude work', 'a click opens the session', title);
+  check(title === longTitle, 'a click opens the session', title);
 });

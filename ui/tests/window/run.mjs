@@ -554,6 +554,11 @@ await test('Always allow… makes a rule that answers the next request; the Rule
   if (verdict !== 'Allowed by rule npm test --') throw new Error(`the tool call says ${JSON.stringify(verdict)}`);
   await wd.waitEl('[data-testid=turn]:last-of-type [data-testid=tool-call][data-status=completed]');
   await shot('real-window-rules-allowed-by-rule');
+  // The header (meter, branch, actions, the Customizations panel open) shows the title whole.
+  const fit = await wd.exec(
+    "const h = document.querySelector('[data-testid=chat-title]'); return [h.scrollWidth, h.clientWidth];",
+  );
+  if (!(fit[0] <= fit[1])) throw new Error(`the chat title is cut: ${JSON.stringify(fit)}`);
 
   // Its link opens the Rules page: the rule, its hit, who made it.
   await wd.clickEl('[data-testid=turn]:last-of-type [data-testid=rule-link]');

@@ -6,7 +6,8 @@
 // the cost so far. A session whose agent reports nothing shows no meter.
 // The Usage page (the app menu's "Usage…", every host) plots one bar with
 // a segment per agent and lists the claude session first (the costliest);
-// a click opens it. Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots
+// a click opens it; its days are the last 7 / 30 / 90, all time or a custom
+// from–to, asked of the hosts. Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots
 // of the chat header and the Usage page. The header shows a normal-length
 // title whole at 1280 and 1024 px, with the Customizations panel too.
 import { execFileSync } from 'node:child_process';
@@ -134,6 +135,32 @@ await run('usage', home, agents, async (page, check) => {
   const missing = await page.$('[data-testid=usage-host-missing]');
   check(missing === null, 'the one host answered', String(missing));
   if (shots) await page.screenshot({ path: join(shots, 'usage-page.png') });
+
+  // The days asked for: the last 30 by default, today's bar in them; a
+  // custom range in the past has none (the hosts were asked for it); one
+  // that starts after it ends is refused with why; the last 7 have today.
+  const rangeText = await text(page, '[data-testid=usage-range-text]');
+  const today = new Date().toISOString().slice(0, 10);
+  check(rangeText?.endsWith(`– ${today} (UTC)`), 'the last 30 days by default, up to today', rangeText);
+  await page.selectOption('[data-testid=usage-range]', 'custom');
+  await page.fill('[data-testid=usage-from]', '2020-01-01');
+  await page.fill('[data-testid=usage-to]', '2020-01-31');
+  await page.waitForSelector('[data-testid=usage-empty]');
+  const past = await page.$$eval('[data-testid=usage-session]', (r) => r.length);
+  check(past === 0, 'a custom range in the past has no usage and no sessions', String(past));
+  await page.fill('[data-testid=usage-from]', '2020-02-01');
+  const refused = await text(page, '[data-testid=usage-range-error]');
+  check(refused?.includes('after it ends'), 'a range that starts after it ends is refused', refused);
+  await page.fill('[data-testid=usage-from]', '2020-01-01');
+  await page.fill('[data-testid=usage-to]', '');
+  await page.waitForSelector('[data-testid=usage-segment]');
+  const open = await page.$$eval('[data-testid=usage-segment]', (s) => s.length);
+  check(open === 2, 'a custom range open at its end reaches today', String(open));
+  await page.selectOption('[data-testid=usage-range]', '7');
+  await page.waitForFunction((t) => document.querySelector('[data-testid=usage-bar]')?.dataset.day === t, today);
+  const week = await page.$$eval('[data-testid=usage-segment]', (s) => s.map((e) => e.dataset.agent));
+  check(JSON.stringify(week) === '["claude","codex"]', "the last 7 days: today's bar", JSON.stringify(week));
+  if (shots) await page.screenshot({ path: join(shots, 'usage-page-range.png') });
   await page.click('[data-testid=usage-cost]');
   const costSegments = await page.$$eval('[data-testid=usage-segment]', (s) => s.map((e) => e.dataset.agent));
   check(

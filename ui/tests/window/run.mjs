@@ -5,6 +5,8 @@
 // and a closing "N passed, M failed" line. Selectors follow ui/tests/ui/run.mjs.
 //
 // Search: Ctrl+K finds the queued message's turn, Enter lands on it.
+// Rules: *Always allow…* on a shell confirmation, the next request answered
+// by the host, the Rules page editing and deleting the rule.
 // Env: APP_BIN, FAKE_AGENT_BIN (default: ../../../target/debug/...),
 // WEBKIT_DRIVER (default WebKitWebDriver), SCREENSHOT_DIR (optional).
 

@@ -27,7 +27,8 @@
 //! `hosts.mjs` for remote hosts' states, "Add host" and the host menu,
 //! against real `hangar serve` processes;
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
-//! `usage.mjs` for the context meter, a turn's usage and the Usage page;
+//! `usage.mjs` for the context meter, a turn's usage, the chat header at 1280 and
+//! 1024 px, and the Usage page with its date range;
 //! `web.mjs` for `hangar serve --web`: pairing a phone-sized browser, a
 //! session driven from it, refused codes and pages, revocation, pairing
 //! again in the same tab;

@@ -3,7 +3,7 @@
 // pattern prefilled from the host's suggestion) and on the Rules page (add,
 // edit). It only edits a draft; the caller saves it, and a refusal from the
 // host (its reason) is shown in the form, the draft kept.
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { RuleDraft } from '../gen/RuleDraft';
 import type { RuleScope } from '../gen/RuleScope';
 import type { RuleScopeKind } from '../gen/RuleScopeKind';
@@ -34,6 +34,12 @@ export function RuleForm({
   const [draft, setDraft] = useState<RuleDraft>(initial);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
+  // Opened under a confirmation at the foot of the transcript, the form
+  // grows below the fold, and focusing its pattern only scrolls that field
+  // in: the Save button stayed cut off under the composer (and
+  // WebKitWebDriver's click on it missed). Brought wholly into view once.
+  const form = useRef<HTMLFormElement>(null);
+  useLayoutEffect(() => form.current?.scrollIntoView({ block: 'nearest' }), []);
   const scopes: { kind: RuleScopeKind; scope: RuleScope | null }[] = SCOPE_KINDS.map((kind) => ({
     kind,
     scope: context
@@ -57,7 +63,7 @@ export function RuleForm({
   };
   const text = TOOL_TEXT[draft.tool];
   return (
-    <form class={`rule-form ${draft.decision}`} data-testid="rule-form" onSubmit={submit}>
+    <form ref={form} class={`rule-form ${draft.decision}`} data-testid="rule-form" onSubmit={submit}>
       <fieldset class="rule-scope">
         <legend>Applies to</legend>
         {scopes.map(

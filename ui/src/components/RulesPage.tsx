@@ -9,7 +9,7 @@ import type { RuleDraft } from '../gen/RuleDraft';
 import type { RulesView } from '../gen/RulesView';
 import type { RuleView } from '../gen/RuleView';
 import { call, errorText } from '../ipc';
-import { createdText, pathOf, scopeText, TOOL_TEXT } from '../state/rules';
+import { agentName, createdText, pathOf, scopeText, TOOL_TEXT } from '../state/rules';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Notice } from './Notice';
 import { RuleForm } from './RuleForm';
@@ -210,7 +210,9 @@ export function RulesPage({
           </p>
           {view.agentRules.length === 0 ? (
             <p class="muted small" data-testid="agent-rules-empty">
-              None found (Claude Code's <code>permissions</code> in <code>~/.claude/settings.json</code>).
+              None found (Claude Code's <code>permissions</code> in <code>~/.claude/settings.json</code>, Codex's{' '}
+              <code>~/.codex/config.toml</code> and <code>~/.codex/rules/</code>, Gemini CLI's and Qwen Code's{' '}
+              <code>settings.json</code>, <code>trustedFolders.json</code> and policies).
             </p>
           ) : (
             <table class="rules-table" data-testid="agent-rules">
@@ -224,8 +226,8 @@ export function RulesPage({
               </thead>
               <tbody>
                 {view.agentRules.map((a) => (
-                  <tr key={`${a.file}:${a.rule}`}>
-                    <td>{a.agent}</td>
+                  <tr key={`${a.file}:${a.decision}:${a.rule}`} data-testid="agent-rule" data-agent={a.agent}>
+                    <td>{agentName(a.agent)}</td>
                     <td>{a.decision}</td>
                     <td>
                       <code>{a.rule}</code>

@@ -2,17 +2,21 @@
 // for that host): tokens or cost per day split by agent as a plain SVG
 // stacked bar chart, and the costliest sessions (a click opens one). Only
 // what agents reported is shown; a host that did not answer is named with
-// why, never left out silently.
+// why, never left out silently. The days shown: the last 7 / 30 / 90, all
+// time, or a custom from–to (`state/usage-range.ts`), asked of the hosts.
 import { useEffect, useState } from 'preact/hooks';
 import type { UsageReport } from '../gen/UsageReport';
 import { call, errorText } from '../ipc';
 import { costText, tokensText } from '../state/chat-store';
 import { agentColor, chartOf, currencyOf, type Measure } from '../state/usage-chart';
+import { RANGE_CHOICES, type RangeKind, rangeParams, type UsageRange } from '../state/usage-range';
 import { Notice } from './Notice';
 
 const WIDTH = 720;
 const HEIGHT = 220;
 const FOOT = 24;
+/** Room above the tallest bar for its total (it was cut at the top). */
+const HEAD = 20;
 
 export function UsagePage({
   host,
@@ -29,15 +33,33 @@ export function UsagePage({
   const [report, setReport] = useState<UsageReport | null>(null);
   const [measure, setMeasure] = useState<Measure>('tokens');
   const [error, setError] = useState('');
+  const [range, setRange] = useState<UsageRange>({ kind: '30', from: '', to: '' });
+  const params = rangeParams(range, new Date());
+  const rangeError = 'error' in params ? params.error : '';
+  const from = 'error' in params ? null : params.from;
+  const to = 'error' in params ? null : params.to;
   useEffect(() => {
-    call('usage.get', { host, from: null, to: null }).then(setReport, (e) => setError(errorText(e)));
-  }, [host]);
+    if (rangeError) return;
+    let alive = true;
+    call('usage.get', { host, from, to }).then(
+      (r) => {
+        if (!alive) return;
+        setReport(r);
+        setError('');
+      },
+      (e) => alive && setError(errorText(e)),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [host, from, to, rangeError]);
+  const day = (key: 'from' | 'to') => (e: Event) => setRange({ ...range, [key]: (e.target as HTMLInputElement).value });
   const chart = report ? chartOf(report.days, measure) : null;
   const currency = report ? currencyOf(report.days) : null;
   const amount = (v: number) => (measure === 'tokens' ? tokensText(v) : costText(v, currency ?? ''));
   const slot = chart && chart.bars.length > 0 ? WIDTH / chart.bars.length : WIDTH;
   const barWidth = Math.min(48, slot * 0.7);
-  const scale = (v: number) => (chart && chart.max > 0 ? (v / chart.max) * (HEIGHT - FOOT - 8) : 0);
+  const scale = (v: number) => (chart && chart.max > 0 ? (v / chart.max) * (HEIGHT - FOOT - HEAD) : 0);
   return (
     <section class="usage-page" data-testid="usage-page" aria-label={`Usage on ${label}`}>
       <header class="agents-head">
@@ -48,6 +70,42 @@ export function UsagePage({
           Close
         </button>
       </header>
+      <div class="usage-controls usage-range">
+        <label>
+          Days{' '}
+          <select
+            data-testid="usage-range"
+            value={range.kind}
+            onChange={(e) => setRange({ ...range, kind: (e.target as HTMLSelectElement).value as RangeKind })}
+          >
+            {RANGE_CHOICES.map((c) => (
+              <option key={c.kind} value={c.kind}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {range.kind === 'custom' && (
+          <>
+            <label>
+              From <input type="date" data-testid="usage-from" value={range.from} onInput={day('from')} />
+            </label>
+            <label>
+              to <input type="date" data-testid="usage-to" value={range.to} onInput={day('to')} />
+            </label>
+          </>
+        )}
+        {!rangeError && (from || to) && (
+          <span class="muted small" data-testid="usage-range-text">
+            {from ?? 'the first day'} – {to ?? 'today'} (UTC)
+          </span>
+        )}
+      </div>
+      {rangeError && (
+        <p class="error small" role="alert" data-testid="usage-range-error">
+          {rangeError}
+        </p>
+      )}
       {error && <Notice error text={error} onClose={() => setError('')} />}
       {report?.hosts
         .filter((h) => !h.answered)
@@ -126,7 +184,8 @@ export function UsagePage({
             </svg>
           ) : (
             <p class="muted" data-testid="usage-empty">
-              {measure === 'tokens' ? 'No agent has reported tokens yet.' : 'No agent has reported a cost yet.'}
+              {measure === 'tokens' ? 'No agent reported tokens' : 'No agent reported a cost'}
+              {from || to ? ' in these days.' : ' yet.'}
             </p>
           )}
           <h2>Costliest sessions</h2>

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { answeringOption, draftFrom, type RuleContext, ruleVerdictText, scopeIn, scopeText } from './rules';
+import { agentName, answeringOption, draftFrom, type RuleContext, ruleVerdictText, scopeIn, scopeText } from './rules';
 
 const ctx: RuleContext = { host: 'local', session: 'ahp-session:/s1', folder: 'file:///home/me/proj' };
 
 describe('rules', () => {
+  it('names the agents whose own rules are listed, and keeps an unknown id', () => {
+    expect(['claude', 'codex', 'gemini', 'qwen', 'opencode'].map(agentName)).toEqual([
+      'Claude Code',
+      'Codex',
+      'Gemini CLI',
+      'Qwen Code',
+      'opencode',
+    ]);
+  });
   it('drafts a rule from the suggestion, for the folder when there is one', () => {
     expect(draftFrom({ tool: 'shell', pattern: 'npm test' }, 'allow', ctx)).toEqual({
       scope: { kind: 'folder', uri: 'file:///home/me/proj' },

@@ -22,6 +22,19 @@ export const TOOL_TEXT: Record<RuleTool, { label: string; pattern: string; examp
   fetch: { label: 'Fetch', pattern: 'Domain', example: '*.example.com' },
 };
 
+/** The agents whose own rules a host lists (`agentRules`), by their ids. */
+const AGENT_NAMES: Record<string, string> = {
+  claude: 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+  qwen: 'Qwen Code',
+};
+
+/** An agent's name for its own rules; an id the app does not know is shown as it is. */
+export function agentName(id: string): string {
+  return AGENT_NAMES[id] ?? id;
+}
+
 /** Where a session's rule may apply: its scope choices. */
 export interface RuleContext {
   host: string;

@@ -9,6 +9,8 @@
 // a valid one saves a deny rule and answers with the reject option, and
 // the next request is denied by the rule, which says so. Last, the Rules
 // page from Settings and from the host's menu: a rule added and edited there.
+// Beside the host's rules, the agents' own: Claude Code's in the folder,
+// Codex's, Gemini CLI's and Qwen Code's in HOME, each with its file.
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots of the inline form,
 // the tool call a rule answered and the Rules page.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -58,6 +60,16 @@ writeFileSync(
   join(home, 'w/.claude/settings.json'),
   JSON.stringify({ permissions: { allow: ['Bash(npm run lint:*)'] } }),
 );
+// Codex's, Gemini CLI's and Qwen Code's own rules in the host's HOME.
+mkdirSync(join(home, '.codex/rules'), { recursive: true });
+writeFileSync(
+  join(home, '.codex/rules/default.rules'),
+  'prefix_rule(pattern = ["cargo", "test"], decision = "allow")\n',
+);
+mkdirSync(join(home, '.gemini'), { recursive: true });
+writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [join(home, 'w')]: 'TRUST_FOLDER' }));
+mkdirSync(join(home, '.qwen'), { recursive: true });
+writeFileSync(join(home, '.qwen/settings.json'), JSON.stringify({ permissions: { deny: ['Bash(rm *)'] } }));
 const shots = process.env.SCREENSHOT_DIR;
 const turnsDone = (n) => () =>
   document.querySelectorAll('[data-testid=turn]').length === n && !document.querySelector('[data-testid=turn].active');
@@ -107,6 +119,19 @@ await run('rules', home, [`asker=${fakeBin} --script ${script}`], async (page, c
     own.includes('Bash(npm run lint:*)') && own.includes('w/.claude/settings.json'),
     "the agents' own rules of the session's folder, with their file",
     own,
+  );
+  const others = await page.$$eval('[data-testid=agent-rule]', (rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent.trim()).join(' | ')),
+  );
+  const expected = [
+    `Codex | allow | cargo test | ${join(home, '.codex/rules/default.rules')}`,
+    `Gemini CLI | trust folder | ${join(home, 'w')} | ${join(home, '.gemini/trustedFolders.json')}`,
+    `Qwen Code | deny | Bash(rm *) | ${join(home, '.qwen/settings.json')}`,
+  ];
+  check(
+    expected.every((e) => others.includes(e)),
+    "Codex's, Gemini CLI's and Qwen Code's own rules, with their files",
+    JSON.stringify(others),
   );
   if (shots) await page.screenshot({ path: join(shots, 'rules-page.png') });
   await page.click('[data-testid=rule-delete]');

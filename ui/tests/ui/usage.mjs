@@ -6,13 +6,18 @@
 // the cost so far. A session whose agent reports nothing shows no meter.
 // The Usage page (the app menu's "Usage…", every host) plots one bar with
 // a segment per agent and lists the claude session first (the costliest);
-// a click opens it. Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots
-// of the chat header and the Usage page.
+// a click opens it; its days are the last 7 / 30 / 90, all time or a custom
+// from–to, asked of the hosts. Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots
+// of the chat header and the Usage page. The header shows a normal-length
+// title whole at 1280 and 1024 px, with the Customizations panel too.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeBin, run, tempHome } from './harness.mjs';
 
 const home = tempHome('hangar-ui-usage-');
+// A repository, so the chat header shows its branch as well.
+execFileSync('git', ['init', '--quiet', '-b', 'main', join(home, 'w')]);
 const update = (used, cost) => ({
   update: {
     sessionUpdate: 'usage_update',
@@ -37,6 +42,8 @@ const agents = Object.entries(scripts).map(([id, s]) => {
   return `${id}=${fakeBin} --script ${file}`;
 });
 const shots = process.env.SCREENSHOT_DIR;
+// The claude session's title once renamed: a normal length, to be shown whole.
+const longTitle = 'Plan the change to the login form';
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim()).catch(() => null);
 
 await run('usage', home, agents, async (page, check) => {
@@ -79,6 +86,34 @@ await run('usage', home, agents, async (page, check) => {
   check(value === 90000, 'the meter moved with the new usage_update', String(value));
   if (shots) await page.screenshot({ path: join(shots, 'usage-context-meter.png') });
 
+  // The header with the meter, the branch and the actions: a normal-length
+  // title is shown whole at 1280 and at 1024 px, with the Customizations
+  // panel closed and open (before, it was cut to "Plan the cha…").
+  await page.dblclick('[data-testid=chat-title]');
+  await page.fill('[data-testid=rename-input]', longTitle);
+  await page.press('[data-testid=rename-input]', 'Enter');
+  await page.waitForFunction((t) => document.querySelector('[data-testid=chat-title]')?.textContent === t, longTitle);
+  const titleFits = () =>
+    page.$eval('[data-testid=chat-title]', (h) => ({ scroll: h.scrollWidth, client: h.clientWidth }));
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const panel of [false, true]) {
+      if (panel) await page.click('[data-testid=customizations-button]');
+      await page.waitForFunction((open) => !!document.querySelector('#customizations-panel') === open, panel);
+      const fit = await titleFits();
+      check(
+        fit.scroll <= fit.client && fit.client > 0,
+        `the title is whole at ${width} px${panel ? ' with the Customizations panel' : ''}`,
+        JSON.stringify(fit),
+      );
+      const meterShown = await page.$eval('[data-testid=context-meter-text]', (e) => e.getBoundingClientRect().width);
+      check(meterShown > 0, `the meter is still shown at ${width} px`, String(meterShown));
+      if (shots && width === 1024 && panel) await page.screenshot({ path: join(shots, 'usage-chat-header-1024.png') });
+      if (panel) await page.click('[data-testid=customizations-button]');
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   await say('codex work', 'hello', 1);
   await say('quiet work', 'hello', 1);
   const meter = await page.$('[data-testid=context-meter]');
@@ -96,10 +131,36 @@ await run('usage', home, agents, async (page, check) => {
     JSON.stringify(segments),
   );
   const rows = await page.$$eval('[data-testid=usage-session] td:first-child', (c) => c.map((e) => e.textContent));
-  check(rows[0] === 'claude work' && rows.length === 2, 'the costliest session is listed first', JSON.stringify(rows));
+  check(rows[0] === longTitle && rows.length === 2, 'the costliest session is listed first', JSON.stringify(rows));
   const missing = await page.$('[data-testid=usage-host-missing]');
   check(missing === null, 'the one host answered', String(missing));
   if (shots) await page.screenshot({ path: join(shots, 'usage-page.png') });
+
+  // The days asked for: the last 30 by default, today's bar in them; a
+  // custom range in the past has none (the hosts were asked for it); one
+  // that starts after it ends is refused with why; the last 7 have today.
+  const rangeText = await text(page, '[data-testid=usage-range-text]');
+  const today = new Date().toISOString().slice(0, 10);
+  check(rangeText?.endsWith(`– ${today} (UTC)`), 'the last 30 days by default, up to today', rangeText);
+  await page.selectOption('[data-testid=usage-range]', 'custom');
+  await page.fill('[data-testid=usage-from]', '2020-01-01');
+  await page.fill('[data-testid=usage-to]', '2020-01-31');
+  await page.waitForSelector('[data-testid=usage-empty]');
+  const past = await page.$$eval('[data-testid=usage-session]', (r) => r.length);
+  check(past === 0, 'a custom range in the past has no usage and no sessions', String(past));
+  await page.fill('[data-testid=usage-from]', '2020-02-01');
+  const refused = await text(page, '[data-testid=usage-range-error]');
+  check(refused?.includes('after it ends'), 'a range that starts after it ends is refused', refused);
+  await page.fill('[data-testid=usage-from]', '2020-01-01');
+  await page.fill('[data-testid=usage-to]', '');
+  await page.waitForSelector('[data-testid=usage-segment]');
+  const open = await page.$$eval('[data-testid=usage-segment]', (s) => s.length);
+  check(open === 2, 'a custom range open at its end reaches today', String(open));
+  await page.selectOption('[data-testid=usage-range]', '7');
+  await page.waitForFunction((t) => document.querySelector('[data-testid=usage-bar]')?.dataset.day === t, today);
+  const week = await page.$$eval('[data-testid=usage-segment]', (s) => s.map((e) => e.dataset.agent));
+  check(JSON.stringify(week) === '["claude","codex"]', "the last 7 days: today's bar", JSON.stringify(week));
+  if (shots) await page.screenshot({ path: join(shots, 'usage-page-range.png') });
   await page.click('[data-testid=usage-cost]');
   const costSegments = await page.$$eval('[data-testid=usage-segment]', (s) => s.map((e) => e.dataset.agent));
   check(
@@ -110,5 +171,5 @@ await run('usage', home, agents, async (page, check) => {
   await page.click('[data-testid=usage-session] button');
   await page.waitForSelector('[data-testid=chat-title]');
   const title = await text(page, '[data-testid=chat-title]');
-  check(title === 'claude work', 'a click opens the session', title);
+  check(title === longTitle, 'a click opens the session', title);
 });

@@ -5,6 +5,8 @@
 // and a closing "N passed, M failed" line. Selectors follow ui/tests/ui/run.mjs.
 //
 // Search: Ctrl+K finds the queued message's turn, Enter lands on it.
+// Rules: *Always allow…* on a shell confirmation, the next request answered
+// by the host, the Rules page editing and deleting the rule.
 // Env: APP_BIN, FAKE_AGENT_BIN (default: ../../../target/debug/...),
 // WEBKIT_DRIVER (default WebKitWebDriver), SCREENSHOT_DIR (optional).
 
@@ -73,6 +75,35 @@ script.turns.splice(3, 0, [
   { echo: true },
   { end: 'end_turn' },
 ]);
+// The fifth and sixth prompts ask to run `npm test -- --watch`: the first
+// is made a rule (*Always allow…*), the second is answered by the host.
+const runTests = {
+  request: {
+    method: 'session/request_permission',
+    params: {
+      sessionId: '$SID',
+      options: [
+        { optionId: 'once', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+      ],
+      toolCall: {
+        toolCallId: 'run-$N',
+        title: 'npm test -- --watch',
+        kind: 'execute',
+        rawInput: { command: 'npm test -- --watch' },
+      },
+    },
+  },
+  then: {
+    once: [
+      { update: { sessionUpdate: 'tool_call_update', toolCallId: 'run-$N', status: 'completed' } },
+      { chunk: 'ran the tests' },
+    ],
+    '*': [{ chunk: 'told $RESULT' }],
+  },
+};
+const runTestsTurn = (n) => [JSON.parse(JSON.stringify(runTests).replaceAll('$N', n)), { end: 'end_turn' }];
+script.turns.splice(4, 0, runTestsTurn(1), runTestsTurn(2));
 const scriptPath = join(home, 'fake-agent.json');
 writeFileSync(scriptPath, JSON.stringify(script));
 
@@ -487,6 +518,67 @@ await test('Ctrl+K searches every host; Enter opens the session at the matching 
      return r && r.size > 0 ? [...r].map((x) => x.toString()).join(',') : null;`,
   );
   console.log(`  highlighted: ${marked}`);
+});
+
+await test('Always allow… makes a rule that answers the next request; the Rules page edits and deletes it', async () => {
+  const turnsDone = (n) =>
+    wd.waitFor(
+      `${n} turns, none running`,
+      `return document.querySelectorAll('[data-testid=turn]').length === ${n} && !document.querySelector('.turn.active');`,
+    );
+  await wd.fill('[data-testid=composer-input]', 'Run the tests');
+  await wd.clickEl('[data-testid=send]');
+  await wd.clickEl('[data-testid=confirmation] [data-testid=rule-always-allow]');
+  await wd.waitEl('[data-testid=rule-form]');
+  const suggested = await wd.exec("return document.querySelector('[data-testid=rule-pattern]').value;");
+  if (suggested !== 'npm test') throw new Error(`suggested pattern ${JSON.stringify(suggested)}`);
+  await wd.fill('[data-testid=rule-pattern]', 'npm test --');
+  await shot('real-window-rules-always-allow');
+  // One WebDriver click, no retry: the form opened at the foot of the
+  // transcript must have scrolled itself wholly into view (RuleForm.tsx).
+  await wd.clickEl('[data-testid=rule-save]');
+  await wd.waitGone('[data-testid=confirmation]');
+  await turnsDone(5);
+  await expectText('[data-testid=turn]:last-of-type .response', 'ran the tests');
+
+  // The next request: answered by the host, the tool call names the rule.
+  await wd.fill('[data-testid=composer-input]', 'Run them again');
+  await wd.clickEl('[data-testid=send]');
+  await turnsDone(6);
+  await expectText('[data-testid=turn]:last-of-type .response', 'ran the tests');
+  const asked = await wd.exec("return document.querySelectorAll('[data-testid=confirmation]').length;");
+  if (asked !== 0) throw new Error(`${asked} confirmation(s) asked`);
+  // The pattern is read from the host's list once the verdict shows (RuleLink.tsx).
+  await wd.waitEl('[data-testid=turn]:last-of-type [data-testid=rule-verdict] code');
+  const verdict = await wd.exec(
+    `return document.querySelector('[data-testid=turn]:last-of-type [data-testid=rule-verdict]')?.textContent ?? '';`,
+  );
+  if (verdict !== 'Allowed by rule npm test --') throw new Error(`the tool call says ${JSON.stringify(verdict)}`);
+  await wd.waitEl('[data-testid=turn]:last-of-type [data-testid=tool-call][data-status=completed]');
+  await shot('real-window-rules-allowed-by-rule');
+  // The header (meter, branch, actions, the Customizations panel open) shows the title whole.
+  const fit = await wd.exec(
+    "const h = document.querySelector('[data-testid=chat-title]'); return [h.scrollWidth, h.clientWidth];",
+  );
+  if (!(fit[0] <= fit[1])) throw new Error(`the chat title is cut: ${JSON.stringify(fit)}`);
+
+  // Its link opens the Rules page: the rule, its hit, who made it.
+  await wd.clickEl('[data-testid=turn]:last-of-type [data-testid=rule-link]');
+  await wd.waitEl('[data-testid=rule-row]');
+  const row = await wd.exec(`const r = document.querySelector('[data-testid=rule-row]');
+    return { text: r.textContent, hits: Number(r.querySelector('[data-testid=rule-row-hits]').textContent) };`);
+  if (!row.text.includes('npm test --') || !row.text.includes('Allow') || row.hits !== 1)
+    throw new Error(`rule row: ${JSON.stringify(row)}`);
+  await shot('real-window-rules-page');
+  // Edited in place, then deleted after the confirm.
+  await wd.clickEl('[data-testid=rule-row] [data-testid=rule-edit]');
+  await wd.fill('[data-testid=rule-form] [data-testid=rule-pattern]', 'npm run test');
+  await wd.clickEl('[data-testid=rule-form] [data-testid=rule-save]');
+  await expectText('[data-testid=rule-row-pattern]', 'npm run test');
+  await wd.clickEl('[data-testid=rule-row] [data-testid=rule-delete]');
+  await wd.clickEl('[data-testid=rule-delete-confirm] [data-testid=confirm-dialog-ok]');
+  await wd.waitEl('[data-testid=rules-empty]');
+  await wd.clickEl('[data-testid=rules-close]');
 });
 
 await test("the Usage page plots the agent's report and lists the session", async () => {

@@ -14,8 +14,10 @@
 //! - `matching.rs` — which rule answers a request: patterns per tool, scope
 //!   precedence (session > folder > host), deny over allow, every part of a
 //!   chained command.
-//! - `agent_rules.rs` — the agents' own remembered rules (Claude Code's
-//!   `permissions` in its settings files), read-only, with where they live.
+//! - `agent_rules/` — the agents' own remembered rules (Claude Code's
+//!   `permissions`, Codex's config and `.rules`, Gemini CLI's and Qwen
+//!   Code's settings, trusted folders and policies), read-only, with where
+//!   they live.
 //! - `suggest.rs`  — the rule to prefill from a confirmation
 //!   (`_meta["hangar/ruleSuggestion"]` on a pending tool call).
 //! - `subject.rs`  — THE mapping of each agent's ACP tool call (kind, title,

@@ -73,7 +73,7 @@ pub fn list(host: &Host, p: Option<RulesParams>) -> Result<Value, RpcError> {
         rules.retain(|r| r.scope.kind == f.kind && (f.uri.is_none() || r.scope.uri == f.uri));
     }
     let home = host.config.customization_home.as_deref();
-    let (agent_rules, agent_errors) = crate::rules::agent_rules::claude_rules(home, folder.as_deref());
+    let (agent_rules, agent_errors) = crate::rules::agent_rules::agent_rules(home, folder.as_deref());
     let mut result = json!({ "rules": rules, "agentRules": agent_rules });
     if let (false, Some(obj)) = (agent_errors.is_empty(), result.as_object_mut()) {
         obj.insert("agentRuleErrors".to_owned(), json!(agent_errors));

@@ -75,10 +75,13 @@ async fn approve(agent: &str, mock: &Mock) {
     let t = rig.turn(&turn).await;
     assert!(markdown(&t).contains(REPLY), "{agent}: {}", markdown(&t));
     // Claude and Codex report their context (`usage_update`): the turn keeps
-    // it, the session shows it (docs/host.md "Usage"); Qwen reports none.
+    // it, the session shows it (docs/host.md "Usage"); Qwen reports no
+    // context, only each model call's tokens (summed on the turn).
     let report = t.usage.as_ref().and_then(|u| u.meta.as_ref()).and_then(|m| m.get("hangar/usage")).cloned();
     if agent == "qwen" {
         assert!(report.as_ref().is_none_or(|r| r.get("used").is_none()), "{agent}: {report:?}");
+        let input = t.usage.as_ref().and_then(|u| u.input_tokens);
+        assert!(input.is_some_and(|n| n > 0), "{agent}: its model calls' tokens: {:?}", t.usage);
     } else {
         let positive = |k: &str| report.as_ref().and_then(|r| r[k].as_i64()).is_some_and(|n| n > 0);
         assert!(positive("used") && positive("size"), "{agent}: {report:?}");

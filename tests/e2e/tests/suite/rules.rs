@@ -216,6 +216,72 @@ async fn rules_answer_permissions_in_the_host_and_survive_kill_9() {
     assert_eq!(theirs, [want("allow", "Bash(npm test:*)"), want("deny", "WebFetch")], "{r}");
 }
 
+/// Codex's, Gemini CLI's and Qwen Code's own remembered rules, in a real
+/// `hangar serve`'s HOME and in a folder, are listed over the wire beside
+/// the host's, each with its agent, decision and file; a file that does
+/// not parse is named with the reason, the others still listed.
+#[tokio::test]
+async fn codex_gemini_and_qwen_rules_are_listed_with_their_files() {
+    let home = tempfile::tempdir().unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    let h = home.path();
+    for dir in [".codex/rules", ".gemini/policies", ".qwen"] {
+        std::fs::create_dir_all(h.join(dir)).unwrap();
+    }
+    std::fs::create_dir_all(folder.path().join(".qwen")).unwrap();
+    let write = |path: std::path::PathBuf, text: &str| {
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let codex_config = write(
+        h.join(".codex/config.toml"),
+        "approval_policy = \"on-request\"\n[projects.\"/src/app\"]\ntrust_level = \"trusted\"\n",
+    );
+    let codex_rules = write(
+        h.join(".codex/rules/default.rules"),
+        "prefix_rule(pattern = [\"npm\", \"test\"], decision = \"allow\")\n",
+    );
+    let gemini_settings =
+        write(h.join(".gemini/settings.json"), r#"{"tools": {"allowed": ["run_shell_command(git status)"]}}"#);
+    let gemini_trust = write(h.join(".gemini/trustedFolders.json"), r#"{"/src/app": "TRUST_PARENT"}"#);
+    let gemini_policy = write(
+        h.join(".gemini/policies/auto-saved.toml"),
+        "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"cargo build\"\ndecision = \"allow\"\n",
+    );
+    let qwen_project = write(folder.path().join(".qwen/settings.json"), r#"{"permissions": {"deny": ["Bash(rm *)"]}}"#);
+    let qwen_broken = write(h.join(".qwen/settings.json"), "{ not json");
+
+    let home_s = h.display().to_string();
+    let host = TestHost::start(Launch::Process(&[("HOME", &home_s)]), &[]);
+    let mut raw = RawClient::initialized(&host, "agent-rules").await;
+    let r = call(&mut raw, 1, "x-hangar/rules", json!({"folder": file_uri(folder.path())})).await;
+    let seen: Vec<[String; 5]> = r["result"]["agentRules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{r}"))
+        .iter()
+        .map(|a| ["agent", "decision", "rule", "file", "scope"].map(|k| a[k].as_str().unwrap_or_default().to_owned()))
+        .collect();
+    let want = |agent: &str, decision: &str, rule: &str, file: &str, scope: &str| {
+        [agent, decision, rule, file, scope].map(str::to_owned)
+    };
+    assert_eq!(
+        seen,
+        [
+            want("codex", "setting", "approval_policy = \"on-request\"", &codex_config, "user"),
+            want("codex", "trusted", "/src/app", &codex_config, "user"),
+            want("codex", "allow", "npm test", &codex_rules, "user"),
+            want("gemini", "allow", "run_shell_command(git status)", &gemini_settings, "user"),
+            want("gemini", "trust parent folder", "/src/app", &gemini_trust, "user"),
+            want("gemini", "allow", "run_shell_command(cargo build)", &gemini_policy, "user"),
+            want("qwen", "deny", "Bash(rm *)", &qwen_project, "project"),
+        ],
+        "{r}"
+    );
+    let errors = r["result"]["agentRuleErrors"].as_array().unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(errors.len(), 1, "{r}");
+    assert_eq!(errors[0]["file"], qwen_broken.as_str());
+}
+
 /// Real agents from npm (`tests/interop`, against the mock model server):
 /// a folder rule `edit hello.txt` answers each agent's own permission
 /// request for its edit, so the turn edits the file with no client asked.

@@ -27,6 +27,11 @@ fn text_chunk(msg: &Inbound) -> Option<(&str, &str)> {
     if kind != "agent_message_chunk" && kind != "agent_thought_chunk" {
         return None;
     }
+    // A chunk with its own `_meta` (Qwen Code's model-call usage) keeps it:
+    // never merged into another, never absorbing one.
+    if update.get("_meta").is_some() {
+        return None;
+    }
     let content = update.get("content")?;
     if content.get("type")?.as_str()? != "text" {
         return None;
@@ -117,6 +122,21 @@ mod tests {
         assert_eq!(text_chunk(&merged), Some(("agent_message_chunk", "abc")));
         assert_eq!(text_chunk(stashed.as_ref().unwrap()), Some(("agent_thought_chunk", "hmm")));
         assert_eq!(text_chunk(&rx.try_recv().unwrap()), Some(("agent_message_chunk", "d")), "order is kept");
+    }
+
+    #[test]
+    fn a_chunk_with_meta_is_not_merged() {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let usage = Inbound::Notification {
+            method: "session/update".into(),
+            params: json!({"sessionId": "s", "update": {"sessionUpdate": "agent_message_chunk",
+                "content": {"type": "text", "text": ""}, "_meta": {"usage": {"inputTokens": 100}}}}),
+        };
+        tx.send(usage).unwrap();
+        let (merged, stashed) = coalesce(chunk("agent_message_chunk", "Done"), &mut rx);
+        assert_eq!(text_chunk(&merged), Some(("agent_message_chunk", "Done")));
+        let Some(Inbound::Notification { params, .. }) = stashed else { panic!("the usage chunk was merged") };
+        assert_eq!(params["update"]["_meta"]["usage"]["inputTokens"], 100);
     }
 
     #[test]

@@ -332,6 +332,8 @@ const ROWS: &[Row] = &[
         usage: Some((Some(100), Some(20))),
     },
     Row {
+        // Qwen Code reports each model call's tokens in an empty message
+        // chunk's `_meta.usage`: the turn has their sum.
         file: "qwen.cancel.jsonl",
         state: TurnState::Cancelled,
         text: &[ACK, ACK],
@@ -342,7 +344,7 @@ const ROWS: &[Row] = &[
         shown: &["proceed_always", "proceed_once", "cancel"],
         answer: None,
         plan: None,
-        usage: None,
+        usage: Some((Some(200), Some(40))),
     },
     Row {
         file: "qwen.jsonl",
@@ -355,7 +357,7 @@ const ROWS: &[Row] = &[
         shown: &["proceed_always", "proceed_once", "cancel"],
         answer: Some("proceed_once"),
         plan: None,
-        usage: None,
+        usage: Some((Some(300), Some(60))),
     },
     Row {
         file: "qwen.plan.jsonl",
@@ -369,7 +371,7 @@ const ROWS: &[Row] = &[
         shown: &["proceed_always", "proceed_once", "cancel"],
         answer: Some("proceed_once"),
         plan: Some("- [~] Read hello.txt\n- [ ] Replace the word\n"),
-        usage: None,
+        usage: Some((Some(400), Some(80))),
     },
     Row {
         file: "qwen.reject.jsonl",
@@ -382,7 +384,7 @@ const ROWS: &[Row] = &[
         shown: &["proceed_always", "proceed_once", "cancel"],
         answer: Some("cancel"),
         plan: None,
-        usage: None,
+        usage: Some((Some(300), Some(60))),
     },
     Row {
         // The ACP TypeScript SDK's example agent: its own script, no usage.

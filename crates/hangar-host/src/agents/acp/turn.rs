@@ -160,6 +160,9 @@ pub struct Turn {
     plan_tool: Option<String>,
     /// The usage last reported.
     usage: Option<UsageInfo>,
+    /// The tokens of the turn's model calls so far, each reported on its own
+    /// (Qwen Code's message chunks' `_meta.usage`), summed.
+    model_calls: Option<UsageInfo>,
     /// File results shown in permission requests, and those approved.
     pub approvals: super::approvals::Approvals,
     /// The session's terminals as tool calls show them.
@@ -182,6 +185,7 @@ impl Turn {
             order: Vec::new(),
             plan_tool: None,
             usage: None,
+            model_calls: None,
             approvals: Default::default(),
             terminals: Default::default(),
         }
@@ -268,6 +272,11 @@ impl Turn {
             }
             SessionUpdate::Plan(plan) => self.plan(host, &plan),
             SessionUpdate::Usage(usage) => self.usage(host, usage),
+            SessionUpdate::ModelCallUsage(call) => {
+                let total = super::usage::add_tokens(self.model_calls.as_ref(), &call);
+                self.model_calls = Some(total.clone());
+                self.usage(host, total);
+            }
             SessionUpdate::Other(kind) | SessionUpdate::Malformed(kind) => {
                 tracing::trace!("ignored session update {kind}");
             }

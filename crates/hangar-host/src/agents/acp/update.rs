@@ -40,6 +40,9 @@ pub enum SessionUpdate<'a> {
     Plan(Plan),
     /// `usage_update`: context used and its size, cost.
     Usage(UsageInfo),
+    /// An `agent_message_chunk` without text whose `_meta.usage` reports
+    /// one model call's tokens (Qwen Code sends one after each call).
+    ModelCallUsage(UsageInfo),
     /// `session_info_update`: the session's title, when it gives one.
     SessionInfo {
         /// The title (not empty).
@@ -64,7 +67,9 @@ impl<'a> SessionUpdate<'a> {
     pub fn decode(update: &'a Value) -> Self {
         let kind = update.get("sessionUpdate").and_then(Value::as_str).unwrap_or_default();
         let decoded = match kind {
-            "agent_message_chunk" => chunk_text(update).map(Self::MessageChunk),
+            "agent_message_chunk" => chunk_text(update)
+                .map(Self::MessageChunk)
+                .or_else(|| super::usage::of_chunk_meta(update).map(Self::ModelCallUsage)),
             "agent_thought_chunk" => chunk_text(update).map(Self::ThoughtChunk),
             "tool_call" => parse::<ToolCall>(kind, salvage(update)).map(|t| Self::ToolCall(Box::new(t))),
             "tool_call_update" => {

@@ -2,7 +2,9 @@
 //! `usage_update` (`{used, size, cost?}`: the context window used and its
 //! size, the session's cost so far) and a prompt answer's `usage`
 //! (`{inputTokens, outputTokens, cachedReadTokens, …}`), merged into one
-//! report per turn.
+//! report per turn. Qwen Code reports neither: it sends each model call's
+//! tokens in an empty message chunk's `_meta.usage`, which are summed over
+//! the turn ([`of_chunk_meta`], [`add_tokens`]).
 //!
 //! The AHP fields carry the tokens; everything, the context and the cost
 //! too, is in the report's `_meta["hangar/usage"]` ([`USAGE_META`]):
@@ -38,12 +40,7 @@ pub fn of_prompt_result(result: &Value) -> Option<UsageInfo> {
     let input = u.get("inputTokens").and_then(Value::as_i64);
     let output = u.get("outputTokens").and_then(Value::as_i64);
     let cached = u.get("cachedReadTokens").and_then(Value::as_i64);
-    let mut report = Map::new();
-    for (key, value) in [("inputTokens", input), ("outputTokens", output), ("cachedTokens", cached)] {
-        if let Some(n) = value {
-            report.insert(key.to_owned(), n.into());
-        }
-    }
+    let report = tokens_report(input, output, cached);
     if report.is_empty() {
         return None;
     }
@@ -54,6 +51,34 @@ pub fn of_prompt_result(result: &Value) -> Option<UsageInfo> {
         model: None,
         meta: Some(wrap(report)),
     })
+}
+
+/// One model call's tokens in a message chunk's `_meta.usage` (Qwen Code:
+/// `{inputTokens, outputTokens, totalTokens, thoughtTokens,
+/// cachedReadTokens}`, the prompt answer's shape), as a usage report.
+pub fn of_chunk_meta(update: &Value) -> Option<UsageInfo> {
+    of_prompt_result(update.get("_meta")?)
+}
+
+/// The tokens of `call` added to `total` (the turn's earlier calls): each
+/// count summed where either has it.
+pub fn add_tokens(total: Option<&UsageInfo>, call: &UsageInfo) -> UsageInfo {
+    let Some(total) = total else { return call.clone() };
+    let sum = |a: Option<i64>, b: Option<i64>| match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+    };
+    let input = sum(total.input_tokens, call.input_tokens);
+    let output = sum(total.output_tokens, call.output_tokens);
+    let cached = sum(total.cache_read_tokens, call.cache_read_tokens);
+    let report = tokens_report(input, output, cached);
+    UsageInfo {
+        input_tokens: input,
+        output_tokens: output,
+        cache_read_tokens: cached,
+        model: call.model.clone().or_else(|| total.model.clone()),
+        meta: (!report.is_empty()).then(|| wrap(report)),
+    }
 }
 
 /// `later` over `earlier`: each field and each key of the report from the
@@ -100,6 +125,14 @@ fn cost(v: &Value) -> Option<Value> {
     Some(serde_json::json!({ "amount": amount, "currency": currency }))
 }
 
+/// The report's token counts, those there are.
+fn tokens_report(input: Option<i64>, output: Option<i64>, cached: Option<i64>) -> Map<String, Value> {
+    [("inputTokens", input), ("outputTokens", output), ("cachedTokens", cached)]
+        .into_iter()
+        .filter_map(|(key, value)| Some((key.to_owned(), value?.into())))
+        .collect()
+}
+
 fn wrap(report: Map<String, Value>) -> Map<String, Value> {
     let mut meta = Map::new();
     meta.insert(USAGE_META.to_owned(), Value::Object(report));
@@ -111,6 +144,39 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// Qwen Code 0.15.10's turn (tests/e2e/fixtures/acp-transcripts/qwen.jsonl):
+    /// three model calls, each reported in an empty message chunk's
+    /// `_meta.usage`, and a prompt answer without usage. The turn's tokens
+    /// are the three summed.
+    #[test]
+    fn qwens_model_calls_in_chunk_meta_are_summed_over_the_turn() {
+        let transcript = include_str!("../../../../../tests/e2e/fixtures/acp-transcripts/qwen.jsonl");
+        let mut total: Option<UsageInfo> = None;
+        let mut calls = 0;
+        for line in transcript.lines() {
+            let msg: Value = serde_json::from_str(line).expect("a transcript line");
+            let Some(update) = msg.pointer("/msg/params/update") else { continue };
+            if update["sessionUpdate"] != "agent_message_chunk" {
+                continue;
+            }
+            if let Some(call) = of_chunk_meta(update) {
+                calls += 1;
+                total = Some(add_tokens(total.as_ref(), &call));
+            }
+        }
+        assert_eq!(calls, 3);
+        let total = total.expect("usage");
+        assert_eq!((total.input_tokens, total.output_tokens, total.cache_read_tokens), (Some(300), Some(60), Some(0)));
+        assert_eq!(
+            Value::Object(report_of(&total).cloned().expect("report")),
+            json!({"inputTokens": 300, "outputTokens": 60, "cachedTokens": 0})
+        );
+        assert!(of_chunk_meta(
+            &json!({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": ""}})
+        )
+        .is_none());
+    }
 
     #[test]
     fn context_and_tokens_merge_into_one_report_and_nothing_is_invented() {

@@ -56,7 +56,7 @@ mod skills;
 mod source;
 mod spans;
 mod text;
-mod toml_spans;
+pub(crate) mod toml_spans;
 mod watch_points;
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //! calls, plans) fill it through the same mapping a live prompt uses
 //! ([`Turn`]); the next user message completes it. Each turn starts with
 //! `_meta[REPLAYED_META_KEY]`, so the engine does not send it to the agent
-//! as a new prompt.
+//! as a new prompt. Context the agent injected (Gemini's
+//! `<session_context>`) is not a message.
 
 use std::path::Path;
 
@@ -34,7 +35,7 @@ pub fn replay_history(host: &dyn AgentHost, chat: &str, cwd: &Path, updates: &[V
                 done.finish(host, Ending::Complete, None);
                 turns += 1;
             }
-            if let Some(text) = raw.pointer("/content/text").and_then(Value::as_str) {
+            if let Some(text) = raw.pointer("/content/text").and_then(Value::as_str).filter(|t| !injected(t)) {
                 message.push_str(text);
             }
             continue;
@@ -65,6 +66,15 @@ pub fn replay_history(host: &dyn AgentHost, chat: &str, cwd: &Path, updates: &[V
         turns += 1;
     }
     turns
+}
+
+/// Context the agent put in the conversation itself, replayed as a user
+/// message: Gemini CLI's `<session_context>` (the date, the folder tree)
+/// and `<hook_context>`, which Gemini itself does not count as the
+/// person's words.
+fn injected(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with("<session_context>") || text.starts_with("<hook_context>")
 }
 
 /// A replayed turn begun with `text` as the person's message.

@@ -143,8 +143,8 @@ async fn own_session_is_listed_opened_and_continued(agent: &str) {
     assert!(markdown(&rig.turn(&next).await).contains("No tool matching nothing"), "{agent}");
     let asked = json_lines(&log)
         .into_iter()
-        .filter(|l| l.get("sideRequest").is_none() && l["body"].to_string().contains("And now?"))
-        .last()
+        .rev()
+        .find(|l| l.get("sideRequest").is_none() && l["body"].to_string().contains("And now?"))
         .unwrap_or_else(|| panic!("{agent}: the second message never reached the model"));
     assert!(asked["body"].to_string().contains("Remember the quokka"), "{agent}: no history in {}", asked["body"]);
     assert_eq!(rig.chat_state().await.turns.len(), 2, "{agent}");

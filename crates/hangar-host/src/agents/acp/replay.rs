@@ -97,3 +97,34 @@ fn start(host: &dyn AgentHost, chat: &str, cwd: &Path, text: String) -> Turn {
     }
     Turn::new(chat.to_owned(), turn_id, cwd.to_path_buf())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{RecordingHost, CHAT};
+    use super::*;
+
+    fn user(text: &str) -> Value {
+        json!({ "sessionUpdate": "user_message_chunk", "content": { "type": "text", "text": text } })
+    }
+
+    fn answer(text: &str) -> Value {
+        json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } })
+    }
+
+    /// Gemini CLI's replay: its injected context first, as a user message.
+    #[test]
+    fn injected_context_is_not_the_persons_message() {
+        let host = RecordingHost::new();
+        let updates = [
+            user("<session_context>\nThis is the Gemini CLI. Today's date is ...\n</session_context>"),
+            user("Remember the quokka."),
+            answer("Noted."),
+            user("And now?"),
+            answer("Still the quokka."),
+        ];
+        assert_eq!(replay_history(&host, CHAT, Path::new("/w"), &updates), 2);
+        let chat = host.chat_state();
+        let messages: Vec<&str> = chat.turns.iter().map(|t| t.message.text.as_str()).collect();
+        assert_eq!(messages, ["Remember the quokka.", "And now?"]);
+    }
+}

@@ -19,6 +19,8 @@
 //!   data dir.
 //! - `catalog.rs`   — the Agents page's view: each well-known agent's state
 //!   and version, installs running, custom agents.
+//! - `past_sessions_on_disk/` — agents' earlier sessions read from their
+//!   own files (Gemini CLI), for agents that do not list them over ACP.
 //! - `acp/`         — the ACP layer: runs agents for sessions and turns,
 //!   reaching the host only through [`acp::AgentHost`].
 
@@ -29,6 +31,7 @@ pub mod discovery;
 pub mod install;
 pub mod keys;
 pub mod known;
+pub mod past_sessions_on_disk;
 pub mod registry;
 
 use ahp_types::state::AgentInfo;

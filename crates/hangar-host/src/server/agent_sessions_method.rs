@@ -1,7 +1,9 @@
 //! `x-hangar/agentSessions` `{ provider, folder?, cursor? }`: the agent's
 //! own earlier sessions on this host (run in its CLI or by another client),
 //! in `folder` (a `file:` URI; all of them without), as the agent lists
-//! them over ACP `session/list` (`agents/acp/past_sessions.rs`). Answers
+//! them over ACP `session/list` (`agents/acp/past_sessions.rs`), or, for
+//! Gemini CLI, which has no `session/list`, as its own files hold them
+//! (`agents/past_sessions_on_disk/`: one page, no cursor). Answers
 //! `{ listable, opensWith: "load" | "resume" | null, sessions: [{
 //! sessionId, folder, title?, updatedAt?, opened? }], nextCursor? }`:
 //! `listable` false (and no sessions) when the agent cannot list them;
@@ -11,6 +13,7 @@
 //! existing directory the host serves, or a bad cursor; `-32603` with the
 //! agent's words when it fails.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,7 +22,8 @@ use serde_json::{json, Value};
 
 use super::agent_sign_in_method::saved_env;
 use super::frames::answer_later;
-use crate::agents::acp::{list_past_sessions, OpensWith, ACP_META_KEY};
+use crate::agents::acp::{list_past_sessions, OpensWith, PastSessions, ACP_META_KEY};
+use crate::agents::{past_sessions_on_disk, AgentSpec};
 use crate::host::Host;
 use crate::hub::ConnId;
 use crate::resources::uri::{file_uri_to_path, path_to_file_uri};
@@ -66,17 +70,30 @@ async fn run(host: &Arc<Host>, p: AgentSessionsParams) -> Result<Value, RpcError
         .or_else(|| std::env::var_os("HOME").map(std::path::PathBuf::from))
         .unwrap_or_else(|| std::path::PathBuf::from("/"));
     let env = saved_env(host, &agent.id).await;
-    let page = list_past_sessions(
-        &agent,
-        &cwd,
-        &env,
-        folder.as_deref(),
-        p.cursor.as_deref(),
-        LIST_LIMIT,
-        &host.process_groups(),
-    )
-    .await
-    .map_err(|e| RpcError::internal(format!("{} could not list its sessions: {e}", agent.id)))?;
+    let page = match on_disk(&agent, &env, folder.clone()).await? {
+        Some(found) => {
+            if p.cursor.is_some() {
+                return Err(RpcError::invalid_params("cursor", format!("{} lists every session at once", agent.id)));
+            }
+            PastSessions {
+                listable: true,
+                opens_with: Some(found.opens_with),
+                sessions: found.sessions,
+                next_cursor: None,
+            }
+        }
+        None => list_past_sessions(
+            &agent,
+            &cwd,
+            &env,
+            folder.as_deref(),
+            p.cursor.as_deref(),
+            LIST_LIMIT,
+            &host.process_groups(),
+        )
+        .await
+        .map_err(|e| RpcError::internal(format!("{} could not list its sessions: {e}", agent.id)))?,
+    };
     let opened = opened_sessions(host);
     let sessions: Vec<Value> = page
         .sessions
@@ -110,6 +127,19 @@ async fn run(host: &Arc<Host>, p: AgentSessionsParams) -> Result<Value, RpcError
         answer["nextCursor"] = json!(next);
     }
     Ok(answer)
+}
+
+/// The agent's sessions read from its own files (`agents/past_sessions_on_disk`),
+/// off the async threads; `None` for agents listed over ACP.
+async fn on_disk(
+    agent: &AgentSpec,
+    env: &[(String, String)],
+    folder: Option<PathBuf>,
+) -> Result<Option<past_sessions_on_disk::OnDisk>, RpcError> {
+    let (agent, env) = (agent.clone(), env.to_vec());
+    tokio::task::spawn_blocking(move || past_sessions_on_disk::list(&agent, &env, folder.as_deref()))
+        .await
+        .map_err(|e| RpcError::internal(format!("reading the agent's sessions failed: {e}")))
 }
 
 /// `(ACP session id, Hangar session URI)` of every session that uses one.

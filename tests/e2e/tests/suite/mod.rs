@@ -11,6 +11,7 @@ mod acp_restart;
 mod acp_terminals;
 mod acp_turns;
 mod agent_sessions;
+mod agent_sessions_interop;
 mod agent_sign_in;
 mod agents_page;
 mod changesets;

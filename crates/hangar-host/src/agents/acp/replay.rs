@@ -8,7 +8,8 @@
 //! calls, plans) fill it through the same mapping a live prompt uses
 //! ([`Turn`]); the next user message completes it. Each turn starts with
 //! `_meta[REPLAYED_META_KEY]`, so the engine does not send it to the agent
-//! as a new prompt.
+//! as a new prompt. Context the agent injected (Gemini's
+//! `<session_context>`) is not a message.
 
 use std::path::Path;
 
@@ -34,7 +35,7 @@ pub fn replay_history(host: &dyn AgentHost, chat: &str, cwd: &Path, updates: &[V
                 done.finish(host, Ending::Complete, None);
                 turns += 1;
             }
-            if let Some(text) = raw.pointer("/content/text").and_then(Value::as_str) {
+            if let Some(text) = raw.pointer("/content/text").and_then(Value::as_str).filter(|t| !injected(t)) {
                 message.push_str(text);
             }
             continue;
@@ -67,6 +68,15 @@ pub fn replay_history(host: &dyn AgentHost, chat: &str, cwd: &Path, updates: &[V
     turns
 }
 
+/// Context the agent put in the conversation itself, replayed as a user
+/// message: Gemini CLI's `<session_context>` (the date, the folder tree)
+/// and `<hook_context>`, which Gemini itself does not count as the
+/// person's words.
+fn injected(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with("<session_context>") || text.starts_with("<hook_context>")
+}
+
 /// A replayed turn begun with `text` as the person's message.
 fn start(host: &dyn AgentHost, chat: &str, cwd: &Path, text: String) -> Turn {
     let turn_id = new_id();
@@ -86,4 +96,35 @@ fn start(host: &dyn AgentHost, chat: &str, cwd: &Path, text: String) -> Turn {
         Err(e) => tracing::warn!("a replayed message did not map: {e}"),
     }
     Turn::new(chat.to_owned(), turn_id, cwd.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{RecordingHost, CHAT};
+    use super::*;
+
+    fn user(text: &str) -> Value {
+        json!({ "sessionUpdate": "user_message_chunk", "content": { "type": "text", "text": text } })
+    }
+
+    fn answer(text: &str) -> Value {
+        json!({ "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": text } })
+    }
+
+    /// Gemini CLI's replay: its injected context first, as a user message.
+    #[test]
+    fn injected_context_is_not_the_persons_message() {
+        let host = RecordingHost::new();
+        let updates = [
+            user("<session_context>\nThis is the Gemini CLI. Today's date is ...\n</session_context>"),
+            user("Remember the quokka."),
+            answer("Noted."),
+            user("And now?"),
+            answer("Still the quokka."),
+        ];
+        assert_eq!(replay_history(&host, CHAT, Path::new("/w"), &updates), 2);
+        let chat = host.chat_state();
+        let messages: Vec<&str> = chat.turns.iter().map(|t| t.message.text.as_str()).collect();
+        assert_eq!(messages, ["Remember the quokka.", "And now?"]);
+    }
 }

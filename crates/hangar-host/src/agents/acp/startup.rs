@@ -47,6 +47,36 @@ pub const OPEN_KEY: &str = "open";
 /// is reported as it is.
 const STDERR_DRAIN_LIMIT: Duration = Duration::from_secs(1);
 
+/// After `session/load` answers, how long the agent may stay quiet before
+/// its replay is taken as over (see [`drain_late_replay`]).
+const REPLAY_QUIET: Duration = Duration::from_millis(500);
+
+/// The updates a `session/load` replay is made of (the conversation), as
+/// opposed to the session's commands, modes or usage.
+const HISTORY_UPDATES: [&str; 6] =
+    ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"];
+
+/// Whether a `session/update`'s params are part of the conversation.
+fn is_history(params: &Value) -> bool {
+    let kind = params.pointer("/update/sessionUpdate").and_then(Value::as_str).unwrap_or_default();
+    HISTORY_UPDATES.contains(&kind)
+}
+
+/// ACP has `session/load` replay the history before it answers, but Gemini
+/// CLI 0.61 answers first and streams the history after (its `loadSession`
+/// does not wait for `streamHistory`). So, when opening the agent's own
+/// session, what comes next is read into `held` until the agent has been
+/// quiet for [`REPLAY_QUIET`] (at most `limit` in all).
+async fn drain_late_replay(live: &mut Live, held: &mut Vec<Inbound>, limit: Duration) {
+    let until = tokio::time::Instant::now() + limit;
+    while tokio::time::Instant::now() < until {
+        match tokio::time::timeout(REPLAY_QUIET, live.inbound.recv()).await {
+            Ok(Some(msg)) => held.push(msg),
+            _ => return,
+        }
+    }
+}
+
 /// A started agent.
 pub struct Live {
     /// The connection.
@@ -220,6 +250,9 @@ impl Starter<'_> {
                 let mut held = Vec::new();
                 match self.ask_presenting_key(live, method, params, &methods, &mut held).await {
                     Ok(result) => {
+                        if opening {
+                            drain_late_replay(live, &mut held, self.limit).await;
+                        }
                         while let Ok(msg) = live.inbound.try_recv() {
                             held.push(msg);
                         }
@@ -230,12 +263,14 @@ impl Starter<'_> {
                                     live.conn.respond(&id, Err((-32603, "the session is loading".to_owned())));
                                 }
                                 Inbound::Notification { method, mut params }
-                                    if opening && method == "session/update" =>
+                                    if opening && method == "session/update" && is_history(&params) =>
                                 {
                                     if let Some(update) = params.get_mut("update") {
                                         replayed.push(update.take());
                                     }
                                 }
+                                // Commands, modes, usage: for the live session.
+                                msg @ Inbound::Notification { .. } if opening => live.stashed.push_back(msg),
                                 _ => {}
                             }
                         }

@@ -23,7 +23,9 @@
 //! Run (release builds): `cargo build --release -p hangar-e2e --bin
 //! bench-search && target/release/bench-search`. Options: `--sessions N`,
 //! `--turns N`, `--queries N` (200 per kind), `--dir PATH` (a temp dir),
-//! `--stream-turns N` (200), `--deltas N` (200), `--rounds N` (5).
+//! `--stream-turns N` (200), `--deltas N` (200), `--rounds N` (5),
+//! `--reuse` (with `--dir`: query the store and index already there instead
+//! of generating them), `--no-streaming` (skip the streaming passes).
 
 #![allow(
     clippy::unwrap_used,
@@ -50,13 +52,35 @@ struct Args {
     stream_turns: usize,
     deltas: usize,
     rounds: usize,
+    reuse: bool,
+    skip_streaming: bool,
 }
 
 fn args() -> Args {
-    let mut a =
-        Args { sessions: 10_000, turns: 1_000_000, queries: 200, dir: None, stream_turns: 200, deltas: 200, rounds: 5 };
+    let mut a = Args {
+        sessions: 10_000,
+        turns: 1_000_000,
+        queries: 200,
+        dir: None,
+        stream_turns: 200,
+        deltas: 200,
+        rounds: 5,
+        reuse: false,
+        skip_streaming: false,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--reuse" => {
+                a.reuse = true;
+                continue;
+            }
+            "--no-streaming" => {
+                a.skip_streaming = true;
+                continue;
+            }
+            _ => {}
+        }
         let value = it.next().unwrap_or_default();
         match flag.as_str() {
             "--sessions" => a.sessions = value.parse().unwrap(),
@@ -111,23 +135,35 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 fn main() {
     let a = args();
-    streaming(&a);
+    if !a.skip_streaming {
+        streaming(&a);
+    }
     let tmp = tempfile::tempdir().unwrap();
     let dir = a.dir.clone().unwrap_or_else(|| tmp.path().to_path_buf());
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("hangar.db");
-    let _ = std::fs::remove_file(&db);
     let words: Vec<String> = (0..20_000).map(word).collect();
     let mut rng = StdRng::seed_from_u64(29);
+    if a.reuse && db.exists() && store::search::index_path(&db).exists() {
+        println!("reusing the store and index in {}", dir.display());
+    } else {
+        let _ = std::fs::remove_file(&db);
+        generate(&a, &db, &words, &mut rng);
+    }
+    let conn = open_reader(&db).unwrap();
+    queries(&a, &conn, &words, &mut rng);
+}
 
+/// Generate the store and build its index, printing their sizes and time.
+fn generate(a: &Args, db: &std::path::Path, words: &[String], rng: &mut StdRng) {
     let started = Instant::now();
-    let mut conn = store::open(&db).unwrap();
+    let mut conn = store::open(db).unwrap();
     {
         let tx = conn.transaction().unwrap();
         for s in 0..a.sessions {
             let uri = format!("ahp-session:/bench-{s}");
             let chat = format!("ahp-chat:/bench-{s}/main");
-            let title = sentence(&mut rng, &words, 5);
+            let title = sentence(rng, words, 5);
             let summary = json!({"provider": "agent", "title": title, "status": 1, "resource": uri,
                 "createdAt": "2026-01-01T00:00:00.000Z", "modifiedAt": "2026-01-01T00:00:00.000Z", "defaultChat": chat});
             tx.execute(
@@ -150,11 +186,11 @@ fn main() {
             let turn = json!({
                 "id": id,
                 "startedAt": format!("2026-01-{:02}T{:02}:{:02}:{:02}.000Z", 1 + t % 28, t % 24, t % 60, (t / 60) % 60),
-                "message": {"text": sentence(&mut rng, &words, 12), "origin": {"kind": "user"}},
+                "message": {"text": sentence(rng, words, 12), "origin": {"kind": "user"}},
                 "responseParts": [
-                    {"kind": "markdown", "id": "m", "content": sentence(&mut rng, &words, 60)},
+                    {"kind": "markdown", "id": "m", "content": sentence(rng, words, 60)},
                     {"kind": "toolCall", "toolCall": {"status": "completed", "toolCallId": "c", "toolName": "read",
-                        "displayName": "Read file", "invocationMessage": sentence(&mut rng, &words, 4),
+                        "displayName": "Read file", "invocationMessage": sentence(rng, words, 4),
                         "pastTenseMessage": "Read", "success": true, "confirmed": "not-needed"}}
                 ],
                 "state": "complete"
@@ -175,8 +211,8 @@ fn main() {
         store_bytes as f64 / 1e6
     );
 
-    let report = store::reindex(&db).unwrap();
-    let conn = open_reader(&db).unwrap();
+    let report = store::reindex(db).unwrap();
+    let conn = open_reader(db).unwrap();
     conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)").unwrap();
     let index_bytes = pages(&conn);
     println!(
@@ -192,16 +228,18 @@ fn main() {
         store_bytes as f64 / 1e6,
         index_bytes as f64 * 100.0 / store_bytes as f64
     );
+}
 
+/// Query latency of the three kinds, and the baseline of the same run.
+fn queries(a: &Args, conn: &Connection, words: &[String], rng: &mut StdRng) {
     let run = |label: &str, make: &mut dyn FnMut(&mut StdRng) -> String, rng: &mut StdRng| {
         let mut times = Vec::with_capacity(a.queries);
         let mut found = 0;
         for _ in 0..a.queries {
             let q = make(rng);
             let t = Instant::now();
-            let page =
-                search(&conn, &SearchRequest { query: &q, limit: 20, offset: 0, sessions: None, archived: None })
-                    .unwrap();
+            let page = search(conn, &SearchRequest { query: &q, limit: 20, offset: 0, sessions: None, archived: None })
+                .unwrap();
             times.push(t.elapsed());
             found += page.hits.len();
         }
@@ -214,17 +252,17 @@ fn main() {
             found as f64 / a.queries as f64
         );
     };
-    let w = words.clone();
-    run("one word", &mut |r| w[pick(r, w.len())].clone(), &mut rng);
-    run("three words", &mut |r| sentence(r, &w, 3), &mut rng);
-    run("prefix", &mut |r| w[pick(r, w.len())].chars().take(4).collect(), &mut rng);
+    let w = words;
+    run("one word", &mut |r| w[pick(r, w.len())].clone(), rng);
+    run("three words", &mut |r| sentence(r, w, 3), rng);
+    run("prefix", &mut |r| w[pick(r, w.len())].chars().take(4).collect(), rng);
 
     // Baseline: one 50-turn page of a chat, read the way fetchTurns does.
     let mut times = Vec::with_capacity(a.queries);
     for i in 0..a.queries {
         let chat = format!("ahp-chat:/bench-{}/main", (i * 7919) % a.sessions);
         let t = Instant::now();
-        let p = read_page(&conn, &chat);
+        let p = read_page(conn, &chat);
         times.push(t.elapsed());
         assert!(p > 0);
     }

@@ -23,6 +23,19 @@ use crate::store::StoreError;
 /// Queue rows applied per transaction.
 const BATCH: i64 = 512;
 
+/// After a wake-up the indexer lets the writer's next commits pile up for
+/// this long, so that a stream of turn ends costs one index transaction
+/// (one FTS5 segment) per period instead of one per turn. A search that
+/// waits for the index cuts it short ([`IndexFeed::hurry`]); well within
+/// the one second from a turn's end to its being findable.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// How much nicer than the host the indexer thread runs: on a busy
+/// machine the agents' streams and the store writer come first, and the
+/// index catches up in the gaps.
+#[cfg(target_os = "linux")]
+const NICENESS: i32 = 10;
+
 /// The running indexer; [`SearchIndexer::stop`] ends it.
 pub struct SearchIndexer {
     feed: IndexFeed,
@@ -97,7 +110,9 @@ fn open_current(db: &Path) -> Result<Connection, StoreError> {
 }
 
 fn run(mut conn: Connection, feed: &IndexFeed) {
+    be_nice();
     while feed.wait() {
+        feed.settle(SETTLE);
         if let Err(e) = catch_up(&mut conn, feed) {
             // The rows stay queued; the next wake-up (or the next start)
             // applies them.
@@ -106,6 +121,18 @@ fn run(mut conn: Connection, feed: &IndexFeed) {
     }
     if let Err(e) = catch_up(&mut conn, feed) {
         error!("search index at shutdown: {e}");
+    }
+}
+
+/// Lower this thread's priority (Linux: a thread's own nice value); a
+/// failure only means the index competes with the writer as an equal.
+fn be_nice() {
+    #[cfg(target_os = "linux")]
+    {
+        let tid = rustix::thread::gettid();
+        if let Err(e) = rustix::process::setpriority_process(Some(tid), NICENESS) {
+            tracing::debug!("search index: could not lower the thread's priority: {e}");
+        }
     }
 }
 

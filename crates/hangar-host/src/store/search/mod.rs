@@ -17,14 +17,20 @@
 //! - `query.rs`   — a person's query as an FTS5 MATCH expression built from
 //!   quoted tokens (never the raw text).
 //! - `cursor.rs`  — the opaque paging cursor.
+//! - `narrow.rs`  — a long last word found through the prefix index, not
+//!   the list of every word it starts.
+//! - `rank.rs`    — how a match is scored (BM25 without the document
+//!   frequency, which FTS5 would count by reading a word's every match).
 //! - `reader.rs`  — running a search on a read connection of its own.
 
 mod cursor;
 mod extract;
 mod feed;
 mod indexer;
+mod narrow;
 mod query;
 mod queue;
+mod rank;
 mod reader;
 mod rebuild;
 mod schema;

@@ -20,9 +20,23 @@ pub enum QueryError {
 }
 
 /// One piece of the query.
-struct Term {
-    text: String,
-    phrase: bool,
+pub(super) struct Term {
+    /// Its text, as typed (without the quotes of a phrase).
+    pub text: String,
+    /// Whether it was quoted.
+    pub phrase: bool,
+}
+
+impl Term {
+    /// As an FTS5 string (inner `"` doubled).
+    pub fn quoted(&self) -> String {
+        format!("\"{}\"", self.text.replace('"', "\"\""))
+    }
+}
+
+/// The query's terms that have a letter or digit to look for.
+pub(super) fn terms(query: &str) -> Vec<Term> {
+    split(query).into_iter().filter(|t| t.text.chars().any(char::is_alphanumeric)).collect()
 }
 
 /// The MATCH expression for `query`.
@@ -30,7 +44,7 @@ pub fn match_expression(query: &str) -> Result<String, QueryError> {
     if query.trim().is_empty() {
         return Err(QueryError::Empty);
     }
-    let terms: Vec<Term> = split(query).into_iter().filter(|t| t.text.chars().any(char::is_alphanumeric)).collect();
+    let terms = terms(query);
     let Some(last) = terms.len().checked_sub(1) else {
         return Err(QueryError::NoWords);
     };
@@ -38,7 +52,7 @@ pub fn match_expression(query: &str) -> Result<String, QueryError> {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let quoted = format!("\"{}\"", t.text.replace('"', "\"\""));
+            let quoted = t.quoted();
             if i == last && !t.phrase && t.text.chars().filter(|c| c.is_alphanumeric()).count() > 1 {
                 quoted + "*"
             } else {

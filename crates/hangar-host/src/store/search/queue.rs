@@ -31,8 +31,8 @@ pub struct IndexFeed {
 
 #[derive(Default)]
 struct FeedInner {
-    /// `(work queued since the indexer last looked, stop)`.
-    signal: Mutex<(bool, bool)>,
+    /// What the indexer should know when it wakes.
+    signal: Mutex<Signal>,
     wake: Condvar,
     done: AtomicI64,
     /// Notified when `done` moves (searches wait on it to see their writes).
@@ -40,18 +40,36 @@ struct FeedInner {
     done_moved: Condvar,
 }
 
+#[derive(Default)]
+struct Signal {
+    /// Rows were queued since the indexer last looked.
+    work: bool,
+    /// A search waits for the index: apply now, do not settle.
+    hurry: bool,
+    /// The indexer should end.
+    stop: bool,
+}
+
 impl IndexFeed {
     /// Rows were queued and committed: the indexer should look.
     pub fn wake(&self) {
         let mut s = crate::locks::lock(&self.inner.signal);
-        s.0 = true;
+        s.work = true;
+        self.inner.wake.notify_one();
+    }
+
+    /// A search waits for what is queued: the indexer applies it now
+    /// instead of letting more pile up first.
+    pub fn hurry(&self) {
+        let mut s = crate::locks::lock(&self.inner.signal);
+        s.hurry = true;
         self.inner.wake.notify_one();
     }
 
     /// The indexer should end (after the work in hand).
     pub fn stop(&self) {
         let mut s = crate::locks::lock(&self.inner.signal);
-        s.1 = true;
+        s.stop = true;
         self.inner.wake.notify_one();
     }
 
@@ -59,14 +77,31 @@ impl IndexFeed {
     pub(super) fn wait(&self) -> bool {
         let mut s = crate::locks::lock(&self.inner.signal);
         loop {
-            if s.1 {
+            if s.stop {
                 return false;
             }
-            if s.0 {
-                s.0 = false;
+            if s.work || s.hurry {
+                s.work = false;
                 return true;
             }
             s = self.inner.wake.wait(s).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    /// Let more work pile up for at most `limit` (one transaction then
+    /// applies it all), unless a search is waiting or the indexer should
+    /// stop.
+    pub(super) fn settle(&self, limit: std::time::Duration) {
+        let until = std::time::Instant::now() + limit;
+        let mut s = crate::locks::lock(&self.inner.signal);
+        loop {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if s.hurry || s.stop || left.is_zero() {
+                s.hurry = false;
+                s.work = false;
+                return;
+            }
+            s = self.inner.wake.wait_timeout(s, left).map_or_else(|p| p.into_inner().0, |(g, _)| g);
         }
     }
 

@@ -134,7 +134,13 @@ pub async fn call(core: &Arc<Core>, command: Command, stream: Option<Sink>) -> R
             // In a new worktree, or one of the agent's own earlier
             // sessions continued: the host makes it (docs/host.md).
             let meta = match (&a.agent_session, a.worktree == Some(true)) {
-                (Some(sid), _) => Some(json!({ "hangar/agentSession": { "sessionId": sid } })),
+                (Some(sid), _) => {
+                    let mut asked = json!({ "sessionId": sid });
+                    if let Some(title) = &a.agent_session_title {
+                        asked["title"] = json!(title);
+                    }
+                    Some(json!({ "hangar/agentSession": asked }))
+                }
                 (None, true) => Some(json!({ "hangar/worktree": {} })),
                 (None, false) => None,
             };

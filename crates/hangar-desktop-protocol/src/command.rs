@@ -389,6 +389,10 @@ pub struct SessionCreateArgs {
     /// `_meta["hangar/agentSession"]`).
     #[serde(default)]
     pub agent_session: Option<String>,
+    /// The title the agent listed that session under; the new session
+    /// takes it (`_meta["hangar/agentSession"].title`).
+    #[serde(default)]
+    pub agent_session_title: Option<String>,
 }
 
 /// A session on a host.

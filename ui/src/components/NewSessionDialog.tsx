@@ -76,8 +76,8 @@ export function NewSessionDialog({
     onSettings?.(await call('settings.save', { ...view.settings, newSession }));
   };
 
-  /** Start the session; `agentSession`: continue that one of the agent's own. */
-  const create = async (agentSession?: string) => {
+  /** Start the session; `agentSession`: continue that one of the agent's own (listed as `title`). */
+  const create = async (agentSession?: string, title?: string | null) => {
     if (!listing) return;
     setBusy(true);
     try {
@@ -87,6 +87,7 @@ export function NewSessionDialog({
         folder: listing.uri,
         worktree: agentSession ? false : worktree,
         agentSession: agentSession ?? null,
+        agentSessionTitle: title ?? null,
       });
       if (!agentSession) await remember(listing.uri, worktree).catch(() => {});
       onCreated(host, r.session);
@@ -159,7 +160,7 @@ export function NewSessionDialog({
             agentName={target.agents.find((a) => a.provider === target.agent)?.displayName || target.agent}
             folder={listing.uri}
             busy={busy}
-            onContinue={(id) => create(id)}
+            onContinue={(id, title) => create(id, title)}
             onOpenExisting={(session) => onCreated(host, session)}
           />
         )}

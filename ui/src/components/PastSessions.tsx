@@ -23,8 +23,8 @@ export function PastSessions({
   agentName: string;
   folder: string;
   busy: boolean;
-  /** Start a session that continues the agent's session `id`. */
-  onContinue: (id: string) => void;
+  /** Start a session that continues the agent's session `id` (listed as `title`). */
+  onContinue: (id: string, title: string | null) => void;
   /** The Hangar session already made from it. */
   onOpenExisting: (session: string) => void;
 }) {
@@ -94,7 +94,7 @@ export function PastSessions({
                   type="button"
                   data-testid="past-session-continue"
                   disabled={busy}
-                  onClick={() => onContinue(s.sessionId)}
+                  onClick={() => onContinue(s.sessionId, s.title ?? null)}
                 >
                   Continue
                 </button>

@@ -26,4 +26,9 @@ worktree?: boolean | null,
  * `agents.pastSessions`; `createSession` with
  * `_meta["hangar/agentSession"]`).
  */
-agentSession?: string | null, };
+agentSession?: string | null, 
+/**
+ * The title the agent listed that session under; the new session
+ * takes it (`_meta["hangar/agentSession"].title`).
+ */
+agentSessionTitle?: string | null, };

@@ -84,6 +84,17 @@ await run(
         () => false,
       );
     check(shown, 'Continue opens it with its history shown as turns', String(shown));
+    const title = await page
+      .waitForFunction(
+        () => document.querySelector('[data-testid=chat-title]')?.textContent?.trim() === 'Fix the flaky quokka test',
+        null,
+        { timeout: 10000 },
+      )
+      .then(
+        () => true,
+        async () => await page.textContent('[data-testid=chat-title]'),
+      );
+    check(title === true, 'the session takes the title the agent listed, not its first message', String(title));
     await shot(page, 'past-session-continued');
 
     await page.fill('[data-testid=composer-input]', 'and now?');

@@ -361,6 +361,7 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessi
         return Err(RpcError::invalid_params("_meta", "hangar/fork and hangar/worktree cannot be asked for together"));
     }
     let past = past_session_meta(p.meta.as_ref())?;
+    let past_title = past.is_some().then(|| past_session_title(p.meta.as_ref())).flatten();
     if past.is_some() && (fork.is_some() || worktree.is_some()) {
         return Err(RpcError::invalid_params(
             "_meta",
@@ -424,7 +425,18 @@ fn create_session(host: &Arc<Host>, conn: &ConnState, id: &Value, p: CreateSessi
         }
         (None, None) => {
             let uri = req.uri.clone();
-            host.with_engine(|e| e.create_session(req))?;
+            host.with_engine(|e| {
+                e.create_session(req)?;
+                if let Some(title) = past_title {
+                    // The agent's own title for the session it listed: it
+                    // counts as the agent's (a person's rename still wins,
+                    // and the replayed first message does not replace it).
+                    let action =
+                        StateAction::SessionTitleChanged(ahp_types::actions::SessionTitleChangedAction { title });
+                    let _ = e.emit_server(&uri, action);
+                }
+                Ok::<_, RpcError>(())
+            })?;
             host.prepare_changes(&uri);
             Reply::Result(Value::Null)
         }
@@ -448,6 +460,13 @@ fn past_session_meta(
         .ok_or_else(|| RpcError::invalid_params("_meta", "hangar/agentSession needs a sessionId"))?;
     let acp = json!({ "sessionId": sid, crate::agents::acp::ACP_OPEN_KEY: true });
     Ok(Some([(crate::agents::acp::ACP_META_KEY.to_owned(), acp)].into_iter().collect()))
+}
+
+/// `_meta["hangar/agentSession"].title`: the title the agent listed the
+/// session under (`x-hangar/agentSessions`), trimmed, when there is one.
+fn past_session_title(meta: Option<&serde_json::Map<String, Value>>) -> Option<String> {
+    let title = meta?.get(AGENT_SESSION_META)?.get("title")?.as_str()?.trim();
+    (!title.is_empty()).then(|| title.chars().take(crate::engine::titles::AUTO_TITLE_MAX * 2).collect())
 }
 
 /// The `createSession` `_meta` key that opens an agent's own earlier session.

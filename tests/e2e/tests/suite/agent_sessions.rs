@@ -40,10 +40,10 @@ async fn agent_sessions(rig: &Rig, params: Value) -> Result<Value, String> {
     rig.client.request::<_, Value>("x-hangar/agentSessions", params).await.map_err(|e| e.to_string())
 }
 
-fn open_params(rig: &Rig, session: &str, sid: &str) -> CreateSessionParams {
+fn open_params(rig: &Rig, session: &str, asked: Value) -> CreateSessionParams {
     CreateSessionParams {
         channel: session.to_owned(),
-        meta: Some([("hangar/agentSession".to_owned(), json!({ "sessionId": sid }))].into_iter().collect()),
+        meta: Some([("hangar/agentSession".to_owned(), asked)].into_iter().collect()),
         provider: Some(rig.provider.clone()),
         working_directories: Some(vec![file_uri(&rig.workspace)]),
         config: None,
@@ -82,7 +82,8 @@ async fn an_agents_own_session_is_listed_opened_replayed_found_and_continued() {
 
     // Opened: the history replayed as completed turns.
     let opened = "ahp-session:/opened-cli-1";
-    let created = rig.open(open_params(&rig, opened, "cli-1")).await;
+    let asked = json!({ "sessionId": "cli-1", "title": sessions[0]["title"] });
+    let created = rig.open(open_params(&rig, opened, asked)).await;
     assert_eq!(created, "session/ready");
     let chat = rig.chat_state().await;
     let messages: Vec<&str> = chat.turns.iter().map(|t| t.message.text.as_str()).collect();
@@ -92,6 +93,8 @@ async fn an_agents_own_session_is_listed_opened_replayed_found_and_continued() {
     assert!(chat.active_turn.is_none(), "replayed turns are complete, none runs");
     let meta = rig.session_state().await.meta.unwrap_or_default();
     assert_eq!(meta["hangar.acp"], json!({ "sessionId": "cli-1" }), "opened once: not replayed again");
+    let session = rig.session_state().await;
+    assert_eq!(session.title, "Fix the flaky quokka test", "the title the agent listed, not the first message");
 
     // Found by search.
     let found = rig.client.request::<_, Value>("x-hangar/search", json!({ "query": "wombat fixture" })).await.unwrap();
@@ -124,7 +127,7 @@ async fn an_agent_that_cannot_open_its_sessions_says_so() {
     assert_eq!(listed["listable"], true);
     assert_eq!(listed["opensWith"], Value::Null, "{listed}");
 
-    let created = rig.open(open_params(&rig, "ahp-session:/cannot", "cli-1")).await;
+    let created = rig.open(open_params(&rig, "ahp-session:/cannot", json!({ "sessionId": "cli-1" }))).await;
     assert_eq!(created, "session/creationFailed");
     let error = rig.session_state().await.creation_error.unwrap();
     assert!(error.message.contains("cannot open its earlier sessions"), "{}", error.message);

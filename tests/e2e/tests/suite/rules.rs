@@ -3,8 +3,8 @@
 //! fake agent's `session/request_permission` in the host, before any client
 //! is asked; the tool call names the rule (`_meta["hangar/rule"]`), the
 //! audit log says so, a deny rule wins, a chained command with a part no
-//! rule allows still asks the client, and the rules (with their hits)
-//! survive `kill -9`. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
+//! rule allows still asks the client, the rules (with their hits)
+//! survive `kill -9`, and each host's rules answer its own sessions only. Needs `cargo build -p hangar-cli -p hangar-fake-agent`.
 
 use ahp_types::state::ToolCallState;
 use hangar_e2e::acp::{fake_agent_bin, file_uri, markdown, tool_calls, AgentCmd, Rig};
@@ -409,4 +409,49 @@ async fn a_shell_rule_answers_real_claudes_bash() {
     let out = std::fs::read_to_string(rig.workspace.join("probe.out")).unwrap_or_default();
     assert_eq!(out, "probe-ran\n", "the command the rule allowed ran");
     assert!(rig.host.sigterm().success());
+}
+
+/// Each host keeps its own rules: a rule saved on one `hangar serve` (as a
+/// client would for a remote host's confirmation) answers that host's
+/// sessions and no other host's, whose clients are still asked.
+#[tokio::test]
+async fn a_hosts_rules_answer_its_own_sessions_only() {
+    let start = || async {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("data");
+        let script_path = tmp.path().join("script.json");
+        std::fs::write(&script_path, script().to_string()).unwrap();
+        let cmd = format!("{} --script {}", fake_agent_bin().display(), script_path.display());
+        Rig::start_with(tmp, AgentCmd::Command(cmd), Launch::Process(&[]), Some(&data)).await
+    };
+    let mut remote = start().await;
+    let mut local = start().await;
+    let mut raw = RawClient::initialized(&remote.host, "remote-rules-client").await;
+    let saved = call(
+        &mut raw,
+        1,
+        "x-hangar/ruleSave",
+        json!({"scope": {"kind": "host"}, "tool": "shell", "pattern": "npm test", "decision": "allow"}),
+    )
+    .await;
+    let id = saved["result"]["id"].as_str().unwrap_or_else(|| panic!("{saved}")).to_owned();
+
+    // The remote host answers its own session by the rule.
+    let turn = remote.send("one").await;
+    assert_eq!(remote.wait_end(&turn).await, "chat/turnComplete");
+    let c1 = tool(&remote.turn(&turn).await, "c1");
+    assert_eq!(c1["_meta"]["hangar/rule"], id.as_str(), "{c1}");
+
+    // The other host has no such rule: its client is asked.
+    let mut raw_local = RawClient::initialized(&local.host, "local-rules-client").await;
+    assert!(rules(&mut raw_local, 2).await.is_empty(), "rules are not shared between hosts");
+    let turn = local.send("one").await;
+    let asked = local.wait_confirmation().await;
+    assert_eq!(asked["toolCallId"], "c1");
+    local.confirm(&turn, "c1", true, Some("once")).await;
+    assert_eq!(local.wait_end(&turn).await, "chat/turnComplete");
+    let c1 = tool(&local.turn(&turn).await, "c1");
+    assert!(c1["_meta"].get("hangar/rule").is_none(), "{c1}");
+    let listed = rules(&mut raw, 3).await;
+    assert_eq!(listed[0]["hits"], 1, "only the remote host's session used it: {listed:?}");
 }

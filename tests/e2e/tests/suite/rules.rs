@@ -52,6 +52,12 @@ fn tool(rig_turn: &ahp_types::state::Turn, id: &str) -> Value {
     serde_json::to_value(found.unwrap_or_else(|| panic!("no tool call {id}"))).unwrap()
 }
 
+/// Save `rule`; its id.
+async fn save(raw: &mut RawClient, n: u64, rule: Value) -> String {
+    let saved = call(raw, n, "x-hangar/ruleSave", rule).await;
+    saved["result"]["id"].as_str().unwrap_or_else(|| panic!("{saved}")).to_owned()
+}
+
 async fn rules(raw: &mut RawClient, n: u64) -> Vec<Value> {
     let r = call(raw, n, "x-hangar/rules", json!({})).await;
     r["result"]["rules"].as_array().unwrap_or_else(|| panic!("{r}")).clone()
@@ -350,14 +356,9 @@ async fn a_rule_never_widens_the_file_sandbox() {
     ]);
     let mut rig = Rig::start(AgentCmd::Script(json!({ "turns": [turn] })), Launch::InProcess).await;
     let mut raw = RawClient::initialized(&rig.host, "rules-client").await;
-    let saved = call(
-        &mut raw,
-        1,
-        "x-hangar/ruleSave",
-        json!({"scope": {"kind": "host"}, "tool": "edit", "pattern": "/**", "decision": "allow"}),
-    )
-    .await;
-    let id = saved["result"]["id"].as_str().unwrap_or_else(|| panic!("{saved}")).to_owned();
+    let id =
+        save(&mut raw, 1, json!({"scope": {"kind": "host"}, "tool": "edit", "pattern": "/**", "decision": "allow"}))
+            .await;
     let one = rig.send("one").await;
     assert_eq!(rig.wait_end(&one).await, "chat/turnComplete");
     let t = rig.turn(&one).await;
@@ -427,14 +428,12 @@ async fn a_hosts_rules_answer_its_own_sessions_only() {
     let mut remote = start().await;
     let mut local = start().await;
     let mut raw = RawClient::initialized(&remote.host, "remote-rules-client").await;
-    let saved = call(
+    let id = save(
         &mut raw,
         1,
-        "x-hangar/ruleSave",
         json!({"scope": {"kind": "host"}, "tool": "shell", "pattern": "npm test", "decision": "allow"}),
     )
     .await;
-    let id = saved["result"]["id"].as_str().unwrap_or_else(|| panic!("{saved}")).to_owned();
 
     // The remote host answers its own session by the rule.
     let turn = remote.send("one").await;

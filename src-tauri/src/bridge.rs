@@ -19,7 +19,7 @@ use axum::routing::get;
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::caller::Caller;
 use crate::commands;
@@ -30,6 +30,9 @@ async fn ipc(State(core): State<Arc<Core>>, ws: WebSocketUpgrade) -> Response {
     ws.max_message_size(MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| connection(core, socket, Caller::App, std::future::pending()))
 }
+
+/// The commands one connection's frames run in order, one after another.
+const ORDERED: [&str; 4] = ["chat.send", "chat.queue", "chat.removeQueued", "chat.reorderQueued"];
 
 /// The largest command frame `/ipc` takes.
 pub const MAX_MESSAGE_BYTES: usize = 8 << 20;
@@ -53,6 +56,8 @@ pub async fn connection(core: Arc<Core>, socket: WebSocket, caller: Caller, stop
     let (opened_tx, mut opened_rx) = mpsc::unbounded_channel::<u64>();
     tokio::pin!(stop);
     let mut stopped = false;
+    // The last ordered command's end: the next one waits for it.
+    let mut last_ordered: Option<oneshot::Receiver<()>> = None;
     loop {
         let msg = tokio::select! {
             msg = rx.next() => msg,
@@ -80,7 +85,20 @@ pub async fn connection(core: Arc<Core>, socket: WebSocket, caller: Caller, stop
         let core = core.clone();
         let out = out.clone();
         let opened_tx = opened_tx.clone();
+        // Commands that add to or change a chat's messages run one after
+        // another in the order they came (every other command runs at
+        // once): two messages sent in a quick row reach the host in order.
+        let (after, done) = if ORDERED.contains(&cmd.as_str()) {
+            let (done, next) = oneshot::channel::<()>();
+            (last_ordered.replace(next), Some(done))
+        } else {
+            (None, None)
+        };
         tokio::spawn(async move {
+            if let Some(previous) = after {
+                // Sent or dropped when the previous one ended.
+                let _ = previous.await;
+            }
             let called = match caller.admit(&core, &cmd, args) {
                 Ok(args) => commands::call_wire(&core, &cmd, args, sink).await,
                 Err(e) => Err(e),
@@ -95,6 +113,7 @@ pub async fn connection(core: Arc<Core>, socket: WebSocket, caller: Caller, stop
                 Err(e) => json!({ "id": id, "err": e.to_string() }),
             };
             let _ = out.send(text(reply));
+            drop(done);
         });
         while let Ok(s) = opened_rx.try_recv() {
             streams.push(s);

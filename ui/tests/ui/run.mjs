@@ -648,6 +648,46 @@ await test('dispose asks in the app first; cancel keeps the session, confirm rem
   await page.waitForSelector('[data-testid=chat-title]', { state: 'detached' });
 });
 
+await test('six messages fired at once over one socket are queued in the order sent', async () => {
+  const uri = await newSession('gated');
+  await page.fill('[data-testid=composer-input]', 'Task fired');
+  await page.click('[data-testid=send]');
+  await page.waitForSelector(`${activeTurn} [data-testid=confirmation]`);
+  const texts = [1, 2, 3, 4, 5, 6].map((n) => `Fired ${n}`);
+  const host = await page.getAttribute(`[data-testid=session-row][data-uri="${uri}"]`, 'data-host');
+  await page.evaluate(
+    async ({ host, session, texts }) => {
+      const ws = new WebSocket(`ws://${location.host}/ipc`);
+      await new Promise((res, rej) => {
+        ws.onopen = res;
+        ws.onerror = rej;
+      });
+      const pending = new Map();
+      ws.onmessage = (ev) => {
+        const m = JSON.parse(ev.data);
+        if ('id' in m && pending.has(m.id)) {
+          pending.get(m.id)(m);
+          pending.delete(m.id);
+        }
+      };
+      let seq = 0;
+      const call = (cmd, args, stream = false) =>
+        new Promise((res, rej) => {
+          const id = ++seq;
+          pending.set(id, (m) => ('err' in m ? rej(new Error(m.err)) : res(m.ok)));
+          ws.send(JSON.stringify({ id, cmd, args, stream }));
+        });
+      const opened = await call('chat.open', { host, session }, true);
+      // Not awaited one by one: the frames leave back to back.
+      await Promise.all(texts.map((text) => call('chat.queue', { host, chat: opened.chat, text, kind: 'queued' })));
+      await call('stream.close', { streamId: opened.streamId });
+      ws.close();
+    },
+    { host, session: uri, texts },
+  );
+  await expectQueue(texts);
+});
+
 await test('no page errors', async () => {
   if (consoleErrors.length) throw new Error(consoleErrors.join('\n'));
 });

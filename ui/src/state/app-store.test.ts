@@ -127,6 +127,17 @@ describe('app store', () => {
     expect(s.notices[0].text).toContain('busy');
   });
 
+  it('leaves a refused worktree removal to the dialog that asked for it', () => {
+    const s = applyAppOp(emptyApp(), {
+      op: 'rejected',
+      host: 'local',
+      channel: 's',
+      action: 'session/isArchivedChanged',
+      reason: 'hangar/worktree: branch b has 1 commit(s) not merged into main; pass "force": true',
+    });
+    expect(s.notices).toEqual([]);
+  });
+
   it('keeps the five newest notices, each with its own id, and drops a dismissed one', () => {
     let s = emptyApp();
     for (let i = 0; i < 7; i++) {

@@ -53,6 +53,9 @@ export function applyAppOp(s: AppState, op: AppOp): AppState {
     case 'inbox':
       return { ...s, inbox: op.items };
     case 'rejected':
+      // A worktree the host would not remove is shown, in words, by the
+      // archive / dispose dialog that asked (WorktreeCloseDialog).
+      if (op.reason.startsWith('hangar/worktree:')) return s;
       return {
         ...s,
         notices: [

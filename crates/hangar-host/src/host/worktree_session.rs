@@ -81,7 +81,7 @@ impl Host {
             }
         };
         let id = &new_id()[..8];
-        let hint = req.uri.rsplit(['/', ':']).next().unwrap_or_default();
+        let hint = branch_hint(&req.uri);
         let dest_root = self.config.worktrees_dir.join(format!("worktree-{id}"));
         let added = worktrees::add::add(&folder, ask.branch.as_deref(), hint, &dest_root).map_err(rpc_error)?;
         let mut worktree = added.worktree;
@@ -163,5 +163,28 @@ impl Host {
             RpcError::invalid_params("_meta", format!("{WORKTREE_META}: {uri} does not work in a worktree of its own"))
         })?;
         serde_json::from_value(record.clone()).map_err(|e| RpcError::internal(format!("{WORKTREE_META} of {uri}: {e}")))
+    }
+}
+
+/// The name a new worktree's branch is made from (`hangar/<hint>`): the
+/// session URI's last segment, and of a long generated id (as clients
+/// mint them) its first 8 characters, as git shows a short commit id.
+fn branch_hint(uri: &str) -> &str {
+    let last = uri.rsplit(['/', ':']).next().unwrap_or_default();
+    let generated = last.len() > 12 && last.chars().all(|c| c.is_ascii_hexdigit());
+    if generated {
+        last.get(..8).unwrap_or(last)
+    } else {
+        last
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_generated_session_id_makes_a_short_branch_name() {
+        assert_eq!(super::branch_hint("ahp-session:/ac866a0ff00261a4b94a70b35b04b166"), "ac866a0f");
+        assert_eq!(super::branch_hint("ahp-session:/wt-one"), "wt-one");
+        assert_eq!(super::branch_hint("ahp-session:/fix-the-parser-in-the-long-run"), "fix-the-parser-in-the-long-run");
     }
 }

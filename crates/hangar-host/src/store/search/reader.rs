@@ -214,6 +214,7 @@ fn best(conn: &Connection, expression: &str, request: &SearchRequest<'_>) -> Res
     })?;
     Ok(Best { page: ranked(scored), narrowed: None })
 }
+
 /// How many rows of a narrowed query are read, at most, to keep
 /// [`RANKED`] of them; fewer kept, and the query runs as typed.
 const NARROWED_SCAN: usize = 3 * RANKED;

@@ -148,6 +148,33 @@ await ctx.addInitScript(() => {
     return send.call(this, data);
   };
 });
+// `window.secondClient()`: a client of the core on a socket of its own to the
+// bridge, beside the app's (`{ call(cmd, args, stream?), close() }`).
+await ctx.addInitScript(() => {
+  window.secondClient = async () => {
+    const ws = new WebSocket(`ws://${location.host}/ipc`);
+    await new Promise((res, rej) => {
+      ws.onopen = res;
+      ws.onerror = rej;
+    });
+    const pending = new Map();
+    ws.onmessage = (ev) => {
+      const m = JSON.parse(ev.data);
+      if ('id' in m && pending.has(m.id)) {
+        pending.get(m.id)(m);
+        pending.delete(m.id);
+      }
+    };
+    let seq = 0;
+    const call = (cmd, args, stream = false) =>
+      new Promise((res, rej) => {
+        const id = ++seq;
+        pending.set(id, (m) => ('err' in m ? rej(new Error(m.err)) : res(m.ok)));
+        ws.send(JSON.stringify({ id, cmd, args, stream }));
+      });
+    return { call, close: () => ws.close() };
+  };
+});
 const page = await ctx.newPage();
 const consoleErrors = [];
 page.on('pageerror', (e) => consoleErrors.push(String(e)));
@@ -574,30 +601,11 @@ await test('a turn finishing in a session that is not open marks it unread; open
   const host = await page.getAttribute(row, 'data-host');
   await page.evaluate(
     async ({ host, session }) => {
-      const ws = new WebSocket(`ws://${location.host}/ipc`);
-      await new Promise((res, rej) => {
-        ws.onopen = res;
-        ws.onerror = rej;
-      });
-      const pending = new Map();
-      ws.onmessage = (ev) => {
-        const m = JSON.parse(ev.data);
-        if ('id' in m && pending.has(m.id)) {
-          pending.get(m.id)(m);
-          pending.delete(m.id);
-        }
-      };
-      let seq = 0;
-      const call = (cmd, args, stream = false) =>
-        new Promise((res, rej) => {
-          const id = ++seq;
-          pending.set(id, (m) => ('err' in m ? rej(new Error(m.err)) : res(m.ok)));
-          ws.send(JSON.stringify({ id, cmd, args, stream }));
-        });
+      const { call, close } = await window.secondClient();
       const opened = await call('chat.open', { host, session }, true);
       await call('chat.send', { host, chat: opened.chat, text: 'From another client' });
       await call('stream.close', { streamId: opened.streamId });
-      ws.close();
+      close();
     },
     { host, session: crashyUri },
   );
@@ -657,31 +665,12 @@ await test('six messages fired at once over one socket are queued in the order s
   const host = await page.getAttribute(`[data-testid=session-row][data-uri="${uri}"]`, 'data-host');
   await page.evaluate(
     async ({ host, session, texts }) => {
-      const ws = new WebSocket(`ws://${location.host}/ipc`);
-      await new Promise((res, rej) => {
-        ws.onopen = res;
-        ws.onerror = rej;
-      });
-      const pending = new Map();
-      ws.onmessage = (ev) => {
-        const m = JSON.parse(ev.data);
-        if ('id' in m && pending.has(m.id)) {
-          pending.get(m.id)(m);
-          pending.delete(m.id);
-        }
-      };
-      let seq = 0;
-      const call = (cmd, args, stream = false) =>
-        new Promise((res, rej) => {
-          const id = ++seq;
-          pending.set(id, (m) => ('err' in m ? rej(new Error(m.err)) : res(m.ok)));
-          ws.send(JSON.stringify({ id, cmd, args, stream }));
-        });
+      const { call, close } = await window.secondClient();
       const opened = await call('chat.open', { host, session }, true);
       // Not awaited one by one: the frames leave back to back.
       await Promise.all(texts.map((text) => call('chat.queue', { host, chat: opened.chat, text, kind: 'queued' })));
       await call('stream.close', { streamId: opened.streamId });
-      ws.close();
+      close();
     },
     { host, session: uri, texts },
   );

@@ -43,7 +43,8 @@ export function NewSessionDialog({
   const [listing, setListing] = useState<FolderListing | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const [worktree, setWorktree] = useState(false);
+  // The person's "In a new worktree" choice, and the folder default it was made against.
+  const [picked, setPicked] = useState<{ against: boolean; on: boolean } | null>(null);
   // Only the newest folder.list answer is shown (answers can cross).
   const asked = useRef(0);
 
@@ -65,9 +66,11 @@ export function NewSessionDialog({
     if (host && target.ready) open(folder, folder ? () => open() : undefined);
   }, [host, target.ready]);
 
-  // "In a new worktree" as Settings says for the folder shown.
+  // "In a new worktree" as Settings says for the folder shown, unless the
+  // person chose otherwise against that same default. Derived in render, not
+  // set by an effect: the box is right in the first frame that shows the folder.
   const inWorktree = startsInWorktree(defaults, host, listing?.uri);
-  useEffect(() => setWorktree(inWorktree), [inWorktree]);
+  const worktree = picked && picked.against === inWorktree ? picked.on : inWorktree;
   /** Remember the worktree choice made for `folder` when it is not the folder's default. */
   const remember = async (folder: string, on: boolean) => {
     if (on === inWorktree) return;
@@ -149,7 +152,7 @@ export function NewSessionDialog({
             type="checkbox"
             data-testid="new-session-worktree"
             checked={worktree}
-            onChange={(e) => setWorktree((e.target as HTMLInputElement).checked)}
+            onChange={(e) => setPicked({ against: inWorktree, on: (e.target as HTMLInputElement).checked })}
           />{' '}
           In a new worktree (a branch of its own for a folder in a git repository)
         </label>

@@ -35,12 +35,29 @@ await run('worktree-default', home, [`idle=${fakeBin} --script ${script}`], asyn
     await page.click('[data-testid=app-menu-settings]');
     await page.waitForSelector('[data-testid=settings-page]');
   };
+  // Opens New session and waits for the folder. `boxChecked` then answers
+  // with the box as it was in the very first frame that showed the folder
+  // (read by a MutationObserver as the path is written): a box set a frame
+  // late would be a box a person sees flip, and a click that can land on
+  // the wrong state.
   const newSession = async () => {
+    await page.evaluate((p) => {
+      window.__firstBox = undefined;
+      const seen = new MutationObserver(() => {
+        if (document.querySelector('[data-testid=folder-path]')?.textContent !== p) return;
+        window.__firstBox = document.querySelector('[data-testid=new-session-worktree]')?.checked;
+        seen.disconnect();
+      });
+      seen.observe(document.body, { childList: true, subtree: true, characterData: true });
+    }, w);
     await page.click('[data-testid=new-session]');
     await page.waitForSelector('[data-testid=new-session-dialog]');
-    await page.waitForFunction((p) => document.querySelector('[data-testid=folder-path]')?.textContent === p, w);
+    await page.waitForFunction(() => window.__firstBox !== undefined);
   };
-  const boxChecked = () => page.isChecked('[data-testid=new-session-worktree]');
+  const boxChecked = async () => {
+    const first = await page.evaluate(() => window.__firstBox);
+    return first === (await page.isChecked('[data-testid=new-session-worktree]')) ? first : 'flipped';
+  };
   const create = async () => {
     const rows = await page.$$eval('[data-testid=session-row]', (l) => l.length);
     await page.click('[data-testid=create-session]');
@@ -65,13 +82,13 @@ await run('worktree-default', home, [`idle=${fakeBin} --script ${script}`], asyn
   await page.click('[data-testid=settings-close]');
 
   await newSession();
-  check(await boxChecked(), 'New session opens with "In a new worktree" checked for that folder', '');
+  check((await boxChecked()) === true, 'New session opens with "In a new worktree" checked for that folder', '');
   // Unchecked for one session: remembered for the folder.
   await page.uncheck('[data-testid=new-session-worktree]');
   await create();
   check(worktrees() === 1, 'that session has no worktree', String(worktrees()));
   await newSession();
-  check(!(await boxChecked()), 'the next New session remembers it unchecked', '');
+  check((await boxChecked()) === false, 'the next New session remembers it unchecked', '');
   await openSettingsFromDialog();
   check(
     !(await page.$('[data-testid=settings-worktree-folder]')) &&
@@ -89,7 +106,7 @@ await run('worktree-default', home, [`idle=${fakeBin} --script ${script}`], asyn
   while (worktrees() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   check(worktrees() === 2, 'that session works in a new worktree', String(worktrees()));
   await newSession();
-  check(await boxChecked(), 'and the next New session opens checked again', '');
+  check((await boxChecked()) === true, 'and the next New session opens checked again', '');
 
   async function openSettingsFromDialog() {
     await page.click('[data-testid=new-session-dialog] button:has-text("Cancel")');

@@ -18,7 +18,11 @@
 //!   indexer); with the turn ends indexed (the writer queues each, the
 //!   indexer thread applies them beside it). Best of `--rounds` each; the
 //!   indexed pass also says how soon after the last commit the index held
-//!   every turn.
+//!   every turn. Each pass also reports the CPU time of the bench's own
+//!   thread (making the actions), the writer thread and the indexer thread
+//!   (from `/proc/self/task/*/schedstat`): on a machine with no idle core,
+//!   the indexer's CPU against the other two is what indexing takes from
+//!   streaming, whatever the load at the time of the run.
 //!
 //! Run (release builds): `cargo build --release -p hangar-e2e --bin
 //! bench-search && target/release/bench-search`. Options: `--sessions N`,
@@ -234,16 +238,20 @@ fn generate(a: &Args, db: &std::path::Path, words: &[String], rng: &mut StdRng) 
 fn queries(a: &Args, conn: &Connection, words: &[String], rng: &mut StdRng) {
     let run = |label: &str, make: &mut dyn FnMut(&mut StdRng) -> String, rng: &mut StdRng| {
         let mut times = Vec::with_capacity(a.queries);
+        let mut slowest: Vec<(Duration, String)> = Vec::new();
         let mut found = 0;
         for _ in 0..a.queries {
             let q = make(rng);
             let t = Instant::now();
             let page = search(conn, &SearchRequest { query: &q, limit: 20, offset: 0, sessions: None, archived: None })
                 .unwrap();
-            times.push(t.elapsed());
+            let took = t.elapsed();
+            times.push(took);
+            slowest.push((took, q));
             found += page.hits.len();
         }
         times.sort();
+        slowest.sort_by(|a, b| b.0.cmp(&a.0));
         println!(
             "{label:<12} p50 {:>7.2} ms  p99 {:>7.2} ms  ({} queries, {:.1} results each)",
             percentile(&times, 0.5).as_secs_f64() * 1e3,
@@ -251,6 +259,9 @@ fn queries(a: &Args, conn: &Connection, words: &[String], rng: &mut StdRng) {
             a.queries,
             found as f64 / a.queries as f64
         );
+        let shown: Vec<String> =
+            slowest.iter().take(3).map(|(t, q)| format!("{q:?} {:.1} ms", t.as_secs_f64() * 1e3)).collect();
+        println!("             slowest: {}", shown.join(", "));
     };
     let w = words;
     run("one word", &mut |r| w[pick(r, w.len())].clone(), rng);
@@ -300,8 +311,39 @@ enum Pass {
     Indexed,
 }
 
+/// CPU time of this process's threads whose name starts with `prefix`
+/// (`/proc/self/task/*/comm`, at most 15 bytes), from their `schedstat`.
+fn threads_cpu(prefix: &str) -> Duration {
+    let mut total = Duration::ZERO;
+    for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
+        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if !comm.trim_end().starts_with(prefix) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(task.path().join("schedstat")).unwrap_or_default();
+        let ns: u64 = stat.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0);
+        total += Duration::from_nanos(ns);
+    }
+    total
+}
+
+/// CPU time of the calling thread.
+fn own_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap();
+    Duration::from_nanos(stat.split_whitespace().next().unwrap().parse().unwrap())
+}
+
+/// What one streaming pass took: wall time, and CPU time per thread.
+#[derive(Clone, Copy)]
+struct PassTime {
+    wall: Duration,
+    producer: Duration,
+    writer: Duration,
+    indexer: Duration,
+}
+
 /// One pass of the streaming workload through the store writer; its time.
-fn stream_pass(a: &Args, pass: Pass, words: &[String]) -> Duration {
+fn stream_pass(a: &Args, pass: Pass, words: &[String]) -> PassTime {
     use std::sync::Arc;
 
     use hangar_host::store::{ChannelKind, StoreOp};
@@ -321,6 +363,7 @@ fn stream_pass(a: &Args, pass: Pass, words: &[String]) -> Duration {
         .to_string()
     };
     let parent = Some(session.clone());
+    let producer_before = own_cpu();
     let started = Instant::now();
     let mut seq = 0u64;
     for t in 0..a.stream_turns {
@@ -354,8 +397,11 @@ fn stream_pass(a: &Args, pass: Pass, words: &[String]) -> Duration {
     }
     writer.flush();
     let took = started.elapsed();
+    let producer = own_cpu() - producer_before;
+    let writer_cpu = threads_cpu("hangar-store");
     drop(writer);
     thread.join().unwrap();
+    let mut indexer_cpu = Duration::ZERO;
     if let Some((mut indexer, feed)) = indexer {
         // How long after the last commit the index held every turn.
         let last: i64 = Connection::open(&db)
@@ -367,6 +413,7 @@ fn stream_pass(a: &Args, pass: Pass, words: &[String]) -> Duration {
             std::thread::sleep(Duration::from_micros(200));
         }
         let lag = flushed.elapsed();
+        indexer_cpu = threads_cpu("hangar-search-i");
         indexer.stop();
         let conn = open_reader(&db).unwrap();
         let docs: i64 =
@@ -374,7 +421,7 @@ fn stream_pass(a: &Args, pass: Pass, words: &[String]) -> Duration {
         assert_eq!(docs as usize, a.stream_turns, "every streamed turn indexed");
         println!("  (indexed pass: the index held every turn {:.1} ms after the last commit)", lag.as_secs_f64() * 1e3);
     }
-    took
+    PassTime { wall: took, producer, writer: writer_cpu, indexer: indexer_cpu }
 }
 
 /// The cost of indexing on streaming through the writer, three passes:
@@ -384,13 +431,20 @@ fn stream_pass(a: &Args, pass: Pass, words: &[String]) -> Duration {
 fn streaming(a: &Args) {
     let words: Vec<String> = (0..20_000).map(word).collect();
     let mut best = [Duration::MAX; 3];
+    let mut cpu = [(Duration::MAX, Duration::ZERO); 3];
     for _ in 0..a.rounds {
         for (i, pass) in [Pass::DeltasOnly, Pass::NotIndexed, Pass::Indexed].into_iter().enumerate() {
-            best[i] = best[i].min(stream_pass(a, pass, &words));
+            let t = stream_pass(a, pass, &words);
+            best[i] = best[i].min(t.wall);
+            // The round with the least CPU for the producer and writer, and its indexer's.
+            if t.producer + t.writer < cpu[i].0 {
+                cpu[i] = (t.producer + t.writer, t.indexer);
+            }
         }
     }
     let actions = (a.stream_turns * (a.deltas + 1)) as f64;
     let rate = |d: Duration| actions / d.as_secs_f64();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
         "streaming through the store writer, {} turns × {} deltas (best of {}):",
         a.stream_turns, a.deltas, a.rounds
@@ -401,5 +455,15 @@ fn streaming(a: &Args) {
         "  turn ends indexed      {:>9.0} actions/s  ({:+.2}% time over the baseline; the indexer thread beside)",
         rate(best[2]),
         (best[2].as_secs_f64() / best[1].as_secs_f64() - 1.0) * 100.0
+    );
+    println!(
+        "  CPU (least of {}): producer + writer {:.1} ms with no index, {:.1} ms indexed; indexer {:.1} ms \
+         ({:.1} µs a turn, {:.2}% of the producer and writer's CPU with no index)",
+        a.rounds,
+        ms(cpu[1].0),
+        ms(cpu[2].0),
+        ms(cpu[2].1),
+        cpu[2].1.as_secs_f64() * 1e6 / a.stream_turns as f64,
+        cpu[2].1.as_secs_f64() / cpu[1].0.as_secs_f64() * 100.0
     );
 }

@@ -195,14 +195,18 @@ fn best(conn: &Connection, expression: &str, request: &SearchRequest<'_>) -> Res
         // Read newest first only as far as needed: the rows are highlighted
         // as they are stepped through.
         let mut kept = Vec::with_capacity(RANKED);
+        let mut seen = 0;
+        let mut hopeless = false;
         let read = newest(conn, &n.expression, request, NARROWED_SCAN, |r| {
+            seen += 1;
             if rank::matches(&r.highlighted).any(|m| n.holds_last(m)) {
                 let counted = rank::count(&r.highlighted, |m| n.is_query_word(m));
                 kept.push(Scored { id: r.id, at: r.at, counted });
             }
-            kept.len() < RANKED
+            hopeless = narrowing_is_hopeless(seen, kept.len());
+            kept.len() < RANKED && !hopeless
         })?;
-        if read < NARROWED_SCAN || kept.len() == RANKED {
+        if !hopeless && (read < NARROWED_SCAN || kept.len() == RANKED) {
             return Ok(Best { page: ranked(kept), narrowed: Some(n) });
         }
     }
@@ -218,6 +222,18 @@ fn best(conn: &Connection, expression: &str, request: &SearchRequest<'_>) -> Res
 /// How many rows of a narrowed query are read, at most, to keep
 /// [`RANKED`] of them; fewer kept, and the query runs as typed.
 const NARROWED_SCAN: usize = 3 * RANKED;
+
+/// Rows of a narrowed query read before its yield is judged.
+const NARROWED_PROBE: usize = RANKED / 4;
+
+/// Whether a narrowed scan that kept `kept` of the `read` rows so far
+/// would, at that rate, keep fewer than [`RANKED`] in [`NARROWED_SCAN`]
+/// rows: a rare word under a common prefix (`pars` for `parser`). Such a
+/// query runs as typed at once, where its word's own short lists are
+/// cheap, instead of after reading every narrowed row in vain.
+fn narrowing_is_hopeless(read: usize, kept: usize) -> bool {
+    read >= NARROWED_PROBE && kept * NARROWED_SCAN < RANKED * read
+}
 
 /// A match as read: its document, time and highlighted text.
 struct Highlighted {
@@ -374,6 +390,15 @@ mod tests {
         assert_eq!(found, ["t1", "t2", "t4"], "narrowed to `quok`, kept only what starts `quokk`");
         assert_eq!(turns(&conn, "again quokka", 10), ["t4"]);
         assert_eq!(turns(&conn, "quokk", 1), ["t4"], "two matches score above one");
+    }
+
+    #[test]
+    fn a_narrowed_scan_gives_up_as_soon_as_its_yield_is_too_low() {
+        assert!(!narrowing_is_hopeless(NARROWED_PROBE - 1, 0), "too few rows read to judge");
+        assert!(narrowing_is_hopeless(NARROWED_PROBE, 0), "nothing kept in the probe");
+        assert!(narrowing_is_hopeless(NARROWED_PROBE, NARROWED_PROBE / 3 - 1), "under a third");
+        assert!(!narrowing_is_hopeless(NARROWED_PROBE, NARROWED_PROBE / 3 + 1), "a third or more reaches RANKED");
+        assert!(!narrowing_is_hopeless(NARROWED_SCAN, RANKED), "exactly enough");
     }
 
     #[test]

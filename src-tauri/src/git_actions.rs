@@ -129,7 +129,14 @@ pub async fn pull_request(core: &Core, a: PullRequestArgs) -> Result<PullRequest
 
 /// `changes.mergeBack`.
 pub async fn merge_back(core: &Core, a: MergeBackArgs) -> Result<MergedBack, CoreError> {
-    let asked = a.mode.map(|mode| json!({ MERGE_BACK_META: { "mode": mode } }));
+    let mut fields = serde_json::Map::new();
+    if let Some(mode) = a.mode {
+        fields.insert("mode".into(), json!(mode));
+    }
+    if let Some(message) = a.message {
+        fields.insert("message".into(), json!(message));
+    }
+    let asked = (!fields.is_empty()).then(|| json!({ MERGE_BACK_META: fields }));
     let host = HostId::new(a.host.as_str());
     match invoke(core, &host, &a.session, "mergeBack", asked).await {
         Ok(raw) => {

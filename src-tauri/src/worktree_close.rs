@@ -5,6 +5,9 @@
 //! docs/host.md). An archive the host refuses comes back as the action's
 //! rejection, not as an error answer, so [`archive_removing`] waits for the
 //! echo of its own dispatch and reports a rejection as the command's error.
+//! When no echo comes in time, the host's own list of sessions says
+//! whether the session was archived; if not, the command says that the
+//! host did not answer (it never takes the archive as done unseen).
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
@@ -12,7 +15,9 @@ use std::time::Duration;
 use ahp::hosts::HostId;
 use ahp::SubscriptionEvent;
 use ahp_types::actions::SessionIsArchivedChangedAction;
+use ahp_types::commands::ListSessionsResult;
 use ahp_types::common::JsonObject;
+use ahp_types::state::SessionStatus;
 use ahp_types::StateAction;
 use serde_json::{json, Value};
 
@@ -24,7 +29,7 @@ use hangar_desktop_protocol::git::{WorktreeInfo, WorktreeRemoval};
 /// The session state's `_meta` key of a session in a worktree of its own.
 const WORKTREE_META: &str = "hangar/worktree";
 
-/// How long an archive waits for the host's echo before taking it as done.
+/// How long an archive waits for the host's echo before asking the host.
 const ECHO_WAIT: Duration = Duration::from_secs(15);
 
 /// Client sequence numbers of these dispatches: far above the AHP client's
@@ -70,6 +75,7 @@ pub async fn archive_removing(
     let mut events = core.multi().events();
     client.check_alive().await?;
     client.raw_client().notify("dispatchAction", params).await.map_err(ahp::hosts::HostError::from)?;
+    // The echo: `Some(rejection)`; `None` when the events ended first.
     let echo = async {
         while let Some(ev) = events.recv().await {
             if &ev.host_id != host {
@@ -77,18 +83,49 @@ pub async fn archive_removing(
             }
             if let SubscriptionEvent::Action(env) = ev.event {
                 if env.origin.as_ref().is_some_and(|o| o.client_seq == client_seq) {
-                    return env.rejection_reason;
+                    return Some(env.rejection_reason);
                 }
             }
         }
         None
     };
-    // No echo in time (the session's channel not subscribed): the summary
-    // tells what happened.
-    if let Ok(Some(reason)) = tokio::time::timeout(ECHO_WAIT, echo).await {
-        return Err(CoreError::Refused(reason));
+    match tokio::time::timeout(ECHO_WAIT, echo).await {
+        Ok(Some(None)) => Ok(Dispatched { client_seq }),
+        Ok(Some(Some(reason))) => Err(CoreError::Refused(reason)),
+        // No echo: the host's list says whether it happened.
+        Ok(None) | Err(_) => match archived_on_host(core, host, session).await {
+            Ok(true) => Ok(Dispatched { client_seq }),
+            Ok(false) => Err(CoreError::Unexpected(format!(
+                "the host did not answer the archive within {} s, and the session is not archived: its worktree was not removed",
+                ECHO_WAIT.as_secs()
+            ))),
+            Err(e) => Err(CoreError::Unexpected(format!(
+                "the host did not answer the archive within {} s, and whether it was done could not be read: {e}",
+                ECHO_WAIT.as_secs()
+            ))),
+        },
     }
-    Ok(Dispatched { client_seq })
+}
+
+/// Whether `host`'s `listSessions` shows `session` archived.
+async fn archived_on_host(core: &Core, host: &HostId, session: &str) -> Result<bool, CoreError> {
+    let client =
+        core.multi().client(host).await.ok_or_else(|| CoreError::NotFound(format!("host {host} is not connected")))?;
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut params = json!({ "channel": ahp_types::ROOT_RESOURCE_URI });
+        if let Some(c) = cursor.take() {
+            params["cursor"] = json!(c);
+        }
+        let page: ListSessionsResult = client.request("listSessions", params).await?;
+        if let Some(s) = page.items.iter().find(|s| s.resource == session) {
+            return Ok(SessionStatus::from_bits(s.status).contains(SessionStatus::IsArchived));
+        }
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => return Ok(false),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -110,8 +110,12 @@ pub struct MergeBackArgs {
     pub host: String,
     /// Session URI.
     pub session: String,
-    /// `ff-only` or `merge`; none: a fast-forward when possible.
+    /// `ff-only`, `merge`, `squash` or `rebase`; none: a fast-forward when
+    /// possible, else a merge commit.
     pub mode: Option<String>,
+    /// A squash's commit message; none: the host drafts it.
+    #[serde(default)]
+    pub message: Option<String>,
 }
 
 /// What `changes.mergeBack` did.

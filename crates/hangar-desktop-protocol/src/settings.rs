@@ -81,6 +81,21 @@ pub struct Settings {
     pub new_session: NewSessionDefaults,
     /// *Open from other devices* (off by default).
     pub open_from_devices: crate::devices::DeviceAccess,
+    /// The merge mode last chosen in the Changes panel's *Merge back* for
+    /// each repository folder (the one a worktree session was made from).
+    pub merge_modes: Vec<FolderMergeMode>,
+}
+
+/// The merge mode last chosen for a repository folder on a host.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FolderMergeMode {
+    /// The host id.
+    pub host: String,
+    /// The repository's folder, as the host names it (`hangar/worktree.repository`).
+    pub folder: String,
+    /// `merge`, `squash` or `rebase` (`changes.mergeBack`'s `mode`).
+    pub mode: String,
 }
 
 /// The Settings page: the settings and where the app keeps its things.

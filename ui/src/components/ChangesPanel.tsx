@@ -36,6 +36,8 @@ export interface ChangesPanelProps {
   turn: string | null;
   /** The session's chat, once opened ("Ask the agent" for a commit message). */
   chat?: string | null;
+  /** A turn is running in that chat (what is asked of the agent is queued behind it). */
+  running?: boolean;
   /** The session row's counts: a change there reloads the panel. */
   counts: ChangeCounts | null;
   onClose: () => void;
@@ -291,6 +293,7 @@ export function ChangesPanel(p: ChangesPanelProps) {
           operations={view.operations}
           worktree={view.worktree}
           chat={p.chat ?? null}
+          running={!!p.running}
         />
       )}
       {committing && (

@@ -503,6 +503,7 @@ export function ChatPane({
             host={host}
             session={row.uri}
             chat={chat}
+            running={!!view.active}
             turn={changesTurn}
             counts={row.changes}
             onClose={() => setChangesOpen(false)}

@@ -1,6 +1,7 @@
 // An in-app "are you sure?" dialog (instead of window.confirm, which
 // webviews and test browsers may dismiss on their own). Escape or a click
 // outside cancels; Cancel has the focus, so a stray Enter cancels too.
+import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 
 export function ConfirmDialog({
@@ -10,6 +11,8 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
   testid,
+  children,
+  confirmDisabled,
 }: {
   title: string;
   message: string;
@@ -17,6 +20,9 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
   testid?: string;
+  /** More to choose before confirming, shown below the message. */
+  children?: ComponentChildren;
+  confirmDisabled?: boolean;
 }) {
   const cancel = useRef<HTMLButtonElement>(null);
   // A layout effect: listening from the moment the dialog is on screen.
@@ -36,11 +42,18 @@ export function ConfirmDialog({
       <div class="modal confirm-dialog" role="dialog" aria-modal="true" aria-label={title} data-testid={testid}>
         <h2>{title}</h2>
         <p>{message}</p>
+        {children}
         <div class="modal-actions">
           <button type="button" ref={cancel} onClick={onCancel} data-testid="confirm-dialog-cancel">
             Cancel
           </button>
-          <button type="button" class="danger" onClick={onConfirm} data-testid="confirm-dialog-ok">
+          <button
+            type="button"
+            class="danger"
+            disabled={confirmDisabled}
+            onClick={onConfirm}
+            data-testid="confirm-dialog-ok"
+          >
             {confirmLabel}
           </button>
         </div>

@@ -3,12 +3,15 @@
 // Open pull request… (PullRequestForm; the link once opened, or, when the
 // host has no signed-in `gh`, the exact command to run there with a Copy
 // button) and, for a session in a worktree of its own, Merge back (asked
-// first; the result, or the conflicts with both sides, MergeConflicts:
-// nothing is merged then).
-import { useState } from 'preact/hooks';
+// first, with how: MergeBackChoice, the folder's last choice preselected and
+// remembered in the settings; the result, or the conflicts with both sides,
+// MergeConflicts: nothing is merged then).
+import { useEffect, useState } from 'preact/hooks';
 import type { MergedBack, PullRequestOpened } from '../gen';
 import { call, errorText } from '../ipc';
+import { lastMergeMode, type MergeMode, modeArg, withMergeMode } from '../state/merge-modes';
 import { ConfirmDialog } from './ConfirmDialog';
+import { MergeBackChoice } from './MergeBackChoice';
 import { MergeConflicts } from './MergeConflicts';
 import { Notice } from './Notice';
 import { PullRequestForm } from './PullRequestForm';
@@ -22,6 +25,16 @@ export interface GitActionsProps {
   worktree: boolean;
   /** The session's chat (a merge conflict's request to the agent goes there). */
   chat: string | null;
+  /** A turn is running in that chat (the request to the agent is queued behind it). */
+  running: boolean;
+}
+
+/** The Merge back dialog's choices: the repository folder (remembered against), how, a squash's message. */
+interface Merging {
+  folder: string | null;
+  remembered: MergeMode;
+  mode: MergeMode;
+  message: string | null;
 }
 
 export function GitActions(p: GitActionsProps) {
@@ -30,7 +43,7 @@ export function GitActions(p: GitActionsProps) {
   const [note, setNote] = useState('');
   const [opening, setOpening] = useState(false);
   const [pr, setPr] = useState<PullRequestOpened | null>(null);
-  const [merging, setMerging] = useState(false);
+  const [merging, setMerging] = useState<Merging | null>(null);
   const [merged, setMerged] = useState<MergedBack | null>(null);
   const [copied, setCopied] = useState(false);
   const base = { host: p.host, session: p.session };
@@ -58,9 +71,33 @@ export function GitActions(p: GitActionsProps) {
       setPr(await call('changes.pullRequest', { ...base, title, body, base: into }));
       setOpening(false);
     });
-  const mergeBack = () =>
+  const askMerge = () =>
     act(async () => {
-      setMerged(await call('changes.mergeBack', { ...base, mode: null }));
+      const [worktree, view] = await Promise.all([call('session.worktree', base), call('settings.get', {})]);
+      const folder = worktree?.repository ?? null;
+      const remembered = lastMergeMode(view.settings, p.host, folder ?? undefined);
+      setMerging({ folder, remembered, mode: remembered, message: null });
+    });
+  // A squash's message starts as the host's drafted commit message.
+  const drafting = merging?.mode === 'squash' && merging.message === null;
+  useEffect(() => {
+    if (!drafting) return;
+    call('changes.commitDraft', base).then(
+      (drafted) => setMerging((m) => m && { ...m, message: m.message ?? drafted }),
+      (e) => setMerging((m) => m && { ...m, message: m.message ?? `(no draft: ${errorText(e)})` }),
+    );
+  }, [drafting]);
+  /** Remember the folder's choice when it changed. */
+  const remember = async (m: Merging) => {
+    if (!m.folder || m.mode === m.remembered) return;
+    const view = await call('settings.get', {});
+    await call('settings.save', withMergeMode(view.settings, p.host, m.folder, m.mode));
+  };
+  const mergeBack = (m: Merging) =>
+    act(async () => {
+      const message = m.mode === 'squash' ? m.message : null;
+      setMerged(await call('changes.mergeBack', { ...base, mode: modeArg(m.mode), message }));
+      await remember(m).catch(() => {});
     });
   const copy = (text: string) =>
     navigator.clipboard.writeText(text).then(
@@ -82,7 +119,7 @@ export function GitActions(p: GitActionsProps) {
           </button>
         )}
         {p.worktree && offers('mergeBack') && (
-          <button type="button" disabled={busy} data-testid="merge-back-button" onClick={() => setMerging(true)}>
+          <button type="button" disabled={busy} data-testid="merge-back-button" onClick={askMerge}>
             Merge back
           </button>
         )}
@@ -93,12 +130,20 @@ export function GitActions(p: GitActionsProps) {
           message="Merge this session's branch into the branch checked out in the folder it came from? A conflict changes nothing there."
           confirmLabel="Merge back"
           testid="merge-back-dialog"
-          onCancel={() => setMerging(false)}
+          confirmDisabled={merging.mode === 'squash' && !merging.message?.trim()}
+          onCancel={() => setMerging(null)}
           onConfirm={() => {
-            setMerging(false);
-            mergeBack();
+            setMerging(null);
+            mergeBack(merging);
           }}
-        />
+        >
+          <MergeBackChoice
+            mode={merging.mode}
+            message={merging.message}
+            onMode={(mode) => setMerging({ ...merging, mode })}
+            onMessage={(message) => setMerging({ ...merging, message })}
+          />
+        </ConfirmDialog>
       )}
       {opening && (
         <PullRequestForm
@@ -145,6 +190,7 @@ export function GitActions(p: GitActionsProps) {
         <MergeConflicts
           host={p.host}
           chat={p.chat}
+          running={p.running}
           message={merged.message}
           files={merged.files}
           ours={merged.ours}

@@ -3,7 +3,8 @@
 // this session's branch), read-only, like a merge editor's two panes; and
 // what to do next: ask the agent to merge the folder's branch into its
 // worktree and resolve it (one click: that request goes to the chat as a
-// turn), or do it by hand. Nothing was
+// turn, or is queued behind the running one, as the Composer queues), or
+// do it by hand. Nothing was
 // merged; Merge back again once the branch has the folder's commits.
 import { useState } from 'preact/hooks';
 import type { ConflictFile, ConflictHunk } from '../gen';
@@ -42,6 +43,7 @@ function Hunk({ hunk, ours, theirs }: { hunk: ConflictHunk; ours: string; theirs
 export function MergeConflicts({
   host,
   chat,
+  running,
   message,
   files,
   ours,
@@ -51,6 +53,8 @@ export function MergeConflicts({
   host: string;
   /** The session's chat, for the request to the agent. */
   chat: string | null;
+  /** A turn is running there: the request is queued behind it. */
+  running: boolean;
   message: string;
   files: string[];
   ours: string | null;
@@ -64,8 +68,13 @@ export function MergeConflicts({
     if (!chat) return;
     const text = mergeRequest(into, from, files);
     try {
-      await call('chat.send', { host, chat, text });
-      setAsked('Asked the agent: follow it in the chat, then Merge back again.');
+      if (running) {
+        await call('chat.queue', { host, chat, text, kind: 'queued' });
+        setAsked('Queued behind the running turn: the agent merges once that turn ends. Then Merge back again.');
+      } else {
+        await call('chat.send', { host, chat, text });
+        setAsked('Asked the agent: follow it in the chat, then Merge back again.');
+      }
     } catch (e) {
       setAsked(errorText(e));
     }

@@ -13,6 +13,11 @@ host: string,
  */
 session: string, 
 /**
- * `ff-only` or `merge`; none: a fast-forward when possible.
+ * `ff-only`, `merge`, `squash` or `rebase`; none: a fast-forward when
+ * possible, else a merge commit.
  */
-mode: string | null, };
+mode: string | null, 
+/**
+ * A squash's commit message; none: the host drafts it.
+ */
+message: string | null, };

@@ -79,6 +79,7 @@ export type { FileStatus } from './FileStatus';
 export type { FolderEntry } from './FolderEntry';
 export type { FolderListArgs } from './FolderListArgs';
 export type { FolderListing } from './FolderListing';
+export type { FolderMergeMode } from './FolderMergeMode';
 export type { FolderOnHost } from './FolderOnHost';
 export type { ForkOrigin } from './ForkOrigin';
 export type { GapView } from './GapView';

@@ -10,7 +10,11 @@
 // With `gh` gone from PATH, the panel shows the exact command to run, and
 // Copy puts it on the clipboard. Merge back from a worktree session over a
 // conflicting commit shows the conflicting block, both sides, and one click
-// asks the agent to merge the folder's branch into its own.
+// asks the agent to merge the folder's branch into its own: queued behind
+// the turn that is running (a long one), started once it ends. Merge back
+// offers how: Squash (one commit with the message as edited; the choice
+// remembered for the folder and preselected next time) and Rebase (the
+// session's commits on top of the folder's branch, no merge commit).
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -80,6 +84,8 @@ writeFileSync(
   JSON.stringify({
     turns: [
       [{ writeFile: { path: 'notes.txt', text: 'line 1, moved\nline 2, improved\n' } }, { end: 'end_turn' }],
+      // A long turn (stopped by the test with Cancel), so "Ask the agent" is queued behind it.
+      [{ chunk: 'Taking my time.' }, { sleep: 600000 }, { end: 'end_turn' }],
       [{ chunk: 'I will merge main into my branch.' }, { end: 'end_turn' }],
     ],
   }),
@@ -225,10 +231,21 @@ await run(
       JSON.stringify(sides),
     );
     if (shots) await page.screenshot({ path: join(shots, 'git-loop-merge-conflict.png') });
-    // One click asks the agent, as a turn, to merge the folder's branch into its own.
+    // One click asks the agent to merge the folder's branch into its own:
+    // while a turn runs, queued behind it (the chat's queue), and the panel says so.
+    await page.fill('[data-testid=composer-input]', 'Take your time');
+    await page.click('[data-testid=send]');
+    await page.waitForSelector('[data-testid=turn].active');
     await page.click('[data-testid=conflict-ask-agent]');
-    await page.waitForSelector('[data-testid=conflict-asked]');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=turn]:not(.active)').length === 2);
+    const asked = await (await page.waitForSelector('[data-testid=conflict-asked]')).textContent();
+    check(asked.includes('Queued behind the running turn'), 'asking while a turn runs says it is queued', asked);
+    const queued = await (await page.waitForSelector('[data-testid=queued-message]')).textContent();
+    check(queued.includes('git merge hangar/fix'), 'the request waits in the chat queue', queued);
+    const turnsNow = await page.$$eval('[data-testid=turn]', (l) => l.length);
+    check(turnsNow === 2, 'and no turn was started for it while the long one runs', String(turnsNow));
+    if (shots) await page.screenshot({ path: join(shots, 'git-loop-merge-queued.png') });
+    await page.click('[data-testid=cancel-turn]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=turn]:not(.active)').length === 3);
     const request = await page.textContent('[data-testid=turn]:last-of-type .user-msg');
     check(
       request.includes('git merge hangar/fix') && request.includes('notes.txt'),
@@ -242,6 +259,69 @@ await run(
     const done = await page.textContent('[data-testid=git-actions]');
     check(git('rev-parse', 'HEAD').trim() === moved, 'Merge back fast-forwards the original branch', done);
     check(readFileSync(join(w, 'notes.txt'), 'utf8') === 'line 1, moved\nline 2, improved\n', 'and its folder', '');
+
+    // Squash: two commits of the session become one on the folder's branch, with the message as edited.
+    const info = await page.evaluate((s) => window.rpc('session.worktree', { host: 'local', session: s }), session);
+    const inTree = (...args) => execFileSync('git', ['-C', info.path, ...args], { encoding: 'utf8' });
+    const commitIn = (dir, file) => {
+      writeFileSync(join(dir, file), `${file}\n`);
+      execFileSync('git', ['-C', dir, 'add', file]);
+      execFileSync('git', ['-C', dir, 'commit', '-q', '-m', `Add ${file}`]);
+    };
+    commitIn(info.path, 'one.txt');
+    commitIn(info.path, 'two.txt');
+    commitIn(w, 'side.txt');
+    const sideTip = git('rev-parse', 'HEAD').trim();
+    await page.click('[data-testid=merge-back-button]');
+    await page.waitForSelector('[data-testid=merge-back-dialog] [data-testid=merge-back-choice]');
+    check(
+      await page.isChecked('[data-testid=merge-mode-merge]'),
+      'Merge back offers how, a merge commit preselected',
+      '',
+    );
+    await page.click('[data-testid=merge-mode-squash]');
+    const draft = await page.waitForSelector('[data-testid=merge-squash-message]:not([disabled])');
+    const drafted = await draft.inputValue();
+    check(drafted.trim().length > 0, "Squash's message starts as the drafted commit message", drafted);
+    await page.fill('[data-testid=merge-squash-message]', 'One commit from the session\n\nSquashed in the panel');
+    if (shots) await page.screenshot({ path: join(shots, 'git-loop-merge-choice.png') });
+    await page.click('[data-testid=merge-back-dialog] [data-testid=confirm-dialog-ok]');
+    await page.waitForSelector('[data-testid=merge-back-done], [data-testid=git-error]');
+    const squashed = await page.textContent('[data-testid=git-actions]');
+    check(
+      git('log', '-1', '--format=%B').trim() === 'One commit from the session\n\nSquashed in the panel',
+      'Squash makes one commit with the message as edited',
+      squashed,
+    );
+    check(git('rev-list', '--parents', '-n', '1', 'HEAD').trim().split(' ')[1] === sideTip, 'with one parent', '');
+    check(existsSync(join(w, 'one.txt')) && existsSync(join(w, 'two.txt')), "and both commits' files", '');
+    const kept = await page.evaluate(() => window.rpc('settings.get', {}));
+    check(
+      JSON.stringify(kept.settings.mergeModes) === JSON.stringify([{ host: 'local', folder: w, mode: 'squash' }]),
+      'the choice is remembered for the folder',
+      JSON.stringify(kept.settings.mergeModes),
+    );
+
+    // Rebase, the folder's remembered Squash preselected first.
+    commitIn(info.path, 'three.txt');
+    commitIn(w, 'side2.txt');
+    const side2 = git('rev-parse', 'HEAD').trim();
+    await page.click('[data-testid=merge-back-button]');
+    await page.waitForSelector('[data-testid=merge-back-dialog] [data-testid=merge-back-choice]');
+    check(await page.isChecked('[data-testid=merge-mode-squash]'), "the folder's last choice is preselected", '');
+    await page.click('[data-testid=merge-mode-rebase]');
+    await page.click('[data-testid=merge-back-dialog] [data-testid=confirm-dialog-ok]');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=git-error]') ||
+        document.querySelector('[data-testid=merge-back-done]')?.textContent.includes('rebased'),
+    );
+    const rebased = await page.textContent('[data-testid=git-actions]');
+    check(git('rev-parse', 'HEAD').trim() === inTree('rev-parse', 'HEAD').trim(), 'Rebase fast-forwards', rebased);
+    check(git('rev-list', '--merges', `${side2}..HEAD`).trim() === '', 'with no merge commit', '');
+    check(git('merge-base', '--is-ancestor', side2, 'HEAD') === '', "on top of the folder's branch", '');
+    check(existsSync(join(w, 'three.txt')), "and the session's file", '');
+    check(git('status', '--porcelain') === '', 'the folder is clean', git('status', '--porcelain'));
   },
   { env: { PATH: `${bin}:${process.env.PATH}` }, context: { permissions: ['clipboard-read', 'clipboard-write'] } },
 );

@@ -53,6 +53,8 @@ struct PullRequestAsk {
 struct MergeBackAsk {
     #[serde(default)]
     mode: Mode,
+    /// A squash's commit message (drafted as `commitDraft` when absent).
+    message: Option<String>,
 }
 
 /// `_meta[key]` of a request as `T` (its default when absent).
@@ -196,8 +198,24 @@ impl Host {
                         "merge back is for a session in a worktree of its own (hangar/worktree)",
                     )
                 })?;
-                let merged = merge_back::merge_back(worktree, asked.mode).map_err(rpc_error)?;
-                let how = if merged.fast_forward { "fast-forward" } else { "merge commit" };
+                let squash_message = match (asked.mode, asked.message) {
+                    (Mode::Squash, Some(message)) => message,
+                    (Mode::Squash, None) => draft::commit_message(&self.draft_session(session)?.as_session()),
+                    (_, None) => String::new(),
+                    (_, Some(_)) => {
+                        return Err(RpcError::invalid_params(
+                            "_meta",
+                            format!("{MERGE_BACK_META}: message is only for mode \"squash\""),
+                        ))
+                    }
+                };
+                let merged = merge_back::merge_back(worktree, asked.mode, &squash_message).map_err(rpc_error)?;
+                let how = match merged.how {
+                    "merge" => "merge commit",
+                    "rebase" => "rebased, then a fast-forward",
+                    "squash" => "one squashed commit",
+                    other => other,
+                };
                 let message = format!("Merged {} into {} ({how}).", worktree.branch, merged.into);
                 GitAnswer { message, meta: one(MERGE_BACK_META, merged) }
             }

@@ -20,19 +20,19 @@ use serde_json::{json, Value};
 use super::worktrees::{params, refused, worktree_of, SETUP};
 
 /// A turn of the fake agent writing `path`.
-fn writes(path: &str, text: &str) -> Value {
+pub(super) fn writes(path: &str, text: &str) -> Value {
     json!([{ "writeFile": { "path": path, "text": text } }, { "end": "end_turn" }])
 }
 
 /// `invokeChangesetOperation` of `op` on `session`'s changeset with `meta`.
-async fn operate(rig: &Rig, op: &str, meta: Value) -> Result<Value, ahp::ClientError> {
+pub(super) async fn operate(rig: &Rig, op: &str, meta: Value) -> Result<Value, ahp::ClientError> {
     let params = json!({ "channel": session_changeset(&rig.session), "operationId": op, "_meta": meta });
     rig.client.request("invokeChangesetOperation", params).await
 }
 
 /// Run a turn with `prompt`, keep everything it changed, and commit it
 /// with the drafted message; returns the message.
-async fn turn_and_commit(rig: &mut Rig, prompt: &str) -> String {
+pub(super) async fn turn_and_commit(rig: &mut Rig, prompt: &str) -> String {
     let id = rig.send(prompt).await;
     assert_eq!(rig.wait_end(&id).await, "chat/turnComplete");
     let uri = session_changeset(&rig.session);
@@ -62,7 +62,7 @@ fn bare_origin(ws: &Path) -> PathBuf {
 }
 
 /// The error of a request that must fail with `code`.
-async fn failed(result: Result<Value, ahp::ClientError>, code: i32) -> ahp_types::messages::JsonRpcError {
+pub(super) async fn failed(result: Result<Value, ahp::ClientError>, code: i32) -> ahp_types::messages::JsonRpcError {
     match result {
         Err(ahp::ClientError::Rpc(e)) if e.code == code => e,
         other => panic!("not refused with {code}: {other:?}"),
@@ -336,7 +336,7 @@ async fn without_gh_a_pull_request_fails_with_the_exact_command_to_run_and_nothi
 /// Every file under `dir` with its bytes, `.git` included (its index, refs,
 /// `HEAD`, no `MERGE_HEAD`) but for its object store, where git may add
 /// objects no ref names.
-fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+pub(super) fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -375,8 +375,7 @@ async fn merge_back_fast_forwards_makes_a_merge_commit_and_never_forces_a_confli
     turn_and_commit(&mut rig, "first").await;
     let merged = operate(&rig, "mergeBack", json!({})).await.unwrap();
     let tip = git(&wt, &["rev-parse", "HEAD"]);
-    let expected =
-        json!({ "into": "main", "repository": ws.display().to_string(), "commit": tip, "fastForward": true });
+    let expected = json!({ "into": "main", "repository": ws.display().to_string(), "commit": tip, "fastForward": true, "how": "fast-forward" });
     assert_eq!(merged["_meta"]["hangar/mergeBack"], expected);
     assert_eq!(git(&ws, &["rev-parse", "main"]), tip);
     assert_eq!(read(&ws.join("first.txt")).as_deref(), Some("first\n"));
@@ -402,6 +401,7 @@ async fn merge_back_fast_forwards_makes_a_merge_commit_and_never_forces_a_confli
     assert!(e.message.contains("hangar/mergeBack"), "{}", e.message);
     let merged = operate(&rig, "mergeBack", json!({})).await.unwrap();
     assert_eq!(merged["_meta"]["hangar/mergeBack"]["fastForward"], false);
+    assert_eq!(merged["_meta"]["hangar/mergeBack"]["how"], "merge");
     let head = git(&ws, &["rev-parse", "main"]);
     assert_eq!(merged["_meta"]["hangar/mergeBack"]["commit"], head.as_str());
     assert_eq!(git(&ws, &["rev-list", "--parents", "-n", "1", "main"]).split(' ').count(), 3, "a merge commit");

@@ -25,6 +25,7 @@ mod forks;
 mod git_loop;
 mod handshake;
 mod mcp_server_test;
+mod merge_modes;
 mod reconnect;
 mod remote_hosts;
 mod resources;

@@ -1,20 +1,22 @@
 //! `mergeBack`: a worktree session's branch merged into the branch checked
-//! out in the folder the worktree was made from, with the user's own `git
-//! merge` there (their hooks and identity). A fast-forward when possible,
-//! else a merge commit (or as `mode` says). Never forced: the original
-//! folder must be clean, and a merge that would conflict is found with
-//! `git merge-tree --write-tree` before anything is written, so the folder
-//! is left exactly as it was and the conflicting files are named, each with
-//! its conflicting blocks (`conflict_hunks.rs`).
+//! out in the folder the worktree was made from, with the user's own `git`
+//! there (their hooks and identity), in the mode asked: a fast-forward
+//! when possible else a merge commit (the default), `ff-only`, `merge`
+//! (always a merge commit), `squash` (one commit, `squash.rs`) or `rebase`
+//! (the branch rebased onto the folder's, then a fast-forward,
+//! `rebase_back.rs`). Never forced: the original folder must be clean, and
+//! a merge that would conflict is found with `git merge-tree --write-tree`
+//! before anything is written, so the folder is left exactly as it was and
+//! the conflicting files are named, each with its conflicting blocks
+//! (`conflict_hunks.rs`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::command::{self, git};
-use super::conflict_hunks;
 use super::push::current_branch;
-use super::GitLoopError;
+use super::{conflict_hunks, rebase_back, squash, GitLoopError};
 use crate::worktrees::{remove, Worktree};
 
 /// `_meta["hangar/mergeBack"].mode`.
@@ -28,6 +30,10 @@ pub enum Mode {
     FfOnly,
     /// Always a merge commit (`--no-ff`).
     Merge,
+    /// One new commit on the folder's branch with the branch's changes.
+    Squash,
+    /// The branch rebased onto the folder's branch, then a fast-forward.
+    Rebase,
 }
 
 /// What a merge back did, as `_meta["hangar/mergeBack"]` shows it.
@@ -40,31 +46,24 @@ pub struct Merged {
     pub repository: PathBuf,
     /// That branch's new tip.
     pub commit: String,
-    /// Whether it was a fast-forward.
+    /// Whether the folder's branch was fast-forwarded (after a rebase too).
     pub fast_forward: bool,
+    /// How: `fast-forward`, `merge`, `squash` or `rebase`.
+    pub how: &'static str,
 }
 
 fn refuse(reason: String) -> GitLoopError {
     GitLoopError::Refused(reason)
 }
 
-/// Merge `wt`'s branch into the branch checked out in `wt.repository`.
-pub fn merge_back(wt: &Worktree, mode: Mode) -> Result<Merged, GitLoopError> {
+/// Merge `wt`'s branch into the branch checked out in `wt.repository`;
+/// `message` is a squash's commit message.
+pub fn merge_back(wt: &Worktree, mode: Mode, message: &str) -> Result<Merged, GitLoopError> {
     let repo = &wt.repository;
     let into = current_branch(repo).map_err(|_| {
         refuse(format!("HEAD is detached in {}: check out the branch to merge {} into", repo.display(), wt.branch))
     })?;
-    match remove::uncommitted(repo) {
-        Ok(None) => {}
-        Ok(Some(files)) => {
-            return Err(refuse(format!(
-                "{} has uncommitted changes ({files}): commit or stash them before merging {} back",
-                repo.display(),
-                wt.branch
-            )))
-        }
-        Err(e) => return Err(refuse(e.to_string())),
-    }
+    must_be_clean(repo, &format!("commit or stash them before merging {} back", wt.branch))?;
     let theirs = format!("refs/heads/{}", wt.branch);
     let range = format!("{into}..{theirs}");
     if git(repo, &["rev-list", "--count", &range])? == "0" {
@@ -77,25 +76,21 @@ pub fn merge_back(wt: &Worktree, mode: Mode) -> Result<Merged, GitLoopError> {
             wt.branch
         )));
     }
+    if mode == Mode::Rebase {
+        rebase_back::rebase(wt, &into, ff)?;
+        return fast_forward(repo, into, &theirs, "rebase");
+    }
     if !ff {
-        let check = ["merge-tree", "--write-tree", "--name-only", "--no-messages", &into, &theirs];
-        let said = command::run("git", repo, &check, command::TIMEOUT)?;
-        if !said.ok {
-            let mut files: Vec<String> =
-                said.stdout.lines().skip(1).take_while(|l| !l.is_empty()).map(str::to_owned).collect();
-            files.dedup();
-            if files.is_empty() {
-                return Err(refuse(format!("git merge-tree failed: {}", said.both)));
-            }
-            let tree = said.stdout.lines().next().unwrap_or_default();
-            let detail = conflict_hunks::read(repo, tree, &files);
-            return Err(GitLoopError::Conflict { into, files, theirs: wt.branch.clone(), detail });
-        }
+        check_merge(repo, &[&into, &theirs], &into, &wt.branch)?;
+    }
+    if mode == Mode::Squash {
+        let commit = squash::squash(repo, &theirs, message)?;
+        return Ok(Merged { into, repository: repo.clone(), commit, fast_forward: false, how: "squash" });
     }
     let how = match mode {
-        Mode::Auto => "--ff",
-        Mode::FfOnly => "--ff-only",
         Mode::Merge => "--no-ff",
+        _ if ff => return fast_forward(repo, into, &theirs, "fast-forward"),
+        _ => "--ff",
     };
     let said = command::run("git", repo, &["merge", "--no-edit", how, &theirs], command::TIMEOUT)?;
     if !said.ok {
@@ -104,5 +99,51 @@ pub fn merge_back(wt: &Worktree, mode: Mode) -> Result<Merged, GitLoopError> {
         return Err(refuse(format!("git merge failed: {}", said.both)));
     }
     let commit = git(repo, &["rev-parse", "HEAD"])?;
-    Ok(Merged { into, repository: repo.clone(), commit, fast_forward: ff && mode != Mode::Merge })
+    Ok(Merged { into, repository: repo.clone(), commit, fast_forward: false, how: "merge" })
+}
+
+/// Refuse when `dir` has uncommitted changes (untracked files included),
+/// naming them and saying `then`.
+pub(super) fn must_be_clean(dir: &Path, then: &str) -> Result<(), GitLoopError> {
+    match remove::uncommitted(dir) {
+        Ok(None) => Ok(()),
+        Ok(Some(files)) => Err(refuse(format!("{} has uncommitted changes ({files}): {then}", dir.display()))),
+        Err(e) => Err(refuse(e.to_string())),
+    }
+}
+
+/// `git merge --ff-only theirs` in `repo`, answered as `how`.
+fn fast_forward(repo: &Path, into: String, theirs: &str, how: &'static str) -> Result<Merged, GitLoopError> {
+    let said = command::run("git", repo, &["merge", "--ff-only", theirs], command::TIMEOUT)?;
+    if !said.ok {
+        return Err(refuse(format!("git merge --ff-only failed: {}", said.both)));
+    }
+    let commit = git(repo, &["rev-parse", "HEAD"])?;
+    Ok(Merged { into, repository: repo.to_path_buf(), commit, fast_forward: true, how })
+}
+
+/// Whether `git merge-tree --write-tree <merge_tree_args…>` merges
+/// cleanly; a conflict is `GitLoopError::Conflict` with each file's blocks
+/// (`ours` is the folder's branch, `theirs` the session's). Only objects
+/// are written, never a ref, the index or a file. The clean merge's tree.
+pub(super) fn check_merge(
+    repo: &Path,
+    merge_tree_args: &[&str],
+    ours: &str,
+    theirs: &str,
+) -> Result<String, GitLoopError> {
+    let mut check = vec!["merge-tree", "--write-tree", "--name-only", "--no-messages"];
+    check.extend_from_slice(merge_tree_args);
+    let said = command::run("git", repo, &check, command::TIMEOUT)?;
+    let tree = said.stdout.lines().next().unwrap_or_default().to_owned();
+    if said.ok {
+        return Ok(tree);
+    }
+    let mut files: Vec<String> = said.stdout.lines().skip(1).take_while(|l| !l.is_empty()).map(str::to_owned).collect();
+    files.dedup();
+    if files.is_empty() {
+        return Err(refuse(format!("git merge-tree failed: {}", said.both)));
+    }
+    let detail = conflict_hunks::read(repo, &tree, &files);
+    Err(GitLoopError::Conflict { into: ours.to_owned(), files, theirs: theirs.to_owned(), detail })
 }

@@ -12,7 +12,9 @@
 //! - `draft.rs`        — drafted commit message and pull request.
 //! - `push.rs`         — `git push` to the upstream or `origin`.
 //! - `pull_request.rs` — `gh pr create` / `gh pr view`, or the command to run.
-//! - `merge_back.rs`   — checked with `git merge-tree`, then `git merge`.
+//! - `merge_back.rs`   — checked with `git merge-tree`, then `git merge` (the modes).
+//! - `squash.rs`       — a squash merge back: one commit, put back when refused.
+//! - `rebase_back.rs`  — a rebase merge back: checked commit by commit, then `git rebase`.
 //! - `conflict_hunks.rs` — a conflicting merge back's blocks, both sides.
 //! - `operations.rs`   — the operation ids and `_meta` keys.
 //!
@@ -28,6 +30,8 @@ pub mod merge_back;
 pub mod operations;
 pub mod pull_request;
 pub mod push;
+pub mod rebase_back;
+pub mod squash;
 pub mod state;
 
 /// Why a git operation did nothing.

@@ -5,7 +5,7 @@
 //   node drive-acp.mjs AGENT [--reject|--cancel|--cancel-after MS] [--mock-port N] [--transcript FILE]
 //                            [--timeout SEC] [--keep] [--quiet]
 //
-// AGENT is codex|claude|qwen|gemini (started through agents/run-agent.sh).
+// AGENT is codex|claude|qwen|gemini|copilot|opencode (started through agents/run-agent.sh).
 // Without --mock-port it starts its own mock (mock-model-server/server.mjs) on a free port.
 // Modes: approve (default: pick the allow_once option), --reject (pick reject_once),
 //        --cancel (send session/cancel on the permission request, then answer {outcome:cancelled}),
@@ -32,7 +32,7 @@ const opt = (n, d) => {
 };
 const agent = argv.find((a, i) => !a.startsWith('--') && !['--mock-port', '--transcript', '--timeout', '--cancel-after'].includes(argv[i - 1]));
 if (!agent) {
-  console.error('usage: node drive-acp.mjs codex|claude|qwen|gemini [--reject|--cancel|--cancel-after MS] [--mock-port N] [--transcript FILE] [--timeout SEC] [--keep] [--quiet]');
+  console.error('usage: node drive-acp.mjs codex|claude|qwen|gemini|copilot|opencode [--reject|--cancel|--cancel-after MS] [--mock-port N] [--transcript FILE] [--timeout SEC] [--keep] [--quiet]');
   process.exit(2);
 }
 const cancelAfterMs = opt('--cancel-after') != null ? Number(opt('--cancel-after')) : null;

@@ -2,7 +2,7 @@
 # Start a real ACP agent (installed in ./node_modules by `npm ci`) in ACP stdio mode, with its
 # model API pointed at the mock model server (../mock-model-server/server.mjs).
 #
-#   MOCK_PORT=43210 AGENT_HOME=/tmp/fresh-home ./run-agent.sh codex|claude|qwen|gemini
+#   MOCK_PORT=43210 AGENT_HOME=/tmp/fresh-home ./run-agent.sh codex|claude|qwen|gemini|copilot|opencode
 #   codex-signin: Codex on its built-in OpenAI provider (base URL: the mock), which
 #   needs signing in: it refuses sessions until it is given a key (CODEX_API_KEY from
 #   the caller, the one variable kept) and told `authenticate`.
@@ -21,7 +21,7 @@ PRINT=0
 if [[ "${1:-}" == "--print" ]]; then PRINT=1; shift; fi
 AGENT="${1:-}"
 if [[ -z "$AGENT" ]]; then
-  echo "usage: $0 [--print] codex|claude|qwen|gemini" >&2
+  echo "usage: $0 [--print] codex|claude|qwen|gemini|copilot|opencode" >&2
   exit 2
 fi
 shift || true
@@ -49,7 +49,7 @@ fi
 SIGNIN_KEY="${CODEX_API_KEY:-}"
 for v in $(compgen -e); do
   case "$v" in
-    ANTHROPIC_* | OPENAI_* | GEMINI_* | GOOGLE_* | CODEX_* | CLAUDE_* | QWEN_* | AZURE_OPENAI_* | VERTEX* | XDG_*) unset "$v" ;;
+    ANTHROPIC_* | OPENAI_* | GEMINI_* | GOOGLE_* | CODEX_* | CLAUDE_* | QWEN_* | COPILOT_* | GH_* | GITHUB_* | OPENCODE_* | AZURE_OPENAI_* | VERTEX* | XDG_*) unset "$v" ;;
   esac
 done
 
@@ -144,8 +144,56 @@ EOF
     CMD=("$NODE" "$NM/@google/gemini-cli/bundle/gemini.js" --acp)
     FILES=("$AGENT_HOME/.gemini/settings.json")
     ;;
+  copilot)
+    # Copilot CLI's offline BYOK mode (`copilot help environment`): no GitHub account, the
+    # model API is the mock's OpenAI Chat Completions endpoint.
+    setenv COPILOT_HOME "$AGENT_HOME/.copilot"
+    setenv COPILOT_AUTO_UPDATE false
+    setenv COPILOT_OFFLINE true
+    setenv COPILOT_PROVIDER_BASE_URL "$BASE/v1"
+    setenv COPILOT_PROVIDER_TYPE openai
+    setenv COPILOT_PROVIDER_WIRE_API completions
+    setenv COPILOT_PROVIDER_API_KEY "mock-key"
+    setenv COPILOT_MODEL "gpt-4.1"
+    mkdir -p "$COPILOT_HOME"
+    CMD=("$NM/@github/copilot-linux-x64/copilot" --acp --stdio)
+    FILES=()
+    ;;
+  opencode)
+    # OpenCode keeps its state under the XDG dirs (sessions: $XDG_DATA_HOME/opencode).
+    setenv XDG_CONFIG_HOME "$AGENT_HOME/.config"
+    setenv XDG_DATA_HOME "$AGENT_HOME/.local/share"
+    setenv XDG_STATE_HOME "$AGENT_HOME/.local/state"
+    setenv XDG_CACHE_HOME "$AGENT_HOME/.cache"
+    setenv OPENCODE_CONFIG "$AGENT_HOME/opencode.json"
+    setenv OPENCODE_DISABLE_MODELS_FETCH 1
+    setenv OPENCODE_DISABLE_AUTOUPDATE 1
+    setenv OPENCODE_DISABLE_LSP_DOWNLOAD 1
+    setenv OPENCODE_DISABLE_SHARE 1
+    setenv OPENCODE_DISABLE_DEFAULT_PLUGINS 1
+    mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME"
+    cat >"$OPENCODE_CONFIG" <<EOF
+{
+  "model": "mock/mock-model",
+  "provider": {
+    "mock": {
+      "npm": "@ai-sdk/openai-compatible",
+      "name": "Mock",
+      "options": { "baseURL": "$BASE/v1", "apiKey": "mock-key" },
+      "models": { "mock-model": { "name": "Mock model" } }
+    }
+  },
+  "permission": { "edit": "ask", "bash": "ask" },
+  "autoupdate": false,
+  "share": "disabled"
+}
+EOF
+    # npm also installs the x64-baseline build; the plain one is used.
+    CMD=("$NM/opencode-linux-x64/bin/opencode" acp)
+    FILES=("$OPENCODE_CONFIG")
+    ;;
   *)
-    echo "run-agent.sh: unknown agent '$AGENT' (codex|codex-signin|claude|qwen|gemini)" >&2
+    echo "run-agent.sh: unknown agent '$AGENT' (codex|codex-signin|claude|qwen|gemini|copilot|opencode)" >&2
     exit 2
     ;;
 esac

@@ -1,4 +1,4 @@
-//! Real ACP agents from npm (codex, claude, qwen) behind `hangar serve`,
+//! Real ACP agents from npm (codex, claude, qwen, copilot, opencode) behind `hangar serve`,
 //! their model API pointed at the mock model server (`tests/interop`).
 //! Each agent: approve (file edited), reject (unchanged), cancel
 //! (unchanged), and a queued message started after a turn. The approved
@@ -74,11 +74,11 @@ async fn approve(agent: &str, mock: &Mock) {
     assert_eq!((diff.added, diff.removed), (Some(1), Some(1)), "{agent}");
     let t = rig.turn(&turn).await;
     assert!(markdown(&t).contains(REPLY), "{agent}: {}", markdown(&t));
-    // Claude and Codex report their context (`usage_update`): the turn keeps
-    // it, the session shows it (docs/host.md "Usage"); Qwen reports no
-    // context, only each model call's tokens (summed on the turn).
+    // Claude, Codex and Copilot report their context (`usage_update`): the
+    // turn keeps it, the session shows it (docs/host.md "Usage"); Qwen and
+    // OpenCode report no context, only tokens (summed on the turn).
     let report = t.usage.as_ref().and_then(|u| u.meta.as_ref()).and_then(|m| m.get("hangar/usage")).cloned();
-    if agent == "qwen" {
+    if agent == "qwen" || agent == "opencode" {
         assert!(report.as_ref().is_none_or(|r| r.get("used").is_none()), "{agent}: {report:?}");
         let input = t.usage.as_ref().and_then(|u| u.input_tokens);
         assert!(input.is_some_and(|n| n > 0), "{agent}: its model calls' tokens: {:?}", t.usage);
@@ -189,6 +189,11 @@ async fn commands(agent: &str, mock: &Mock, wanted: &str) {
 async fn modes(agent: &str, rig: &Rig) {
     let (wanted, default) = match agent {
         "codex" => ("auto", "read-only"),
+        "copilot" => (
+            "https://agentclientprotocol.com/protocol/session-modes#plan",
+            "https://agentclientprotocol.com/protocol/session-modes#agent",
+        ),
+        "opencode" => ("plan", "build"),
         _ => ("plan", "default"),
     };
     let params = serde_json::json!({ "channel": "ahp-root://", "provider": "agent" });
@@ -205,12 +210,14 @@ async fn all(agent: &str) {
     }
     let mock = Mock::start();
     let wanted = match agent {
-        "codex" => "review",
+        "codex" | "opencode" => "review",
         "claude" => "debug",
+        "copilot" => "add-dir",
         _ => "status",
     };
     commands(agent, &mock, wanted).await;
-    if agent != "qwen" {
+    // Claude's and Codex's shells stream through Zed's terminal `_meta`.
+    if agent == "claude" || agent == "codex" {
         terminal(agent, &mock).await;
     }
     approve(agent, &mock).await;
@@ -221,6 +228,8 @@ async fn all(agent: &str) {
     let package = match agent {
         "codex" => "@zed-industries/codex-acp",
         "claude" => "@zed-industries/claude-agent-acp",
+        "copilot" => "@github/copilot-linux-x64",
+        "opencode" => "opencode-linux-x64",
         _ => "@qwen-code/qwen-code",
     };
     let needle = interop_dir().join("agents/node_modules").join(package).display().to_string();
@@ -240,6 +249,16 @@ async fn claude_real_agent() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn qwen_real_agent() {
     all("qwen").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn copilot_real_agent() {
+    all("copilot").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opencode_real_agent() {
+    all("opencode").await;
 }
 
 /// Real codex-acp on its built-in OpenAI provider (`run-agent.sh

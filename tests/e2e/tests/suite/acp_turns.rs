@@ -531,6 +531,38 @@ async fn the_session_config_model_applies_to_later_turns() {
     assert!(markdown(&rig.turn(&turn).await).contains("[model=m2]"), "the configured model was selected");
 }
 
+/// An agent whose current model is not the first it lists (as OpenCode
+/// lists its cloud models before the configured one): the models are
+/// published current first, that one is the config's default, and a later
+/// session's turn does not switch the agent away from it.
+#[tokio::test]
+async fn a_later_session_stays_on_the_agents_current_model() {
+    let script = json!({
+        "newSession": { "configOptions": [{ "id": "model", "name": "Model", "category": "model", "type": "select", "currentValue": "m2",
+            "options": [{ "value": "m1", "name": "Model One" }, { "value": "m2", "name": "Model Two" }] }] },
+        "turns": [[{ "echo": true }]]
+    });
+    let log_dir = tempfile::tempdir().unwrap();
+    let log = log_dir.path().join("models.log");
+    let log_env = log.display().to_string();
+    let mut rig = Rig::start(AgentCmd::Script(script), Launch::Process(&[("FAKE_ACP_LOG", &log_env)])).await;
+    assert_eq!(rig.created, "session/ready");
+    let (c, init) = hangar_e2e::initialized(&rig.host, "models").await;
+    let root = serde_json::to_value(&init.snapshots.into_iter().next().unwrap().state).unwrap();
+    let models: Vec<&str> =
+        root["agents"][0]["models"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    assert_eq!(models, ["m2", "m1"]);
+    let config: Value =
+        c.request("resolveSessionConfig", json!({ "channel": "ahp-root://", "provider": "agent" })).await.unwrap();
+    assert_eq!(config["values"]["model"], "m2");
+    // A second session, made once the models are known, runs on m2 unasked.
+    assert_eq!(rig.new_session().await, "session/ready");
+    let turn = rig.send("which model?").await;
+    assert_eq!(rig.wait_end(&turn).await, "chat/turnComplete");
+    assert!(!markdown(&rig.turn(&turn).await).contains("[model="), "{}", markdown(&rig.turn(&turn).await));
+    assert_eq!(std::fs::read_to_string(&log).unwrap_or_default(), "", "no model was selected");
+}
+
 #[tokio::test]
 async fn a_config_model_change_reaches_an_idle_agent_at_once() {
     let script = two_models_echo();

@@ -3,7 +3,8 @@
 //! server: a turn through Hangar gives the agent a session of its own, on
 //! disk in the agent's HOME the test controls; once the Hangar session is
 //! gone, `x-hangar/agentSessions {provider, folder}` lists it (Claude,
-//! Codex, Qwen over ACP `session/list`; Gemini CLI from its files on disk),
+//! Codex, Qwen, Copilot CLI and OpenCode over ACP `session/list`; Gemini
+//! CLI from its files on disk),
 //! `createSession` with `_meta["hangar/agentSession"]` opens it with
 //! `session/load`, the history the agent replays becomes completed turns,
 //! and a next message continues it: the model is sent the earlier
@@ -169,4 +170,14 @@ async fn qwen_own_session_is_listed_opened_and_continued() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gemini_own_session_is_listed_from_disk_opened_and_continued() {
     own_session_is_listed_opened_and_continued("gemini").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn copilot_own_session_is_listed_opened_and_continued() {
+    own_session_is_listed_opened_and_continued("copilot").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opencode_own_session_is_listed_opened_and_continued() {
+    own_session_is_listed_opened_and_continued("opencode").await;
 }

@@ -76,11 +76,21 @@ impl AgentModels {
         self.available != before
     }
 
+    /// The models in the order they are published: the agent's current
+    /// one first (the model its sessions start with, which
+    /// `resolveSessionConfig` takes as the default), then the others in the
+    /// agent's order. OpenCode lists its cloud models before the one it is
+    /// configured with: taking its first would switch a session away from
+    /// the configured model.
+    fn in_published_order(&self) -> impl Iterator<Item = &(String, String, Option<String>)> {
+        let is_current = |m: &&(String, String, Option<String>)| Some(&m.0) == self.current.as_ref();
+        self.available.iter().filter(is_current).chain(self.available.iter().filter(move |m| !is_current(m)))
+    }
+
     /// Put the list into `RootState.agents` for `provider` if it differs.
     pub fn publish(&self, host: &dyn AgentHost, provider: &str) {
         let models: Vec<SessionModelInfo> = self
-            .available
-            .iter()
+            .in_published_order()
             .map(|(id, name, desc)| SessionModelInfo {
                 id: id.clone(),
                 provider: provider.to_owned(),
@@ -107,7 +117,8 @@ impl AgentModels {
 }
 
 /// `resolveSessionConfig`: a `model` property listing the models the agent
-/// reported so far (none until one of its sessions started), and one
+/// reported so far (none until one of its sessions started), its current
+/// one first and the default, and one
 /// property per mode or setting it offered (`config_options.rs`), each with
 /// the requested value if it is one the agent offers.
 pub fn resolve_session_config(host: &dyn AgentHost, params: &Value) -> Value {
@@ -217,5 +228,23 @@ mod tests {
         assert!(!m.update_from(
             &json!({"models": {"currentModelId": "d", "availableModels": [{"modelId": "d", "name": "Default"}]}})
         ));
+    }
+
+    #[test]
+    fn the_agents_current_model_is_published_first() {
+        // As OpenCode answers `session/new`: its cloud models first, the
+        // configured one (current) later.
+        let mut m = AgentModels::default();
+        m.update_from(&json!({"configOptions": [
+            {"id": "model", "category": "model", "currentValue": "mock/mock-model", "options": [
+                {"value": "opencode/big-pickle", "name": "Big Pickle"},
+                {"value": "mock/mock-model", "name": "Mock"},
+                {"value": "opencode/other", "name": "Other"}]}
+        ]}));
+        let order: Vec<&str> = m.in_published_order().map(|(id, _, _)| id.as_str()).collect();
+        assert_eq!(order, ["mock/mock-model", "opencode/big-pickle", "opencode/other"]);
+        m.current = None;
+        let order: Vec<&str> = m.in_published_order().map(|(id, _, _)| id.as_str()).collect();
+        assert_eq!(order, ["opencode/big-pickle", "mock/mock-model", "opencode/other"]);
     }
 }

@@ -226,10 +226,7 @@ mod tests {
             .iter()
             .map(|a| a.parse().unwrap())
             .collect();
-        assert_eq!(
-            certificate_names(lan),
-            ["localhost", "127.0.0.1", "::1", "192.168.1.5", "10.0.0.7", "fe80::1"]
-        );
+        assert_eq!(certificate_names(lan), ["localhost", "127.0.0.1", "::1", "192.168.1.5", "10.0.0.7", "fe80::1"]);
         assert_eq!(certificate_names(Vec::new()), ["localhost", "127.0.0.1", "::1"]);
     }
 }

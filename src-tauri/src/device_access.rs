@@ -9,7 +9,12 @@
 //! (`hangar_host::server::tls`). The port is chosen once and kept in the
 //! settings, so a paired device's link survives a restart. Pairing codes
 //! and device tokens are the embedded host's (`DATA_DIR/devices/`, hashes
-//! only): revoking one closes its open pages at once.
+//! only): revoking one closes its open pages at once. The certificate
+//! follows this computer's addresses: each start of the listener on the
+//! network makes it again when the addresses it names are no longer this
+//! computer's (`tls::self_signed_current`), and the status says so. Where
+//! the addresses come from is an input ([`DeviceListener::use_addresses`]),
+//! the network interfaces unless a test gives a list.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -35,6 +40,8 @@ struct Running {
     port: u16,
     url: String,
     fingerprint: Option<String>,
+    /// Why the certificate was made again as this listener started.
+    renewed: Option<String>,
     /// Stops the listener when dropped.
     _stop: oneshot::Sender<()>,
 }
@@ -52,6 +59,8 @@ pub struct Status {
     pub url: Option<String>,
     /// The certificate's fingerprint, when over TLS.
     pub fingerprint: Option<String>,
+    /// Why the certificate was made again as the listener started.
+    pub renewed: Option<String>,
     /// Why it is not served, when it should be.
     pub problem: Option<String>,
 }
@@ -64,6 +73,8 @@ pub struct DeviceListener {
     data_dir: PathBuf,
     core: Weak<Core>,
     served: tokio::sync::Mutex<Served>,
+    /// This computer's network addresses (loopback ones are left out).
+    addresses: std::sync::Mutex<Arc<dyn Fn() -> Vec<IpAddr> + Send + Sync>>,
 }
 
 impl DeviceListener {
@@ -74,7 +85,19 @@ impl DeviceListener {
             data_dir: host.config.data_dir.clone(),
             core: Arc::downgrade(core),
             served: tokio::sync::Mutex::new(Served::default()),
+            addresses: std::sync::Mutex::new(Arc::new(interface_addresses)),
         })
+    }
+
+    /// Take this computer's addresses from `addresses` from the next start
+    /// of the listener on (instead of the network interfaces).
+    pub fn use_addresses(&self, addresses: impl Fn() -> Vec<IpAddr> + Send + Sync + 'static) {
+        *self.addresses.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(addresses);
+    }
+
+    fn addresses(&self) -> Vec<IpAddr> {
+        let source = self.addresses.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        source()
     }
 
     /// The embedded host's data directory (its device tokens and codes).
@@ -125,6 +148,7 @@ impl DeviceListener {
         Status {
             url: served.running.as_ref().map(|r| r.url.clone()),
             fingerprint: served.running.as_ref().and_then(|r| r.fingerprint.clone()),
+            renewed: served.running.as_ref().and_then(|r| r.renewed.clone()),
             problem: served.problem.clone(),
         }
     }
@@ -136,14 +160,17 @@ impl DeviceListener {
         let listener = bind(SocketAddr::new(ip, setting.port.unwrap_or(0))).await?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let data_dir = self.data_dir();
-        let (tls, fingerprint, shown) = if setting.on_network {
-            let names = certificate_names();
-            let (identity, _) = tls::self_signed(&data_dir, &names).map_err(|e| e.to_string())?;
+        let (tls, fingerprint, renewed, shown) = if setting.on_network {
+            let names = certificate_names(self.addresses());
+            let (identity, renewed) = tls::self_signed_current(&data_dir, &names).map_err(|e| e.to_string())?;
+            if let Some(why) = &renewed {
+                tracing::info!("open from other devices: the certificate was made again ({why})");
+            }
             let fingerprint = hangar_remote::Fingerprint::of_der(&identity.certificate).to_string();
             let shown = names.iter().find(|n| n.parse::<Ipv4Addr>().is_ok_and(|ip| !ip.is_loopback())).cloned();
-            (Some(identity.server_config), Some(fingerprint), shown.unwrap_or_else(|| "localhost".into()))
+            (Some(identity.server_config), Some(fingerprint), renewed, shown.unwrap_or_else(|| "localhost".into()))
         } else {
-            (None, None, "127.0.0.1".to_owned())
+            (None, None, None, "127.0.0.1".to_owned())
         };
         let scheme = if tls.is_some() { "https" } else { "http" };
         let url = format!("{scheme}://{shown}:{port}/");
@@ -153,7 +180,7 @@ impl DeviceListener {
             let _ = stopped.await;
         };
         tokio::spawn(serve_with(host, listener, stopped, ListenOptions { tls, web: Some(web) }));
-        Ok(Running { on_network: setting.on_network, port, url, fingerprint, _stop: stop })
+        Ok(Running { on_network: setting.on_network, port, url, fingerprint, renewed, _stop: stop })
     }
 }
 
@@ -172,17 +199,34 @@ async fn bind(addr: SocketAddr) -> Result<TcpListener, String> {
     }
 }
 
+/// This computer's addresses, from its network interfaces.
+fn interface_addresses() -> Vec<IpAddr> {
+    if_addrs::get_if_addrs().unwrap_or_default().into_iter().map(|i| i.ip()).collect()
+}
+
 /// The names the self-signed certificate is made for: loopback and this
-/// computer's network addresses (IPv4 first, as the link uses the first).
-fn certificate_names() -> Vec<String> {
+/// computer's network addresses `lan` (IPv4 first, as the link uses the
+/// first; loopback ones and repeats left out).
+fn certificate_names(mut lan: Vec<IpAddr>) -> Vec<String> {
     let mut names = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
-    let mut lan: Vec<IpAddr> = if_addrs::get_if_addrs()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|i| i.ip())
-        .filter(|ip| !ip.is_loopback())
-        .collect();
+    let mut seen = std::collections::HashSet::new();
+    lan.retain(|ip| !ip.is_loopback() && seen.insert(*ip));
     lan.sort_by_key(|ip| !ip.is_ipv4());
     names.extend(lan.into_iter().map(|ip| ip.to_string()));
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_certificate_names_loopback_then_the_addresses_ipv4_first_once_each() {
+        let lan: Vec<IpAddr> = ["fe80::1", "192.168.1.5", "127.0.0.1", "10.0.0.7", "192.168.1.5", "::1"]
+            .iter()
+            .map(|a| a.parse().unwrap())
+            .collect();
+        assert_eq!(certificate_names(lan), ["localhost", "127.0.0.1", "::1", "192.168.1.5", "10.0.0.7", "fe80::1"]);
+        assert_eq!(certificate_names(Vec::new()), ["localhost", "127.0.0.1", "::1"]);
+    }
 }

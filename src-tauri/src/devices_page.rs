@@ -43,7 +43,13 @@ pub async fn view(core: &Core) -> Result<DevicesView, CoreError> {
         .into_iter()
         .map(|d| PairedDevice { name: d.name, created: d.created })
         .collect();
-    Ok(DevicesView { url: status.url, fingerprint: status.fingerprint, problem: status.problem, devices })
+    Ok(DevicesView {
+        url: status.url,
+        fingerprint: status.fingerprint,
+        certificate_renewed: status.renewed,
+        problem: status.problem,
+        devices,
+    })
 }
 
 /// A pairing link for a device to be called `name`, while served.

@@ -4,8 +4,10 @@
 //! `Host` and its own `Origin` (another site's page gets 403), a pairing
 //! link works once and Revoke removes the device; the port survives a
 //! restart; *on my network* serves only over TLS, with the fingerprint
-//! Settings shows being the certificate's; a port another program holds is
-//! shown as the problem.
+//! Settings shows being the certificate's; the certificate is made again
+//! when this computer's addresses change (given to the listener as a list)
+//! and Settings says so with the new fingerprint; a port another program
+//! holds is shown as the problem.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code: a failed unwrap is a failed test")]
 
@@ -153,6 +155,56 @@ async fn on_the_network_it_serves_only_over_tls_with_the_fingerprint_shown() {
     set_access(&core, false, true).await;
     let off = call(&core, "devices.get", json!({})).await.unwrap();
     assert!(off["url"].is_null(), "{off}");
+}
+
+/// The fingerprint the listener presents on loopback, `wss://` being TLS.
+async fn presented(view: &Value) -> String {
+    hangar_remote::probe_fingerprint(&format!("wss://{}/", served_addr(view))).await.unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_new_address_gets_a_new_certificate_at_the_next_start_and_settings_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = start(dir.path()).await;
+    let core = started.core.clone();
+    let listener = core.device_listener().expect("the app has a listener");
+    let at = |ip: &str| {
+        let ip: std::net::IpAddr = ip.parse().unwrap();
+        move || vec![ip]
+    };
+    listener.use_addresses(at("192.168.1.5"));
+    set_access(&core, true, true).await;
+    let home = call(&core, "devices.get", json!({})).await.unwrap();
+    assert!(home["url"].as_str().unwrap().starts_with("https://192.168.1.5:"), "{home}");
+    assert!(home["certificateRenewed"].is_null(), "made, not made again: {home}");
+    let first = home["fingerprint"].as_str().unwrap().to_owned();
+    assert_eq!(presented(&home).await, first);
+
+    // Same addresses at the next start: the same certificate.
+    set_access(&core, false, true).await;
+    set_access(&core, true, true).await;
+    let same = call(&core, "devices.get", json!({})).await.unwrap();
+    assert_eq!((same["fingerprint"].as_str(), same["certificateRenewed"].as_null()), (Some(first.as_str()), Some(())));
+
+    // The computer moved to another network: made again for the new address.
+    set_access(&core, false, true).await;
+    listener.use_addresses(at("10.0.0.7"));
+    set_access(&core, true, true).await;
+    let moved = call(&core, "devices.get", json!({})).await.unwrap();
+    assert!(moved["url"].as_str().unwrap().starts_with("https://10.0.0.7:"), "{moved}");
+    let second = moved["fingerprint"].as_str().unwrap().to_owned();
+    assert_ne!(second, first, "a new certificate");
+    assert_eq!(presented(&moved).await, second, "and it is the one served");
+    assert_eq!(moved["certificateRenewed"], "new address 10.0.0.7 (192.168.1.5 gone)");
+
+    // The address it named is gone, none in its place: made again too.
+    set_access(&core, false, true).await;
+    listener.use_addresses(Vec::new);
+    set_access(&core, true, true).await;
+    let offline = call(&core, "devices.get", json!({})).await.unwrap();
+    assert!(offline["url"].as_str().unwrap().starts_with("https://localhost:"), "{offline}");
+    assert_ne!(offline["fingerprint"].as_str(), Some(second.as_str()));
+    assert_eq!(offline["certificateRenewed"], "10.0.0.7 no longer this computer's");
 }
 
 #[tokio::test]

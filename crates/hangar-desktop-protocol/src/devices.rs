@@ -41,6 +41,10 @@ pub struct DevicesView {
     /// The SHA-256 fingerprint of the self-signed certificate, when served
     /// over TLS (to compare with the one the browser shows).
     pub fingerprint: Option<String>,
+    /// Why the certificate was made again when the listener last started
+    /// (this computer's addresses changed), so its fingerprint is new:
+    /// devices that trusted the old one need to be told.
+    pub certificate_renewed: Option<String>,
     /// Why it could not be served (a port taken, TLS), while that lasts.
     pub problem: Option<String>,
     /// The paired devices, oldest first.

@@ -1,7 +1,8 @@
 // Settings → Open from other devices: serve this app's UI to a paired
 // browser (a phone), with every host the app knows. Off by default; on this
 // computer only, or on the network (always over TLS, the certificate's
-// fingerprint shown). Pair a device mints a 10-minute, single-use link shown
+// fingerprint shown, and said to be new when the certificate was made
+// again for changed addresses). Pair a device mints a 10-minute, single-use link shown
 // as a QR code and as text with Copy; each paired device can be revoked,
 // which signs its open pages out at once.
 import { useEffect, useState } from 'preact/hooks';
@@ -99,6 +100,12 @@ export function DevicesSettings({
       {access.enabled && view?.problem && (
         <p class="error" role="alert" data-testid="devices-problem">
           {view.problem}
+        </p>
+      )}
+      {access.enabled && view?.url && view.fingerprint && view.certificateRenewed && (
+        <p class="notice small" data-testid="devices-certificate-renewed">
+          The certificate was made again for this computer's addresses ({view.certificateRenewed}): devices that trusted
+          the old one will be warned, check that they show the fingerprint below.
         </p>
       )}
       {access.enabled && view?.url && (

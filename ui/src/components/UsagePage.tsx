@@ -9,7 +9,7 @@ import type { UsageReport } from '../gen/UsageReport';
 import { call, errorText } from '../ipc';
 import { costText, tokensText } from '../state/chat-store';
 import { agentColor, chartOf, currencyOf, type Measure } from '../state/usage-chart';
-import { RANGE_CHOICES, type RangeKind, rangeParams, type UsageRange } from '../state/usage-range';
+import { RANGE_CHOICES, type RangeKind, rangeParams, type UsageRange, utcDay } from '../state/usage-range';
 import { Notice } from './Notice';
 
 const WIDTH = 720;
@@ -17,6 +17,12 @@ const HEIGHT = 220;
 const FOOT = 24;
 /** Room above the tallest bar for its total (it was cut at the top). */
 const HEAD = 20;
+/** Room either side for the first and last day's label (the last was cut). */
+const EDGE = 16;
+/** At most this many day labels under the bars (every day has a bar). */
+const DAY_LABELS = 12;
+/** A bar's total is written above it when its slot is this wide (else in its tooltip). */
+const TOTAL_LABEL_SLOT = 40;
 
 export function UsagePage({
   host,
@@ -54,11 +60,17 @@ export function UsagePage({
     };
   }, [host, from, to, rangeError]);
   const day = (key: 'from' | 'to') => (e: Event) => setRange({ ...range, [key]: (e.target as HTMLInputElement).value });
-  const chart = report ? chartOf(report.days, measure) : null;
+  const chart = report ? chartOf(report.days, measure, { from, to }, utcDay(new Date())) : null;
   const currency = report ? currencyOf(report.days) : null;
   const amount = (v: number) => (measure === 'tokens' ? tokensText(v) : costText(v, currency ?? ''));
   const slot = chart && chart.bars.length > 0 ? WIDTH / chart.bars.length : WIDTH;
-  const barWidth = Math.min(48, slot * 0.7);
+  // At least a pixel wide, however many days (a custom range of years).
+  const barWidth = Math.max(1, Math.min(48, slot * 0.7));
+  const bars = chart?.bars.length ?? 0;
+  // Labelled from the last day back, so the newest day always has its date.
+  const labelEvery = Math.ceil(bars / DAY_LABELS);
+  const dayLabelled = (i: number) => (bars - 1 - i) % labelEvery === 0;
+  const totalShown = (total: number) => total > 0 && (slot >= TOTAL_LABEL_SLOT || total === chart?.max);
   const scale = (v: number) => (chart && chart.max > 0 ? (v / chart.max) * (HEIGHT - FOOT - HEAD) : 0);
   return (
     <section class="usage-page" data-testid="usage-page" aria-label={`Usage on ${label}`}>
@@ -145,14 +157,15 @@ export function UsagePage({
             <svg
               class="usage-chart"
               data-testid="usage-chart"
-              viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+              viewBox={`${-EDGE} 0 ${WIDTH + 2 * EDGE} ${HEIGHT}`}
               role="img"
               aria-label={`${measure === 'tokens' ? 'Tokens' : 'Cost'} per day by agent`}
             >
+              <line class="usage-axis" x1={0} x2={WIDTH} y1={HEIGHT - FOOT} y2={HEIGHT - FOOT} />
               {chart.bars.map((b, i) => {
                 const x = i * slot + (slot - barWidth) / 2;
                 return (
-                  <g key={b.day} data-testid="usage-bar" data-day={b.day}>
+                  <g key={b.day} data-testid="usage-bar" data-day={b.day} data-total={b.total}>
                     {b.segments.map((s) => (
                       <rect
                         key={s.agent}
@@ -167,17 +180,21 @@ export function UsagePage({
                         <title>{`${b.day} · ${s.agent}: ${amount(s.value)}`}</title>
                       </rect>
                     ))}
-                    <text x={x + barWidth / 2} y={HEIGHT - 8} text-anchor="middle" class="usage-day">
-                      {b.day.slice(5)}
-                    </text>
-                    <text
-                      x={x + barWidth / 2}
-                      y={HEIGHT - FOOT - scale(b.total) - 3}
-                      text-anchor="middle"
-                      class="usage-day"
-                    >
-                      {amount(b.total)}
-                    </text>
+                    {dayLabelled(i) && (
+                      <text x={x + barWidth / 2} y={HEIGHT - 8} text-anchor="middle" class="usage-day">
+                        {b.day.slice(5)}
+                      </text>
+                    )}
+                    {totalShown(b.total) && (
+                      <text
+                        x={x + barWidth / 2}
+                        y={HEIGHT - FOOT - scale(b.total) - 3}
+                        text-anchor="middle"
+                        class="usage-day"
+                      >
+                        {amount(b.total)}
+                      </text>
+                    )}
                   </g>
                 );
               })}

@@ -15,6 +15,12 @@ url: string | null,
  */
 fingerprint: string | null, 
 /**
+ * Why the certificate was made again when the listener last started
+ * (this computer's addresses changed), so its fingerprint is new:
+ * devices that trusted the old one need to be told.
+ */
+certificateRenewed: string | null, 
+/**
  * Why it could not be served (a port taken, TLS), while that lasts.
  */
 problem: string | null, 

@@ -1,5 +1,6 @@
-// The Usage page's stacked bars, as numbers: one bar per day, one segment
-// per agent (tokens, input plus output, or cost), every agent in a fixed
+// The Usage page's stacked bars, as numbers: one bar for every day of the
+// range asked for (a day without usage is a bar of zero, so a gap reads as
+// a gap), one segment per agent (tokens, input plus output, or cost), every agent in a fixed
 // order and colour, the scale from the tallest day. Plain SVG draws it
 // (components/UsagePage.tsx); no chart library is needed for rectangles.
 
@@ -29,8 +30,30 @@ export interface Chart {
 const value = (d: UsageDayView, m: Measure) =>
   m === 'tokens' ? d.inputTokens + d.outputTokens : (d.cost?.amount ?? 0);
 
-/** Bars by day, segments by agent (agents in name order). */
-export function chartOf(days: UsageDayView[], measure: Measure): Chart {
+/** The days a chart spans: `from` / `to` as asked (null: open). */
+export interface Span {
+  from: string | null;
+  to: string | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Every UTC day (`YYYY-MM-DD`) from `first` to `last`, both included. */
+export function daysBetween(first: string, last: string): string[] {
+  const out: string[] = [];
+  const end = Date.parse(`${last}T00:00:00Z`);
+  for (let t = Date.parse(`${first}T00:00:00Z`); t <= end; t += DAY_MS) {
+    out.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return out;
+}
+
+/**
+ * Bars for every day of `span` (an open start: the first day with usage;
+ * an open end: `today`), segments by agent (agents in name order). No
+ * bars at all when nothing was reported in the span.
+ */
+export function chartOf(days: UsageDayView[], measure: Measure, span: Span, today: string): Chart {
   const agents = [...new Set(days.map((d) => d.agent))].sort();
   const byDay = new Map<string, Map<string, number>>();
   for (const d of days) {
@@ -40,7 +63,11 @@ export function chartOf(days: UsageDayView[], measure: Measure): Chart {
     row.set(d.agent, (row.get(d.agent) ?? 0) + v);
     byDay.set(d.day, row);
   }
-  const bars = [...byDay.keys()].sort().map((day) => {
+  const reported = [...byDay.keys()].sort();
+  if (reported.length === 0) return { agents, bars: [], max: 0 };
+  const first = span.from ?? reported[0];
+  const last = span.to ?? (today > reported[reported.length - 1] ? today : reported[reported.length - 1]);
+  const bars = daysBetween(first, last).map((day) => {
     const row = byDay.get(day) ?? new Map<string, number>();
     let base = 0;
     const segments: Segment[] = [];

@@ -270,6 +270,46 @@ await test('approve a tool call from its inline card and see the result', async 
     bs.map((b) => [...b.querySelectorAll('kbd')].map((k) => k.textContent).join(' ')),
   );
   if (keys.join('|') !== '1 y|2|3 n') throw new Error(`shortcut keys shown: ${keys.join('|')}`);
+  // The keys are legible on their buttons, Allow's blue too: WCAG AA
+  // (4.5:1) in both themes, the text's colour and opacity blended over the
+  // nearest background (before: white on a light-grey key cap, 1.1:1).
+  const themeWas = await page.evaluate(() => document.documentElement.dataset.theme);
+  for (const theme of ['light', 'dark']) {
+    const ratios = await page.$$eval(
+      `${options} kbd`,
+      (ks, t) => {
+        document.documentElement.dataset.theme = t;
+        const rgba = (c) => {
+          const [r, g, b, a = 1] = c.match(/[\d.]+/g).map(Number);
+          return { r, g, b, a };
+        };
+        const lum = ({ r, g, b }) => {
+          const f = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+          return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+        };
+        return ks.map((k) => {
+          let bg = null;
+          for (let e = k; e && !bg; e = e.parentElement) {
+            const c = rgba(getComputedStyle(e).backgroundColor);
+            if (c.a > 0) bg = c;
+          }
+          const fg = rgba(getComputedStyle(k).color);
+          const a = fg.a * Number(getComputedStyle(k).opacity);
+          const mix = (x, y) => x * a + y * (1 - a);
+          const shown = { r: mix(fg.r, bg.r), g: mix(fg.g, bg.g), b: mix(fg.b, bg.b) };
+          const [hi, lo] = [lum(shown), lum(bg)].sort((x, y) => y - x);
+          return `${k.textContent}:${((hi + 0.05) / (lo + 0.05)).toFixed(1)}`;
+        });
+      },
+      theme,
+    );
+    console.log(`  shortcut contrast (${theme}): ${ratios.join(' ')}`);
+    const low = ratios.filter((r) => Number(r.split(':')[1]) < 4.5);
+    if (low.length) throw new Error(`shortcut keys below 4.5:1 in the ${theme} theme: ${low.join(' ')}`);
+  }
+  await page.evaluate((t) => {
+    document.documentElement.dataset.theme = t;
+  }, themeWas);
   // Keys that must not answer it: y on a focused button, Enter and Escape
   // on the page, and any key while the new-session dialog is open.
   const before = await sentCount('chat.confirm');

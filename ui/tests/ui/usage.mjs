@@ -7,7 +7,8 @@
 // The Usage page (the app menu's "Usage…", every host) plots one bar with
 // a segment per agent and lists the claude session first (the costliest);
 // a click opens it; its days are the last 7 / 30 / 90, all time or a custom
-// from–to, asked of the hosts. Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots
+// from–to, asked of the hosts; every day of the range has its bar (a day
+// without usage at zero). Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots
 // of the chat header and the Usage page. The header shows a normal-length
 // title whole at 1280 and 1024 px, with the Customizations panel too.
 import { execFileSync } from 'node:child_process';
@@ -139,6 +140,8 @@ await run('usage', home, agents, async (page, check) => {
   // The days asked for: the last 30 by default, today's bar in them; a
   // custom range in the past has none (the hosts were asked for it); one
   // that starts after it ends is refused with why; the last 7 have today.
+  const month = await page.$$eval('[data-testid=usage-bar]', (b) => b.length);
+  check(month === 30, 'the last 30 days: 30 bars', String(month));
   const rangeText = await text(page, '[data-testid=usage-range-text]');
   const today = new Date().toISOString().slice(0, 10);
   check(rangeText?.endsWith(`– ${today} (UTC)`), 'the last 30 days by default, up to today', rangeText);
@@ -157,9 +160,25 @@ await run('usage', home, agents, async (page, check) => {
   const open = await page.$$eval('[data-testid=usage-segment]', (s) => s.length);
   check(open === 2, 'a custom range open at its end reaches today', String(open));
   await page.selectOption('[data-testid=usage-range]', '7');
-  await page.waitForFunction((t) => document.querySelector('[data-testid=usage-bar]')?.dataset.day === t, today);
+  await page.waitForFunction(
+    (t) => [...document.querySelectorAll('[data-testid=usage-bar]')].pop()?.dataset.day === t,
+    today,
+  );
   const week = await page.$$eval('[data-testid=usage-segment]', (s) => s.map((e) => e.dataset.agent));
   check(JSON.stringify(week) === '["claude","codex"]', "the last 7 days: today's bar", JSON.stringify(week));
+  // Every day of the range has its bar, the six without usage at zero
+  // (before, only the days with usage were drawn, side by side).
+  const bars = await page.$$eval('[data-testid=usage-bar]', (b) => b.map((e) => [e.dataset.day, e.dataset.total]));
+  const weekDays = Array.from({ length: 7 }, (_, i) =>
+    new Date(Date.now() - (6 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
+  check(
+    JSON.stringify(bars.map((b) => b[0])) === JSON.stringify(weekDays) &&
+      bars.slice(0, 6).every((b) => b[1] === '0') &&
+      Number(bars[6][1]) > 0,
+    'the last 7 days: a bar for each day, the days without usage at zero',
+    JSON.stringify(bars),
+  );
   if (shots) await page.screenshot({ path: join(shots, 'usage-page-range.png') });
   await page.click('[data-testid=usage-cost]');
   const costSegments = await page.$$eval('[data-testid=usage-segment]', (s) => s.map((e) => e.dataset.agent));

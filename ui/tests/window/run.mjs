@@ -7,6 +7,10 @@
 // Search: Ctrl+K finds the queued message's turn, Enter lands on it.
 // Rules: *Always allow…* on a shell confirmation, the next request answered
 // by the host, the Rules page editing and deleting the rule.
+// Open from other devices: turned on in Settings, the address and pairing
+// link the page shows pair a headless Chromium (playwright-core, as the
+// Chromium tests use) that lists the app's sessions; revoked in the window,
+// it is signed out and its token refused.
 // Env: APP_BIN, FAKE_AGENT_BIN (default: ../../../target/debug/...),
 // WEBKIT_DRIVER (default WebKitWebDriver), SCREENSHOT_DIR (optional).
 
@@ -589,6 +593,73 @@ await test("the Usage page plots the agent's report and lists the session", asyn
   await wd.waitEl('[data-testid=usage-session]');
   await shot('real-window-usage');
   await wd.clickEl('[data-testid=usage-close]');
+});
+
+await test('Open from other devices: on in Settings, a browser paired with the link shown sees the sessions; revoked, it is refused', async () => {
+  await wd.clickEl('[data-testid=app-menu]');
+  await wd.clickEl('[data-testid=app-menu-settings]');
+  await wd.clickEl('[data-testid=devices-enabled]');
+  await wd.waitEl('[data-testid=devices-url]');
+  const textOf = (css) => wd.exec('return document.querySelector(arguments[0])?.textContent ?? null;', css);
+  const base = await textOf('[data-testid=devices-url]');
+  if (!/^http:\/\/127\.0\.0\.1:\d+\/$/.test(base)) throw new Error(`the address shown: ${JSON.stringify(base)}`);
+  await wd.fill('[data-testid=devices-name]', 'phone');
+  await wd.clickEl('[data-testid=devices-pair]');
+  await wd.waitEl('[data-testid=pairing-qr]');
+  const link = await textOf('[data-testid=pairing-url]');
+  if (!link?.startsWith(`${base}#pair=`)) throw new Error(`the pairing link shown: ${JSON.stringify(link)}`);
+  // The QR code is drawn (an image WebKitGTK decoded, not a broken one).
+  const qr = await wd.exec(
+    "const i = document.querySelector('[data-testid=pairing-qr]'); return [i.complete, i.naturalWidth];",
+  );
+  if (!qr[0] || qr[1] < 200) throw new Error(`the QR code: ${JSON.stringify(qr)}`);
+  await wd.exec("document.querySelector('[data-testid=devices-settings]').scrollIntoView({ block: 'center' });");
+  await shot('real-window-devices');
+  await screenOf('real-window-devices-xvfb');
+
+  const { chromium } = await import('playwright-core');
+  const { CHROMIUM_ARGS } = await import('../ui/browser.mjs');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true })).newPage();
+    phone.setDefaultTimeout(30000);
+    await phone.goto(link);
+    const row = await phone.waitForSelector('[data-testid=session-row][data-host=local]');
+    const rowText = await row.textContent();
+    if (!rowText.includes('demo')) throw new Error(`the paired browser's session row: ${JSON.stringify(rowText)}`);
+    if (phone.url().includes('pair=')) throw new Error(`the code stayed in the address bar: ${phone.url()}`);
+    await phone.waitForSelector('[data-testid=host-header][data-state=connected] h2:has-text("box")');
+    if (shots) await phone.screenshot({ path: join(shots, 'real-window-devices-phone.png') });
+    await wd.waitEl('[data-testid=paired-device][data-name=phone]');
+    await wd.waitGone('[data-testid=pairing-link]');
+
+    // Revoked in the window: the page is signed out, its token refused.
+    const token = await phone.evaluate(() => localStorage.getItem('hangar.deviceToken'));
+    await wd.clickEl('[data-testid=paired-device][data-name=phone] [data-testid=device-revoke]');
+    await phone.waitForSelector('[data-testid=pairing-screen] [data-testid=pairing-message]:has-text("signed out")');
+    await wd.waitGone('[data-testid=paired-device][data-name=phone]');
+    const again = await phone.evaluate(
+      ([t]) =>
+        new Promise((done) => {
+          const ws = new WebSocket(`ws://${location.host}/ipc`, ['hangar-ipc', `hangar-token.${t}`]);
+          ws.onopen = () => ws.send(JSON.stringify({ id: 1, cmd: 'devices.get', args: {} }));
+          ws.onmessage = (e) => done(`answered ${e.data}`);
+          ws.onerror = () => done('refused');
+          ws.onclose = () => done('refused');
+        }),
+      [token],
+    );
+    if (again !== 'refused') throw new Error(`the revoked token: ${again}`);
+  } finally {
+    await browser.close();
+  }
+  await wd.clickEl('[data-testid=devices-enabled]');
+  await wd.waitGone('[data-testid=devices-url]');
+  await wd.clickEl('[data-testid=settings-close]');
 });
 
 await test('no page errors', async () => {

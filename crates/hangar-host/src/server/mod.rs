@@ -74,6 +74,7 @@ mod search_method;
 mod session_folder;
 mod terminal_methods;
 pub mod tls;
+pub mod tls_names;
 pub mod token_throttle;
 mod usage_method;
 pub mod web_route;

@@ -2,6 +2,8 @@
 //! files, or a self-signed pair made once with `rcgen` and kept in
 //! `DATA_DIR/tls/` (the key with mode 0600), turned into a rustls server
 //! configuration on the ring provider (the one the AHP client crates use).
+//! [`self_signed_current`] also makes the pair again when the names it was
+//! made for are no longer the ones wanted (`tls_names.rs` decides).
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -14,6 +16,7 @@ use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::rustls::{self, ServerConfig};
 
 use crate::config::TlsIdentity;
+use crate::server::tls_names;
 
 /// Where `--tls-self-signed` keeps its pair, under the data directory.
 pub const SELF_SIGNED_DIR: &str = "tls";
@@ -82,6 +85,47 @@ pub fn self_signed(data_dir: &Path, names: &[String]) -> Result<(TlsIdentity, bo
     Ok((from_pem_files(&cert, &key)?, made))
 }
 
+/// The pair kept in `DATA_DIR/tls/` as [`self_signed`] gives it, but made
+/// again for `names` when the kept certificate names anything else (this
+/// computer has a new address, or one it names is gone): the old pair is
+/// replaced. Returns why it was made again, when it was.
+pub fn self_signed_current(data_dir: &Path, names: &[String]) -> Result<(TlsIdentity, Option<String>), TlsError> {
+    let (identity, made) = self_signed(data_dir, names)?;
+    if made {
+        return Ok((identity, None));
+    }
+    let dir = data_dir.join(SELF_SIGNED_DIR);
+    let certified = tls_names::names_of(&identity.certificate)
+        .map_err(|e| TlsError::Pem { path: dir.join(CERT_FILE), what: e.to_string() })?;
+    let Some(reason) = tls_names::reissue_reason(&certified, names) else { return Ok((identity, None)) };
+    replace_pair(&dir, names)?;
+    let (identity, _) = self_signed(data_dir, names)?;
+    Ok((identity, Some(reason)))
+}
+
+/// Make a new pair for `names` beside `dir` and swap it in: a crash part
+/// way leaves either the old pair, or no pair (made afresh next time),
+/// never a key that does not match its certificate.
+fn replace_pair(dir: &Path, names: &[String]) -> Result<(), TlsError> {
+    let (fresh, old) = (dir.with_extension("new"), dir.with_extension("old"));
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |source| TlsError::Io { path, source }
+    };
+    for stale in [&fresh, &old] {
+        if stale.exists() {
+            std::fs::remove_dir_all(stale).map_err(io(stale))?;
+        }
+    }
+    std::fs::create_dir_all(&fresh).map_err(io(&fresh))?;
+    let pair = rcgen::generate_simple_self_signed(names.to_vec())?;
+    write_new(&fresh.join(KEY_FILE), pair.signing_key.serialize_pem().as_bytes())?;
+    write_new(&fresh.join(CERT_FILE), pair.cert.pem().as_bytes())?;
+    std::fs::rename(dir, &old).map_err(io(dir))?;
+    std::fs::rename(&fresh, dir).map_err(io(dir))?;
+    std::fs::remove_dir_all(&old).map_err(io(&old))
+}
+
 fn identity(
     chain: Vec<CertificateDer<'static>>,
     key: PrivateKeyDer<'static>,
@@ -122,6 +166,27 @@ mod tests {
         assert_eq!(first.certificate, again.certificate);
         std::fs::remove_file(&key).unwrap();
         assert!(matches!(self_signed(dir.path(), &names), Err(TlsError::IncompletePair(_))));
+    }
+
+    #[test]
+    fn the_kept_pair_is_made_again_when_the_addresses_change_and_only_then() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = vec!["localhost".to_owned(), "192.168.1.5".to_owned()];
+        let (first, reason) = self_signed_current(dir.path(), &home).unwrap();
+        assert_eq!(reason, None, "made the first time, not made again");
+        let (kept, reason) = self_signed_current(dir.path(), &home).unwrap();
+        assert_eq!((kept.certificate == first.certificate, reason), (true, None));
+        let moved = vec!["localhost".to_owned(), "10.0.0.7".to_owned()];
+        let (again, reason) = self_signed_current(dir.path(), &moved).unwrap();
+        assert_eq!(reason.as_deref(), Some("new address 10.0.0.7 (192.168.1.5 gone)"));
+        assert_ne!(again.certificate, first.certificate);
+        assert_eq!(tls_names::names_of(&again.certificate).unwrap(), moved);
+        let key = dir.path().join(SELF_SIGNED_DIR).join(KEY_FILE);
+        assert_eq!(std::fs::metadata(&key).unwrap().permissions().mode() & 0o777, 0o600);
+        let (after, reason) = self_signed_current(dir.path(), &moved).unwrap();
+        assert_eq!((after.certificate == again.certificate, reason), (true, None), "then kept");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, [SELF_SIGNED_DIR], "no new/old folder left beside it");
     }
 
     #[test]

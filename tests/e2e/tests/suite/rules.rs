@@ -224,25 +224,39 @@ async fn rules_answer_permissions_in_the_host_and_survive_kill_9() {
 
 /// Codex's, Gemini CLI's and Qwen Code's own remembered rules, in a real
 /// `hangar serve`'s HOME and in a folder, are listed over the wire beside
-/// the host's, each with its agent, decision and file; a file that does
-/// not parse is named with the reason, the others still listed.
+/// the host's, each with its agent, decision and file; Codex's project
+/// layers (`.codex/config.toml` from the repository's root down to the
+/// folder) with whether Codex loads them (a trusted project's only); a file
+/// that does not parse is named with the reason, the others still listed.
 #[tokio::test]
 async fn codex_gemini_and_qwen_rules_are_listed_with_their_files() {
     let home = tempfile::tempdir().unwrap();
-    let folder = tempfile::tempdir().unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    let folder = repo.path().join("web");
     let h = home.path();
     for dir in [".codex/rules", ".gemini/policies", ".qwen"] {
         std::fs::create_dir_all(h.join(dir)).unwrap();
     }
-    std::fs::create_dir_all(folder.path().join(".qwen")).unwrap();
+    for dir in [".git", ".codex", "web/.codex", "web/.qwen"] {
+        std::fs::create_dir_all(repo.path().join(dir)).unwrap();
+    }
     let write = |path: std::path::PathBuf, text: &str| {
         std::fs::write(&path, text).unwrap();
         path.display().to_string()
     };
+    // The repository trusted, its web/ folder not: Codex loads the root's
+    // layer and not the folder's.
     let codex_config = write(
         h.join(".codex/config.toml"),
-        "approval_policy = \"on-request\"\n[projects.\"/src/app\"]\ntrust_level = \"trusted\"\n",
+        &format!(
+            "approval_policy = \"on-request\"\n[projects.\"/src/app\"]\ntrust_level = \"trusted\"\n\
+             [projects.\"{}\"]\ntrust_level = \"trusted\"\n[projects.\"{}\"]\ntrust_level = \"untrusted\"\n",
+            repo.path().display(),
+            folder.display()
+        ),
     );
+    let codex_root_layer = write(repo.path().join(".codex/config.toml"), "sandbox_mode = \"workspace-write\"\n");
+    let codex_folder_layer = write(folder.join(".codex/config.toml"), "approval_policy = \"never\"\n");
     let codex_rules = write(
         h.join(".codex/rules/default.rules"),
         "prefix_rule(pattern = [\"npm\", \"test\"], decision = \"allow\")\n",
@@ -254,13 +268,13 @@ async fn codex_gemini_and_qwen_rules_are_listed_with_their_files() {
         h.join(".gemini/policies/auto-saved.toml"),
         "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"cargo build\"\ndecision = \"allow\"\n",
     );
-    let qwen_project = write(folder.path().join(".qwen/settings.json"), r#"{"permissions": {"deny": ["Bash(rm *)"]}}"#);
+    let qwen_project = write(folder.join(".qwen/settings.json"), r#"{"permissions": {"deny": ["Bash(rm *)"]}}"#);
     let qwen_broken = write(h.join(".qwen/settings.json"), "{ not json");
 
     let home_s = h.display().to_string();
     let host = TestHost::start(Launch::Process(&[("HOME", &home_s)]), &[]);
     let mut raw = RawClient::initialized(&host, "agent-rules").await;
-    let r = call(&mut raw, 1, "x-hangar/rules", json!({"folder": file_uri(folder.path())})).await;
+    let r = call(&mut raw, 1, "x-hangar/rules", json!({"folder": file_uri(&folder)})).await;
     let seen: Vec<[String; 5]> = r["result"]["agentRules"]
         .as_array()
         .unwrap_or_else(|| panic!("{r}"))
@@ -275,7 +289,17 @@ async fn codex_gemini_and_qwen_rules_are_listed_with_their_files() {
         [
             want("codex", "setting", "approval_policy = \"on-request\"", &codex_config, "user"),
             want("codex", "trusted", "/src/app", &codex_config, "user"),
+            want("codex", "trusted", &repo.path().display().to_string(), &codex_config, "user"),
+            want("codex", "untrusted", &folder.display().to_string(), &codex_config, "user"),
             want("codex", "allow", "npm test", &codex_rules, "user"),
+            want("codex", "setting", "sandbox_mode = \"workspace-write\"", &codex_root_layer, "project"),
+            want(
+                "codex",
+                "setting, not loaded (project not trusted)",
+                "approval_policy = \"never\"",
+                &codex_folder_layer,
+                "project"
+            ),
             want("gemini", "allow", "run_shell_command(git status)", &gemini_settings, "user"),
             want("gemini", "trust parent folder", "/src/app", &gemini_trust, "user"),
             want("gemini", "allow", "run_shell_command(cargo build)", &gemini_policy, "user"),

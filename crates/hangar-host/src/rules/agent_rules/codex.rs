@@ -4,6 +4,13 @@
 //!   `on-failure`, `on-request`, `never`) and `sandbox_mode` (`read-only`,
 //!   `workspace-write`, `danger-full-access`), shown as `setting`s, and each
 //!   `[projects."/path"]`'s `trust_level` (`trusted`, `untrusted`).
+//! - The project's own layers (`project`): `.codex/config.toml` in each
+//!   folder from the project's root (the nearest folder above with `.git`,
+//!   Codex's default `project_root_markers`) down to the session's folder,
+//!   with the same two settings. Codex loads them only in a trusted project
+//!   (the folder's or the root's `trust_level = "trusted"` in the user
+//!   config, the nearer one deciding); in any other the settings are shown
+//!   as `setting, not loaded (project not trusted)`.
 //! - `.rules` files in `~/.codex/rules/` (`user`; the TUI's "always allow"
 //!   appends to `default.rules`) and in the folder's `.codex/rules/`
 //!   (`project`): Starlark `prefix_rule(pattern = ["gh", "pr", ["view",
@@ -12,28 +19,82 @@
 //!   [view|list]`).
 //!
 //! Formats as in the Codex source and docs (codex-rs `execpolicy`,
-//! `core/src/config`). The `.rules` files are read by a small scanner of
+//! `core/src/config`, `core/src/config_loader`: `load_project_layers`). The `.rules` files are read by a small scanner of
 //! the `prefix_rule` calls, not a Starlark interpreter: the `starlark`
 //! crate Codex uses would be a heavy dependency for showing a list, and
 //! nothing is evaluated (a rule built by code is not shown).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::Found;
 
-fn config(file: &Path, found: &mut Found) {
-    let Some(value) = found.toml(file) else { return };
+/// How an untrusted project's layer is shown: Codex does not load it.
+const NOT_LOADED: &str = "setting, not loaded (project not trusted)";
+
+/// The settings of a `config.toml` that decide how much Codex asks.
+fn settings(value: &Value, file: &Path, decision: &str, scope: &'static str, found: &mut Found) {
     for key in ["approval_policy", "sandbox_mode"] {
         if let Some(v) = value.get(key).and_then(Value::as_str) {
-            found.push("codex", "setting", format!("{key} = \"{v}\""), file, "user");
+            found.push("codex", decision, format!("{key} = \"{v}\""), file, scope);
         }
     }
+}
+
+/// The user config's settings and trusted projects; its contents, for the
+/// project layers' trust.
+fn config(file: &Path, found: &mut Found) -> Option<Value> {
+    let value = found.toml(file)?;
+    settings(&value, file, "setting", "user", found);
     for (project, table) in value.get("projects").and_then(Value::as_object).into_iter().flatten() {
         if let Some(level) = table.get("trust_level").and_then(Value::as_str) {
             found.push("codex", level, project.clone(), file, "user");
         }
+    }
+    Some(value)
+}
+
+/// The folders whose `.codex/config.toml` Codex layers for `folder`: from
+/// the project's root (the nearest folder with `.git`; `folder` itself when
+/// none) down to `folder`.
+fn project_dirs(folder: &Path) -> Vec<PathBuf> {
+    let root = folder.ancestors().find(|a| a.join(".git").exists()).unwrap_or(folder);
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for dir in folder.ancestors() {
+        dirs.push(dir.to_owned());
+        if dir == root {
+            break;
+        }
+    }
+    dirs.reverse();
+    dirs
+}
+
+/// Whether Codex trusts the project layer in `dir` (root: the project's
+/// root): the nearer of the two listed in the user config decides.
+fn trusted(user: Option<&Value>, dir: &Path, root: &Path) -> bool {
+    let projects = user.and_then(|u| u.get("projects"));
+    let level = [dir, root]
+        .into_iter()
+        .find_map(|d| projects?.get(d.to_str()?)?.get("trust_level").and_then(Value::as_str).map(str::to_owned));
+    level.as_deref() == Some("trusted")
+}
+
+/// The project's own `.codex/config.toml` layers (the user's own
+/// `~/.codex` is not one of them, as in Codex).
+fn project_layers(folder: &Path, user_dir: Option<&Path>, user: Option<&Value>, found: &mut Found) {
+    let dirs = project_dirs(folder);
+    let Some(root) = dirs.first().cloned() else { return };
+    for dir in dirs {
+        let dot_codex = dir.join(".codex");
+        if user_dir == Some(dot_codex.as_path()) {
+            continue;
+        }
+        let file = dot_codex.join("config.toml");
+        let Some(value) = found.toml(&file) else { continue };
+        let decision = if trusted(user, &dir, &root) { "setting" } else { NOT_LOADED };
+        settings(&value, &file, decision, "project", found);
     }
 }
 
@@ -53,11 +114,14 @@ fn rules_dir(dir: &Path, scope: &'static str, found: &mut Found) {
 
 /// Codex's rules under `home` and in `folder` (either may be absent).
 pub(super) fn read(home: Option<&Path>, folder: Option<&Path>, found: &mut Found) {
-    if let Some(home) = home.map(|h| h.join(".codex")) {
-        config(&home.join("config.toml"), found);
-        rules_dir(&home.join("rules"), "user", found);
+    let user_dir = home.map(|h| h.join(".codex"));
+    let mut user = None;
+    if let Some(dir) = &user_dir {
+        user = config(&dir.join("config.toml"), found);
+        rules_dir(&dir.join("rules"), "user", found);
     }
     if let Some(folder) = folder {
+        project_layers(folder, user_dir.as_deref(), user.as_ref(), found);
         rules_dir(&folder.join(".codex/rules"), "project", found);
     }
 }
@@ -240,5 +304,57 @@ prefix_rule(decision = "forbidden", pattern = ["rm", "-rf"])
         assert_eq!(found.rules[0].file, config_file);
         assert_eq!(found.errors.len(), 1);
         assert_eq!(found.errors[0].file, folder.path().join(".codex/rules/team.rules"));
+    }
+
+    #[test]
+    fn project_layers_from_the_root_down_trusted_or_shown_as_not_loaded() {
+        let home = tempfile::tempdir().unwrap();
+        let repo = tempfile::tempdir().unwrap();
+        let (root, sub) = (repo.path().join("app"), repo.path().join("app/web"));
+        for dir in [root.join(".git"), root.join(".codex"), sub.join(".codex"), home.path().join(".codex")] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        // Above the project's root: not one of its layers.
+        std::fs::create_dir_all(repo.path().join(".codex")).unwrap();
+        std::fs::write(repo.path().join(".codex/config.toml"), "approval_policy = \"never\"\n").unwrap();
+        std::fs::write(root.join(".codex/config.toml"), "sandbox_mode = \"read-only\"\n").unwrap();
+        std::fs::write(sub.join(".codex/config.toml"), "approval_policy = \"on-request\"\n").unwrap();
+        let user = home.path().join(".codex/config.toml");
+        let trust = |level: &str| format!("[projects.\"{}\"]\ntrust_level = \"{level}\"\n", root.display());
+        let listed = |found: &Found| -> Vec<(String, String, PathBuf)> {
+            found
+                .rules
+                .iter()
+                .filter(|r| r.scope == "project")
+                .map(|r| (r.decision.clone(), r.rule.clone(), r.file.clone()))
+                .collect()
+        };
+
+        std::fs::write(&user, trust("trusted")).unwrap();
+        let mut found = Found::default();
+        read(Some(home.path()), Some(&sub), &mut found);
+        assert_eq!(
+            listed(&found),
+            [
+                ("setting".into(), "sandbox_mode = \"read-only\"".into(), root.join(".codex/config.toml")),
+                ("setting".into(), "approval_policy = \"on-request\"".into(), sub.join(".codex/config.toml")),
+            ],
+            "the root's layer first, the folder's last; nothing above the root"
+        );
+
+        // The folder itself untrusted: its own layer is not loaded, the root's is.
+        let both = format!("{}[projects.\"{}\"]\ntrust_level = \"untrusted\"\n", trust("trusted"), sub.display());
+        std::fs::write(&user, both).unwrap();
+        let mut found = Found::default();
+        read(Some(home.path()), Some(&sub), &mut found);
+        let decisions: Vec<String> = listed(&found).into_iter().map(|r| r.0).collect();
+        assert_eq!(decisions, ["setting", NOT_LOADED]);
+
+        // No trust at all: neither is loaded.
+        std::fs::write(&user, "").unwrap();
+        let mut found = Found::default();
+        read(Some(home.path()), Some(&sub), &mut found);
+        let decisions: Vec<String> = listed(&found).into_iter().map(|r| r.0).collect();
+        assert_eq!(decisions, [NOT_LOADED, NOT_LOADED]);
     }
 }

@@ -251,7 +251,7 @@ fn queries(a: &Args, conn: &Connection, words: &[String], rng: &mut StdRng) {
             found += page.hits.len();
         }
         times.sort();
-        slowest.sort_by(|a, b| b.0.cmp(&a.0));
+        slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
         println!(
             "{label:<12} p50 {:>7.2} ms  p99 {:>7.2} ms  ({} queries, {:.1} results each)",
             percentile(&times, 0.5).as_secs_f64() * 1e3,

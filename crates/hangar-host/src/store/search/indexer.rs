@@ -30,11 +30,19 @@ const BATCH: i64 = 512;
 /// the one second from a turn's end to its being findable.
 const SETTLE: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// How much nicer than the host the indexer thread runs: on a busy
-/// machine the agents' streams and the store writer come first, and the
-/// index catches up in the gaps.
+/// The indexer thread's nice value, the lowest priority there is (as
+/// GNOME Tracker's indexers run): on a machine with no idle core the
+/// agents' streams and the store writer come first, the indexer getting
+/// about 1.5 % of a core beside each busy thread at nice 0 (CFS weights 15
+/// against 1,024), and catching up in the gaps. Indexing a turn costs more
+/// CPU than storing its stream (`bench-search`'s CPU line: an FTS5 insert
+/// with three prefix indexes), so at nice 10 (weight 110, about 10 %) it
+/// took a visible share of streaming on a saturated 2-core machine. Unlike
+/// `SCHED_IDLE` it is never starved outright, and a search that waits for
+/// it ([`IndexFeed::hurry`]) still has it within a second unless every
+/// core is busy.
 #[cfg(target_os = "linux")]
-const NICENESS: i32 = 10;
+const NICENESS: i32 = 19;
 
 /// The running indexer; [`SearchIndexer::stop`] ends it.
 pub struct SearchIndexer {
@@ -216,6 +224,40 @@ mod tests {
         let conn = open_index(db).unwrap();
         let request = SearchRequest { query, limit: 20, offset: 0, sessions: None, archived: None };
         search(&conn, &request).unwrap().hits.into_iter().filter_map(|h| h.turn_id).collect()
+    }
+
+    /// The nice values of this process's indexer threads.
+    #[cfg(target_os = "linux")]
+    fn indexer_nice_values() -> Vec<i32> {
+        let mut found = Vec::new();
+        for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
+            let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            if comm.trim_end() != "hangar-search-i" {
+                continue;
+            }
+            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+            // Fields after the parenthesised name: state is field 3, nice field 19.
+            let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+            found.extend(after.split_whitespace().nth(16).and_then(|n| n.parse::<i32>().ok()));
+        }
+        found
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_indexer_thread_runs_at_the_lowest_priority() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("hangar.db");
+        drop(store::open(&db).unwrap());
+        let (mut indexer, _) = SearchIndexer::start(&db).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let mut seen = indexer_nice_values();
+        while !seen.contains(&NICENESS) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            seen = indexer_nice_values();
+        }
+        indexer.stop();
+        assert!(seen.contains(&19), "an indexer thread at nice 19: {seen:?}");
     }
 
     #[test]

@@ -53,27 +53,46 @@ fn agents_list_says_which_agents_are_installed_at_which_version_and_which_are_mi
     if !hangar_e2e::interop::available() {
         return;
     }
-    let prefix = hangar_e2e::interop::interop_dir().join("agents");
     let data = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(hangar_e2e::hangar_bin())
-        .args(["agents", "list", "--json", "--npm-prefix"])
-        .arg(&prefix)
-        .arg("--data-dir")
-        .arg(data.path())
-        .env("PATH", "/usr/bin:/bin")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let row = |id: &str| listed.as_array().unwrap().iter().find(|a| a["id"] == id).unwrap().clone();
+    // `hangar agents list --json` with npm packages under `prefix`: its rows.
+    let list = |prefix: &std::path::Path| -> Vec<serde_json::Value> {
+        let out = std::process::Command::new(hangar_e2e::hangar_bin())
+            .args(["agents", "list", "--json", "--npm-prefix"])
+            .arg(prefix)
+            .arg("--data-dir")
+            .arg(data.path())
+            .env("PATH", "/usr/bin:/bin")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let row = |rows: &[serde_json::Value], id: &str| rows.iter().find(|a| a["id"] == id).unwrap().clone();
+
     // The versions pinned in tests/interop/agents/package.json.
-    for (id, version) in [("claude", "0.23.1"), ("codex", "0.16.0"), ("gemini", "0.61.0"), ("qwen", "0.15.10")] {
-        assert_eq!(row(id)["state"], "installed", "{id}: {listed}");
-        assert_eq!(row(id)["version"], version, "{id}: {listed}");
+    let listed = list(&hangar_e2e::interop::interop_dir().join("agents"));
+    for (id, version) in [
+        ("claude", "0.23.1"),
+        ("codex", "0.16.0"),
+        ("gemini", "0.61.0"),
+        ("qwen", "0.15.10"),
+        ("copilot", "1.0.102"),
+        ("opencode", "1.18.33"),
+    ] {
+        let agent = row(&listed, id);
+        assert_eq!((agent["state"].as_str(), agent["version"].as_str()), (Some("installed"), Some(version)), "{agent}");
     }
-    let copilot = row("copilot");
-    assert_eq!((copilot["state"].as_str(), copilot["package"].as_str()), (Some("missing"), Some("@github/copilot")));
-    assert_eq!(row("opencode")["state"], "missing");
+
+    // Nothing installed under the prefix: every agent is missing, with the
+    // package that would install it.
+    let empty = tempfile::tempdir().unwrap();
+    let listed = list(empty.path());
+    for (id, package) in
+        [("claude", "@zed-industries/claude-agent-acp"), ("copilot", "@github/copilot"), ("opencode", "opencode-ai")]
+    {
+        let agent = row(&listed, id);
+        assert_eq!((agent["state"].as_str(), agent["package"].as_str()), (Some("missing"), Some(package)), "{agent}");
+    }
 }
 
 /// `hangar ARGS` with `PATH`; (success, stdout, stderr).

@@ -336,17 +336,21 @@ fn threads_cpu(prefix: &str) -> Duration {
         if !comm.trim_end().starts_with(prefix) {
             continue;
         }
-        let stat = std::fs::read_to_string(task.path().join("schedstat")).unwrap_or_default();
-        let ns: u64 = stat.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0);
-        total += Duration::from_nanos(ns);
+        total += schedstat_cpu(&task.path().join("schedstat"));
     }
     total
 }
 
 /// CPU time of the calling thread.
 fn own_cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap();
-    Duration::from_nanos(stat.split_whitespace().next().unwrap().parse().unwrap())
+    schedstat_cpu(std::path::Path::new("/proc/thread-self/schedstat"))
+}
+
+/// The time on the CPU a `schedstat` file reports (its first field, in ns);
+/// zero for a thread that has gone.
+fn schedstat_cpu(path: &std::path::Path) -> Duration {
+    let stat = std::fs::read_to_string(path).unwrap_or_default();
+    Duration::from_nanos(stat.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0))
 }
 
 /// What one streaming pass took: wall time, and CPU time per thread.

@@ -53,8 +53,9 @@
 
 #![allow(clippy::unwrap_used, reason = "test code: a failed unwrap is a failed test")]
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::{Mutex, PoisonError};
 
 /// Held while a UI script runs: the test harness runs tests in parallel.
@@ -240,6 +241,25 @@ fn run_ui_script(script: &str) {
     if let Some(dir) = std::env::var_os("SCREENSHOT_DIR") {
         cmd.env("SCREENSHOT_DIR", dir);
     }
-    let status = cmd.status().unwrap();
-    assert!(status.success(), "UI tests in {script} failed (see the lines above)");
+    let (status, failures) = run_echoing_failures(&mut cmd);
+    assert!(status.success(), "UI tests in {script} failed:\n{}", failures.join("\n"));
+}
+
+/// Runs `cmd`, echoing its standard output line by line, and returns its
+/// exit status with the lines that say a check failed (`FAIL - …` and the
+/// stack lines under it), so the panic repeats them: CI keeps only the tail
+/// of a long run's output, where the panic message is.
+fn run_echoing_failures(cmd: &mut Command) -> (std::process::ExitStatus, Vec<String>) {
+    let mut child = cmd.stdout(Stdio::piped()).spawn().unwrap();
+    let mut failures = Vec::new();
+    let mut in_failure = false;
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        println!("{line}");
+        in_failure = line.starts_with("FAIL") || (in_failure && line.starts_with(char::is_whitespace));
+        if in_failure && failures.len() < 40 {
+            failures.push(line.chars().take(1000).collect());
+        }
+    }
+    (child.wait().unwrap(), failures)
 }

@@ -247,7 +247,7 @@ fn run_ui_script(script: &str) {
 
 /// Runs `cmd`, echoing its standard output line by line, and returns its
 /// exit status with the lines that say a check failed (`FAIL - …` and the
-/// stack lines under it), so the panic repeats them: CI keeps only the tail
+/// lines under it, up to the next `ok`), so the panic repeats them: CI keeps only the tail
 /// of a long run's output, where the panic message is.
 fn run_echoing_failures(cmd: &mut Command) -> (std::process::ExitStatus, Vec<String>) {
     let mut child = cmd.stdout(Stdio::piped()).spawn().unwrap();
@@ -256,7 +256,7 @@ fn run_echoing_failures(cmd: &mut Command) -> (std::process::ExitStatus, Vec<Str
     for line in BufReader::new(child.stdout.take().unwrap()).lines() {
         let line = line.unwrap();
         println!("{line}");
-        in_failure = line.starts_with("FAIL") || (in_failure && line.starts_with(char::is_whitespace));
+        in_failure = line.starts_with("FAIL") || (in_failure && !line.starts_with("ok "));
         if in_failure && failures.len() < 40 {
             failures.push(line.chars().take(1000).collect());
         }

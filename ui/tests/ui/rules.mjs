@@ -71,7 +71,9 @@ writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [join(
 mkdirSync(join(home, '.qwen'), { recursive: true });
 writeFileSync(join(home, '.qwen/settings.json'), JSON.stringify({ permissions: { deny: ['Bash(rm *)'] } }));
 const shots = process.env.SCREENSHOT_DIR;
-const turnsDone = (n) => () =>
+// Evaluated in the page by `waitForFunction(turnsDone, n)`: `n` turns, none
+// running. (Not curried: a function returned here would be truthy at once.)
+const turnsDone = (n) =>
   document.querySelectorAll('[data-testid=turn]').length === n && !document.querySelector('[data-testid=turn].active');
 
 await run('rules', home, [`asker=${fakeBin} --script ${script}`], async (page, check) => {

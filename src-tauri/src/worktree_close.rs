@@ -10,7 +10,6 @@
 //! host did not answer (it never takes the archive as done unseen).
 
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::Duration;
 
 use ahp::hosts::HostId;
 use ahp::SubscriptionEvent;
@@ -29,8 +28,9 @@ use hangar_desktop_protocol::git::{WorktreeInfo, WorktreeRemoval};
 /// The session state's `_meta` key of a session in a worktree of its own.
 const WORKTREE_META: &str = "hangar/worktree";
 
-/// How long an archive waits for the host's echo before asking the host.
-const ECHO_WAIT: Duration = Duration::from_secs(15);
+/// How long an archive waits for the host's echo before asking the host,
+/// in milliseconds ([`Core::archive_echo_wait`]).
+pub const ECHO_WAIT_MS: u64 = 15_000;
 
 /// Client sequence numbers of these dispatches: far above the AHP client's
 /// own counter (which starts at 0), so an echo is never mistaken.
@@ -89,19 +89,21 @@ pub async fn archive_removing(
         }
         None
     };
-    match tokio::time::timeout(ECHO_WAIT, echo).await {
-        Ok(Some(None)) => Ok(Dispatched { client_seq }),
-        Ok(Some(Some(reason))) => Err(CoreError::Refused(reason)),
+    let wait = core.archive_echo_wait();
+    let heard = if wait.is_zero() { None } else { tokio::time::timeout(wait, echo).await.ok().flatten() };
+    match heard {
+        Some(None) => Ok(Dispatched { client_seq }),
+        Some(Some(reason)) => Err(CoreError::Refused(reason)),
         // No echo: the host's list says whether it happened.
-        Ok(None) | Err(_) => match archived_on_host(core, host, session).await {
+        None => match archived_on_host(core, host, session).await {
             Ok(true) => Ok(Dispatched { client_seq }),
             Ok(false) => Err(CoreError::Unexpected(format!(
                 "the host did not answer the archive within {} s, and the session is not archived: its worktree was not removed",
-                ECHO_WAIT.as_secs()
+                wait.as_secs()
             ))),
             Err(e) => Err(CoreError::Unexpected(format!(
                 "the host did not answer the archive within {} s, and whether it was done could not be read: {e}",
-                ECHO_WAIT.as_secs()
+                wait.as_secs()
             ))),
         },
     }

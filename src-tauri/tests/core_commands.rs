@@ -6,8 +6,9 @@
 //! Then: messages typed while the agent starts (held, then sent), a failed
 //! start, and lost events — dropped through the core's test seam, and a real
 //! overrun of the event broadcast behind a stalled chat stream — after which
-//! the mirror equals a fresh subscription's snapshot; and a reconnect, after
-//! which the open chat is re-snapshotted.
+//! the mirror equals a fresh subscription's snapshot; a reconnect, after
+//! which the open chat is re-snapshotted; and an archive removing a
+//! worktree whose echo never comes, judged by the host's list of sessions.
 
 #![allow(clippy::unwrap_used, clippy::panic, reason = "test code: a failed unwrap or panic is a failed test")]
 
@@ -731,4 +732,83 @@ async fn a_chat_no_stream_shows_keeps_only_the_hosts_tail_in_the_mirror() {
     events.wait_for("snapshot", "\"op\":\"snapshot\"").await;
     let more = call(&t.core, "chat.fetchOlder", json!({"host": "local", "chat": chat}), None).await.unwrap();
     assert_eq!(more["more"], true);
+}
+
+/// Run git in `dir`; panics with git's words when it fails.
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git").arg("-C").arg(dir).args(args).output().unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The session's archived flag as the host's own `listSessions` says it.
+async fn archived_on_host(t: &TestApp, session: &str) -> bool {
+    let other = t.other_client().await;
+    let page: ahp_types::commands::ListSessionsResult =
+        other.request("listSessions", json!({ "channel": ahp_types::ROOT_RESOURCE_URI })).await.unwrap();
+    let summary = page.items.iter().find(|s| s.resource == session).unwrap();
+    ahp_types::state::SessionStatus::from_bits(summary.status).contains(ahp_types::state::SessionStatus::IsArchived)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_archive_whose_echo_never_comes_is_judged_by_the_hosts_list_of_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = write_script(dir.path(), "idle.json", json!({"turns": [[{"chunk": "ok"}, {"end": "end_turn"}]]}));
+    let Some(t) = TestApp::start(&[("idle", script)]).await else { return };
+    let repo = PathBuf::from(t.folder.trim_start_matches("file://"));
+    std::fs::write(repo.join("notes.txt"), "line 1\n").unwrap();
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["config", "user.email", "test@example.com"],
+        &["config", "user.name", "Test"],
+        &["add", "."],
+        &["commit", "-q", "-m", "start"],
+    ] {
+        git(&repo, args);
+    }
+    // The echo of the archive is lost: the core never hears it and reads
+    // the host's list of sessions instead.
+    t.core.set_archive_echo_wait(Duration::ZERO);
+    let make = || async {
+        let created = call(
+            &t.core,
+            "session.create",
+            json!({"host": "local", "agent": "idle", "folder": t.folder, "worktree": true}),
+            None,
+        )
+        .await
+        .unwrap();
+        let session = created["session"].as_str().unwrap().to_owned();
+        let info = call(&t.core, "session.worktree", json!({"host": "local", "session": session}), None).await.unwrap();
+        (session, PathBuf::from(info["path"].as_str().unwrap()))
+    };
+    let archive = |session: String| {
+        call(
+            &t.core,
+            "session.archive",
+            json!({"host": "local", "session": session, "archived": true, "worktree": {"force": false}}),
+            None,
+        )
+    };
+
+    // The host archived it: done, and the worktree goes.
+    let (clean, clean_path) = make().await;
+    assert!(clean_path.exists(), "{}", clean_path.display());
+    archive(clean.clone()).await.unwrap();
+    assert!(archived_on_host(&t, &clean).await, "the host archived it");
+    for i in 0.. {
+        if !clean_path.exists() {
+            break;
+        }
+        assert!(i < 400, "the worktree {} was not removed", clean_path.display());
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+
+    // The host refused it (an edit not committed): the command fails saying
+    // the host did not answer and the worktree stays, never taken as done.
+    let (dirty, dirty_path) = make().await;
+    std::fs::write(dirty_path.join("notes.txt"), "line 1\nan edit\n").unwrap();
+    let err = archive(dirty.clone()).await.unwrap_err().to_string();
+    assert!(err.contains("did not answer") && err.contains("not archived"), "{err}");
+    assert!(!archived_on_host(&t, &dirty).await, "the host did not archive it");
+    assert!(dirty_path.join("notes.txt").exists(), "the worktree is where it was");
 }

@@ -181,6 +181,9 @@ pub struct Core {
     /// Envelopes still to drop (the test seam [`Core::lose_next_envelopes`]).
     lose: Arc<AtomicUsize>,
     resyncs: AtomicU64,
+    /// How long an archive that removes a worktree waits for its echo, in
+    /// milliseconds ([`Core::set_archive_echo_wait`]).
+    archive_echo_wait_ms: AtomicU64,
     /// Each host's connection: failures, retry schedule, label.
     book: Arc<HostBook>,
     /// The saved-host list, once loaded (`load_saved_hosts`).
@@ -232,6 +235,7 @@ impl Core {
             software: Arc::new(HostSoftware::default()),
             tap: Arc::new(SeqTap::default()),
             lose: Arc::new(AtomicUsize::new(0)),
+            archive_echo_wait_ms: AtomicU64::new(crate::worktree_close::ECHO_WAIT_MS),
             resyncs: AtomicU64::new(0),
             book: Arc::new(HostBook::default()),
             remotes: Mutex::new(None),
@@ -266,6 +270,19 @@ impl Core {
     /// lagging broadcast receiver would. A fault-injection seam for tests.
     pub fn lose_next_envelopes(&self, n: usize) {
         self.lose.store(n, Ordering::SeqCst);
+    }
+
+    /// How long an archive that removes a worktree waits for the host's echo
+    /// before reading the host's list of sessions instead (15 s). A seam for
+    /// tests: with zero it listens for no echo at all, as when the echo was
+    /// lost on the way.
+    pub fn set_archive_echo_wait(&self, wait: std::time::Duration) {
+        self.archive_echo_wait_ms.store(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX), Ordering::SeqCst);
+    }
+
+    /// See [`Core::set_archive_echo_wait`].
+    pub fn archive_echo_wait(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.archive_echo_wait_ms.load(Ordering::SeqCst))
     }
 
     /// How many times the core has re-snapshotted a host's channels.

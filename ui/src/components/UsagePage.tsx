@@ -1,6 +1,8 @@
 // The Usage page (the app menu's "Usage…" for every host, a host menu's
-// for that host): tokens or cost per day split by agent as a plain SVG
-// stacked bar chart, and the costliest sessions (a click opens one). Only
+// for that host): tokens or cost split by agent as a plain SVG stacked bar
+// chart, a bar a day, week or month by the range's length
+// (`state/usage-buckets.ts`), the range's total beside it, and the
+// costliest sessions (a click opens one). Only
 // what agents reported is shown; a host that did not answer is named with
 // why, never left out silently. The days shown: the last 7 / 30 / 90, all
 // time, or a custom from–to (`state/usage-range.ts`), asked of the hosts.
@@ -8,7 +10,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { UsageReport } from '../gen/UsageReport';
 import { call, errorText } from '../ipc';
 import { costText, tokensText } from '../state/chat-store';
-import { agentColor, chartOf, currencyOf, type Measure } from '../state/usage-chart';
+import { type BucketSize, bucketLabel, bucketTitle, LABEL_WIDTH } from '../state/usage-buckets';
+import { agentColor, chartOf, currencyOf, type Measure, totalOf } from '../state/usage-chart';
 import { RANGE_CHOICES, type RangeKind, rangeParams, type UsageRange, utcDay } from '../state/usage-range';
 import { Notice } from './Notice';
 
@@ -19,8 +22,14 @@ const FOOT = 24;
 const HEAD = 20;
 /** Room either side for the first and last day's label (the last was cut). */
 const EDGE = 16;
-/** At most this many day labels under the bars (every day has a bar). */
-const DAY_LABELS = 12;
+/** At most this many labels under the bars (every bucket has a bar). */
+const BAR_LABELS = 12;
+/** What one bar stands for, said beside the chart. */
+const BAR_OF: Record<BucketSize, string> = {
+  day: 'A bar a day',
+  week: 'A bar a week (Monday first)',
+  month: 'A bar a month',
+};
 /** A bar's total is written above it when its slot is this wide (else in its tooltip). */
 const TOTAL_LABEL_SLOT = 40;
 
@@ -62,13 +71,15 @@ export function UsagePage({
   const day = (key: 'from' | 'to') => (e: Event) => setRange({ ...range, [key]: (e.target as HTMLInputElement).value });
   const chart = report ? chartOf(report.days, measure, { from, to }, utcDay(new Date())) : null;
   const currency = report ? currencyOf(report.days) : null;
+  const total = report ? totalOf(report.days, measure) : 0;
   const amount = (v: number) => (measure === 'tokens' ? tokensText(v) : costText(v, currency ?? ''));
   const slot = chart && chart.bars.length > 0 ? WIDTH / chart.bars.length : WIDTH;
   // At least a pixel wide, however many days (a custom range of years).
   const barWidth = Math.max(1, Math.min(48, slot * 0.7));
   const bars = chart?.bars.length ?? 0;
-  // Labelled from the last day back, so the newest day always has its date.
-  const labelEvery = Math.ceil(bars / DAY_LABELS);
+  // As many labels as fit, from the last bar back, so the newest always has one.
+  const labels = Math.min(BAR_LABELS, Math.floor(WIDTH / LABEL_WIDTH[chart?.size ?? 'day']));
+  const labelEvery = Math.ceil(bars / labels);
   const dayLabelled = (i: number) => (bars - 1 - i) % labelEvery === 0;
   const totalShown = (total: number) => total > 0 && (slot >= TOTAL_LABEL_SLOT || total === chart?.max);
   const scale = (v: number) => (chart && chart.max > 0 ? (v / chart.max) * (HEIGHT - FOOT - HEAD) : 0);
@@ -145,6 +156,14 @@ export function UsagePage({
             >
               Cost{currency ? ` (${currency})` : ''}
             </button>
+            <span class="muted small" data-testid="usage-total" data-total={total}>
+              Total {amount(total)}
+            </span>
+            {chart && chart.bars.length > 0 && (
+              <span class="muted small" data-testid="usage-bucket">
+                {BAR_OF[chart.size]}
+              </span>
+            )}
             <span class="usage-legend">
               {chart?.agents.map((a) => (
                 <span key={a} class="small" data-testid="usage-legend-agent">
@@ -159,7 +178,8 @@ export function UsagePage({
               data-testid="usage-chart"
               viewBox={`${-EDGE} 0 ${WIDTH + 2 * EDGE} ${HEIGHT}`}
               role="img"
-              aria-label={`${measure === 'tokens' ? 'Tokens' : 'Cost'} per day by agent`}
+              aria-label={`${measure === 'tokens' ? 'Tokens' : 'Cost'} per ${chart.size} by agent`}
+              data-bucket={chart.size}
             >
               <line class="usage-axis" x1={0} x2={WIDTH} y1={HEIGHT - FOOT} y2={HEIGHT - FOOT} />
               {chart.bars.map((b, i) => {
@@ -177,12 +197,12 @@ export function UsagePage({
                         height={Math.max(1, scale(s.value))}
                         fill={agentColor(chart.agents, s.agent)}
                       >
-                        <title>{`${b.day} · ${s.agent}: ${amount(s.value)}`}</title>
+                        <title>{`${bucketTitle(b.day, chart.size)} · ${s.agent}: ${amount(s.value)}`}</title>
                       </rect>
                     ))}
                     {dayLabelled(i) && (
                       <text x={x + barWidth / 2} y={HEIGHT - 8} text-anchor="middle" class="usage-day">
-                        {b.day.slice(5)}
+                        {bucketLabel(b.day, chart.size)}
                       </text>
                     )}
                     {totalShown(b.total) && (

@@ -1,10 +1,13 @@
-// The Usage page's stacked bars, as numbers: one bar for every day of the
-// range asked for (a day without usage is a bar of zero, so a gap reads as
-// a gap), one segment per agent (tokens, input plus output, or cost), every agent in a fixed
-// order and colour, the scale from the tallest day. Plain SVG draws it
+// The Usage page's stacked bars, as numbers: one bar for every bucket of
+// the range asked for (a day, an ISO week or a month by the range's length,
+// `usage-buckets.ts`; a bucket without usage is a bar of zero, so a gap
+// reads as a gap), its figures the sums of its days, one segment per agent
+// (tokens, input plus output, or cost), every agent in a fixed order and
+// colour, the scale from the tallest bar. Plain SVG draws it
 // (components/UsagePage.tsx); no chart library is needed for rectangles.
 
 import type { UsageDayView } from '../gen/UsageDayView';
+import { type BucketSize, bucketOf, bucketSizeOf, bucketsBetween } from './usage-buckets';
 
 export type Measure = 'tokens' | 'cost';
 
@@ -16,12 +19,15 @@ export interface Segment {
 }
 
 export interface Bar {
+  /** The bucket's first day (`YYYY-MM-DD`). */
   day: string;
   total: number;
   segments: Segment[];
 }
 
 export interface Chart {
+  /** What one bar stands for. */
+  size: BucketSize;
   agents: string[];
   bars: Bar[];
   max: number;
@@ -36,39 +42,38 @@ export interface Span {
   to: string | null;
 }
 
-const DAY_MS = 86_400_000;
-
-/** Every UTC day (`YYYY-MM-DD`) from `first` to `last`, both included. */
-export function daysBetween(first: string, last: string): string[] {
-  const out: string[] = [];
-  const end = Date.parse(`${last}T00:00:00Z`);
-  for (let t = Date.parse(`${first}T00:00:00Z`); t <= end; t += DAY_MS) {
-    out.push(new Date(t).toISOString().slice(0, 10));
-  }
-  return out;
+/** The sum of `measure` over `days` (what the bars add up to). */
+export function totalOf(days: UsageDayView[], measure: Measure): number {
+  return days.reduce((sum, d) => sum + Math.max(0, value(d, measure)), 0);
 }
 
 /**
- * Bars for every day of `span` (an open start: the first day with usage;
- * an open end: `today`), segments by agent (agents in name order). No
- * bars at all when nothing was reported in the span.
+ * Bars for every bucket of `span` (an open start: the first day with
+ * usage; an open end: `today`), the bucket's size by the span's length,
+ * segments by agent (agents in name order). No bars at all when nothing
+ * was reported in the span.
  */
 export function chartOf(days: UsageDayView[], measure: Measure, span: Span, today: string): Chart {
   const agents = [...new Set(days.map((d) => d.agent))].sort();
-  const byDay = new Map<string, Map<string, number>>();
+  const reported = days
+    .filter((d) => value(d, measure) > 0)
+    .map((d) => d.day)
+    .sort();
+  if (reported.length === 0) return { size: 'day', agents, bars: [], max: 0 };
+  const first = span.from ?? reported[0];
+  const last = span.to ?? (today > reported[reported.length - 1] ? today : reported[reported.length - 1]);
+  const size = bucketSizeOf(first, last);
+  const byBucket = new Map<string, Map<string, number>>();
   for (const d of days) {
     const v = value(d, measure);
     if (v <= 0) continue;
-    const row = byDay.get(d.day) ?? new Map<string, number>();
+    const key = bucketOf(d.day, size);
+    const row = byBucket.get(key) ?? new Map<string, number>();
     row.set(d.agent, (row.get(d.agent) ?? 0) + v);
-    byDay.set(d.day, row);
+    byBucket.set(key, row);
   }
-  const reported = [...byDay.keys()].sort();
-  if (reported.length === 0) return { agents, bars: [], max: 0 };
-  const first = span.from ?? reported[0];
-  const last = span.to ?? (today > reported[reported.length - 1] ? today : reported[reported.length - 1]);
-  const bars = daysBetween(first, last).map((day) => {
-    const row = byDay.get(day) ?? new Map<string, number>();
+  const bars = bucketsBetween(first, last, size).map((day) => {
+    const row = byBucket.get(day) ?? new Map<string, number>();
     let base = 0;
     const segments: Segment[] = [];
     for (const agent of agents) {
@@ -79,7 +84,7 @@ export function chartOf(days: UsageDayView[], measure: Measure, span: Span, toda
     }
     return { day, total: base, segments };
   });
-  return { agents, bars, max: Math.max(0, ...bars.map((b) => b.total)) };
+  return { size, agents, bars, max: Math.max(0, ...bars.map((b) => b.total)) };
 }
 
 /** The currency the costs are in, when they are all in one. */

@@ -28,7 +28,7 @@
 //! against real `hangar serve` processes;
 //! `past-sessions.mjs` for continuing one of an agent's own earlier sessions;
 //! `usage.mjs` for the context meter, a turn's usage, the chat header at 1280 and
-//! 1024 px, and the Usage page with its date range;
+//! 1024 px, and the Usage page with its date range (a bar a week or a month over a long one);
 //! `web.mjs` for `hangar serve --web`: pairing a phone-sized browser, a
 //! session driven from it, refused codes and pages, revocation, pairing
 //! again in the same tab;

@@ -11,7 +11,7 @@ import type { UsageReport } from '../gen/UsageReport';
 import { call, errorText } from '../ipc';
 import { costText, tokensText } from '../state/chat-store';
 import { type BucketSize, bucketLabel, bucketTitle, LABEL_WIDTH } from '../state/usage-buckets';
-import { agentColor, chartOf, currencyOf, type Measure, totalOf } from '../state/usage-chart';
+import { agentColor, chartOf, currencyOf, type Measure, type Span, totalOf } from '../state/usage-chart';
 import { RANGE_CHOICES, type RangeKind, rangeParams, type UsageRange, utcDay } from '../state/usage-range';
 import { Notice } from './Notice';
 
@@ -20,7 +20,7 @@ const HEIGHT = 220;
 const FOOT = 24;
 /** Room above the tallest bar for its total (it was cut at the top). */
 const HEAD = 20;
-/** Room either side for the first and last day's label (the last was cut). */
+/** Room either side for the first and last bar's label (the last was cut), at least. */
 const EDGE = 16;
 /** At most this many labels under the bars (every bucket has a bar). */
 const BAR_LABELS = 12;
@@ -46,6 +46,10 @@ export function UsagePage({
   onClose: () => void;
 }) {
   const [report, setReport] = useState<UsageReport | null>(null);
+  // The days `report` was asked for: the bars are drawn for them, not for
+  // a range whose answer has not come yet (its days bucketed the new way
+  // would not add up to the total).
+  const [span, setSpan] = useState<Span>({ from: null, to: null });
   const [measure, setMeasure] = useState<Measure>('tokens');
   const [error, setError] = useState('');
   const [range, setRange] = useState<UsageRange>({ kind: '30', from: '', to: '' });
@@ -60,6 +64,7 @@ export function UsagePage({
       (r) => {
         if (!alive) return;
         setReport(r);
+        setSpan({ from, to });
         setError('');
       },
       (e) => alive && setError(errorText(e)),
@@ -69,7 +74,7 @@ export function UsagePage({
     };
   }, [host, from, to, rangeError]);
   const day = (key: 'from' | 'to') => (e: Event) => setRange({ ...range, [key]: (e.target as HTMLInputElement).value });
-  const chart = report ? chartOf(report.days, measure, { from, to }, utcDay(new Date())) : null;
+  const chart = report ? chartOf(report.days, measure, span, utcDay(new Date())) : null;
   const currency = report ? currencyOf(report.days) : null;
   const total = report ? totalOf(report.days, measure) : 0;
   const amount = (v: number) => (measure === 'tokens' ? tokensText(v) : costText(v, currency ?? ''));
@@ -80,6 +85,8 @@ export function UsagePage({
   // As many labels as fit, from the last bar back, so the newest always has one.
   const labels = Math.min(BAR_LABELS, Math.floor(WIDTH / LABEL_WIDTH[chart?.size ?? 'day']));
   const labelEvery = Math.ceil(bars / labels);
+  // Half a label sticks out past the last bar's middle ("week of Nov 23" was cut).
+  const edge = Math.max(EDGE, LABEL_WIDTH[chart?.size ?? 'day'] / 2 - slot / 2);
   const dayLabelled = (i: number) => (bars - 1 - i) % labelEvery === 0;
   const totalShown = (total: number) => total > 0 && (slot >= TOTAL_LABEL_SLOT || total === chart?.max);
   const scale = (v: number) => (chart && chart.max > 0 ? (v / chart.max) * (HEIGHT - FOOT - HEAD) : 0);
@@ -176,7 +183,7 @@ export function UsagePage({
             <svg
               class="usage-chart"
               data-testid="usage-chart"
-              viewBox={`${-EDGE} 0 ${WIDTH + 2 * EDGE} ${HEIGHT}`}
+              viewBox={`${-edge} 0 ${WIDTH + 2 * edge} ${HEIGHT}`}
               role="img"
               aria-label={`${measure === 'tokens' ? 'Tokens' : 'Cost'} per ${chart.size} by agent`}
               data-bucket={chart.size}

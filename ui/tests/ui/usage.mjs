@@ -8,11 +8,16 @@
 // a segment per agent and lists the claude session first (the costliest);
 // a click opens it; its days are the last 7 / 30 / 90, all time or a custom
 // from–to, asked of the hosts; every day of the range has its bar (a day
-// without usage at zero). Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots
-// of the chat header and the Usage page. The header shows a normal-length
-// title whole at 1280 and 1024 px, with the Customizations panel too.
+// without usage at zero). A long range is drawn a bar a week or a month:
+// with the store's turns moved back in time (the core stopped, the real
+// SQLite file changed, the core started again), a custom range of 3 years
+// draws at most 40 bars, a month each, their totals summing to the page's
+// total; one of a year a bar a week from a Monday. Env: see harness.mjs;
+// SCREENSHOT_DIR keeps screenshots of the chat header and the Usage page.
+// The header shows a normal-length title whole at 1280 and 1024 px, with
+// the Customizations panel too.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeBin, run, tempHome } from './harness.mjs';
 
@@ -47,7 +52,25 @@ const shots = process.env.SCREENSHOT_DIR;
 const longTitle = 'Plan the change to the login form';
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim()).catch(() => null);
 
-await run('usage', home, agents, async (page, check) => {
+/** `YYYY-MM-DD` of the UTC day `days` before `from` (a `Date`). */
+const daysBefore = (from, days) => new Date(from.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+
+/** The host's store (`hangar.db`) under the data dir. */
+function storeFile(dir) {
+  const found = readdirSync(dir, { recursive: true }).find((f) => String(f).split('/').pop() === 'hangar.db');
+  if (!found) throw new Error(`no hangar.db under ${dir}`);
+  return join(dir, String(found));
+}
+
+/** Move the turns of `agent`'s sessions numbered `ord` to start on `day`, in the store itself. */
+function backdate(db, agent, ord, day) {
+  const sql = `UPDATE turns SET turn = json_set(turn, '$.startedAt', '${day}T10:00:00Z')
+    WHERE ord = ${ord} AND chat IN (SELECT c.channel FROM checkpoints c JOIN sessions s ON s.uri = c.parent
+      WHERE json_extract(s.summary, '$.provider') = '${agent}');`;
+  execFileSync('sqlite3', [db, sql]);
+}
+
+await run('usage', home, agents, async (page, check, _home, { core }) => {
   const folder = `file://${join(home, 'w')}`;
   const say = async (title, message, turns) => {
     await page.click(`[data-testid=session-row]:has-text("${title}")`);
@@ -191,4 +214,84 @@ await run('usage', home, agents, async (page, check) => {
   await page.waitForSelector('[data-testid=chat-title]');
   const title = await text(page, '[data-testid=chat-title]');
   check(title === longTitle, 'a click opens the session', title);
+
+  // A long range: the claude session's first turn moved to 20 days after
+  // the start of a 3-year range, its second to 300 days ago (the codex
+  // turn stays today), in the store's SQLite file with the core down.
+  const now = new Date();
+  const threeYears = new Date(now);
+  threeYears.setUTCFullYear(now.getUTCFullYear() - 3);
+  const from3 = threeYears.toISOString().slice(0, 10);
+  await core.down();
+  const db = storeFile(join(home, 'data'));
+  backdate(db, 'claude', 1, daysBefore(threeYears, -20));
+  backdate(db, 'claude', 2, daysBefore(now, 300));
+  await core.up();
+  await page.reload();
+  await page.waitForSelector('[data-testid=session-row]');
+  await page.click('[data-testid=app-menu]');
+  await page.click('[data-testid=app-menu-usage]');
+  await page.waitForSelector('[data-testid=usage-chart]');
+  await page.selectOption('[data-testid=usage-range]', 'custom');
+  await page.fill('[data-testid=usage-to]', today);
+  await page.fill('[data-testid=usage-from]', from3);
+  // Drawn once the first bar is that of the range's first day (its day,
+  // week or month), so the answer for the new range has come.
+  const firstBarIn = (from) =>
+    page.waitForFunction(
+      ([lo, hi]) => {
+        const d = document.querySelector('[data-testid=usage-bar]')?.dataset.day;
+        return d && d >= lo && d <= hi;
+      },
+      [daysBefore(new Date(`${from}T00:00:00Z`), 31), from],
+    );
+  await firstBarIn(from3);
+  const long = () =>
+    page.evaluate(() => ({
+      bucket: document.querySelector('[data-testid=usage-chart]').dataset.bucket,
+      bars: [...document.querySelectorAll('[data-testid=usage-bar]')].map((b) => [
+        b.dataset.day,
+        Number(b.dataset.total),
+      ]),
+      total: Number(document.querySelector('[data-testid=usage-total]')?.dataset.total),
+      said: document.querySelector('[data-testid=usage-bucket]')?.textContent,
+      titles: [...document.querySelectorAll('[data-testid=usage-segment] title')].map((t) => t.textContent),
+      labels: [...document.querySelectorAll('[data-testid=usage-bar] text.usage-day')].map((t) => t.textContent),
+    }));
+  const years = await long();
+  const sum = (bars) => bars.reduce((s, b) => s + b[1], 0);
+  const used = years.bars.filter((b) => b[1] > 0);
+  check(
+    years.bars.length <= 40 && years.bars.length >= 36 && years.bucket === 'month' && years.said === 'A bar a month',
+    'a custom range of 3 years: a bar a month, at most 40',
+    `${years.bars.length} bars, ${years.said}`,
+  );
+  check(
+    sum(years.bars) === years.total && years.total === 385 && used.length === 3,
+    "the months' totals sum to the page's total (385 tokens in three months)",
+    JSON.stringify({ total: years.total, used }),
+  );
+  const monthName = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(now);
+  check(
+    years.titles.at(-1)?.startsWith(`${monthName} · `) && years.bars.every((b) => b[0].endsWith('-01')),
+    'each bar is a month, its tooltip says which',
+    `${years.titles.at(-1)}; ${years.labels.join(', ')}`,
+  );
+  if (shots) await page.screenshot({ path: join(shots, 'usage-page-3-years.png') });
+  // A year: a bar a week, each from a Monday; the 300-day-old turn and today's.
+  const from1 = daysBefore(now, 364);
+  await page.fill('[data-testid=usage-from]', from1);
+  await firstBarIn(from1);
+  const year = await long();
+  check(
+    year.bars.length <= 54 &&
+      year.bucket === 'week' &&
+      year.bars.every((b) => new Date(`${b[0]}T00:00:00Z`).getUTCDay() === 1) &&
+      sum(year.bars) === year.total &&
+      year.total === 275 &&
+      year.titles.every((t) => t.startsWith('week of ')),
+    "a year: a bar a week from a Monday, summing to the page's total (275 tokens)",
+    JSON.stringify({ n: year.bars.length, total: year.total, first: year.bars[0], title: year.titles[0] }),
+  );
+  if (shots) await page.screenshot({ path: join(shots, 'usage-page-year.png') });
 });

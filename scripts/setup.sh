@@ -39,6 +39,8 @@ if [ "$headless" -eq 0 ]; then
   # gnome-keyring-daemon in a private D-Bus session (dbus-run-session).
   command -v dbus-run-session >/dev/null 2>&1 || need_apt+=(dbus-daemon)
   command -v gnome-keyring-daemon >/dev/null 2>&1 || need_apt+=(gnome-keyring)
+  # usage.mjs moves turns back in time in the host's real store file.
+  command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
   # The package test (scripts/check-package.sh): Debian's own checker, the
   # rpm tool to read the .rpm, systemd-analyze for the user unit, and
   # desktop-file-validate for the desktop entry.

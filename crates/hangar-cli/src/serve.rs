@@ -174,10 +174,10 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
 /// on `PATH` and in npm prefixes unless `--no-discover`), limits and policies.
 pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
     let data_dir = data_dir(args.data_dir)?;
-    let self_signed = args.tls_self_signed.then(|| {
-        let machine = args.machine_addresses.clone();
-        self_signed_names(args.listen, move || machine.unwrap_or_else(tls_names::interface_addresses))
-    });
+    let machine = args.machine_addresses;
+    let self_signed = args
+        .tls_self_signed
+        .then(|| self_signed_names(args.listen, || machine.unwrap_or_else(tls_names::interface_addresses)));
     let tls = tls_identity(&data_dir, args.tls_cert.zip(args.tls_key), self_signed)?;
     let token_path = args.token_file.unwrap_or_else(|| data_dir.join("token"));
     let token = token_file::read_or_create(&token_path)?;

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use hangar_desktop_protocol::devices::DeviceAccess;
 use hangar_host::host::Host;
+use hangar_host::server::tls_names::{certificate_names, interface_addresses};
 use hangar_host::server::web_route::WebService;
 use hangar_host::server::{serve_with, tls, ListenOptions};
 use tokio::net::TcpListener;
@@ -196,37 +197,5 @@ async fn bind(addr: SocketAddr) -> Result<TcpListener, String> {
             }
             Err(e) => return Err(format!("listening on {addr}: {e}")),
         }
-    }
-}
-
-/// This computer's addresses, from its network interfaces.
-fn interface_addresses() -> Vec<IpAddr> {
-    if_addrs::get_if_addrs().unwrap_or_default().into_iter().map(|i| i.ip()).collect()
-}
-
-/// The names the self-signed certificate is made for: loopback and this
-/// computer's network addresses `lan` (IPv4 first, as the link uses the
-/// first; loopback ones and repeats left out).
-fn certificate_names(mut lan: Vec<IpAddr>) -> Vec<String> {
-    let mut names = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
-    let mut seen = std::collections::HashSet::new();
-    lan.retain(|ip| !ip.is_loopback() && seen.insert(*ip));
-    lan.sort_by_key(|ip| !ip.is_ipv4());
-    names.extend(lan.into_iter().map(|ip| ip.to_string()));
-    names
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_certificate_names_loopback_then_the_addresses_ipv4_first_once_each() {
-        let lan: Vec<IpAddr> = ["fe80::1", "192.168.1.5", "127.0.0.1", "10.0.0.7", "192.168.1.5", "::1"]
-            .iter()
-            .map(|a| a.parse().unwrap())
-            .collect();
-        assert_eq!(certificate_names(lan), ["localhost", "127.0.0.1", "::1", "192.168.1.5", "10.0.0.7", "fe80::1"]);
-        assert_eq!(certificate_names(Vec::new()), ["localhost", "127.0.0.1", "::1"]);
     }
 }

@@ -4,7 +4,8 @@
 //! error naming it (exit status 2), never ignored. Each option's value
 //! falls back to its environment variable where one exists
 //! (`HANGAR_DESKTOP_DATA_DIR`, `HANGAR_BROWSE_ROOTS`, `HANGAR_NO_DISCOVER`,
-//! `HANGAR_AGENTS`, `HANGAR_WEBKIT_COMPOSITING`; read in [`crate::startup`],
+//! `HANGAR_AGENTS`, `HANGAR_WEBKIT_COMPOSITING`, and for tests
+//! `HANGAR_MACHINE_ADDRESSES`; read in [`crate::startup`],
 //! [`crate::embedded_host`] and [`crate::webkit_settings`]).
 
 use std::path::PathBuf;
@@ -47,6 +48,12 @@ pub struct AppOptions {
     /// Also `HANGAR_WEBKIT_COMPOSITING=1`.
     #[arg(long)]
     pub webkit_compositing: bool,
+    /// This computer's addresses (comma-separated) instead of its network
+    /// interfaces', for the certificate of *Open from other devices*: a seam
+    /// for tests only (`hangar serve --machine-addresses` is the host's).
+    /// Also `HANGAR_MACHINE_ADDRESSES`.
+    #[arg(long, value_name = "IP,...", value_delimiter = ',', hide = true)]
+    pub machine_addresses: Option<Vec<std::net::IpAddr>>,
 }
 
 impl AppOptions {

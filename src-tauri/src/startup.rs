@@ -3,6 +3,7 @@
 //! every saved remote host (`hangar remote list`: `CONFIG/hangar/hosts.json`,
 //! or `--config-dir DIR`). The options themselves: [`crate::options`].
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -46,6 +47,22 @@ pub fn browse_roots(options: &AppOptions) -> Vec<PathBuf> {
     out
 }
 
+/// This computer's addresses as a test gives them (`--machine-addresses`,
+/// else `HANGAR_MACHINE_ADDRESSES`, comma-separated), so a test moves the
+/// computer without root; `None`: the network interfaces'.
+pub fn machine_addresses(options: &AppOptions) -> Result<Option<Vec<IpAddr>>, CoreError> {
+    if let Some(addresses) = &options.machine_addresses {
+        return Ok(Some(addresses.clone()));
+    }
+    let Ok(list) = std::env::var("HANGAR_MACHINE_ADDRESSES") else { return Ok(None) };
+    let parse = |a: &str| {
+        a.trim()
+            .parse::<IpAddr>()
+            .map_err(|e| CoreError::EmbeddedHost(format!("HANGAR_MACHINE_ADDRESSES: {a:?} is not an IP address: {e}")))
+    };
+    list.split(',').filter(|a| !a.trim().is_empty()).map(parse).collect::<Result<Vec<_>, _>>().map(Some)
+}
+
 /// The saved-host list: `--config-dir DIR` (the folder holding
 /// `hosts.json`), else the one `hangar remote` uses (`CONFIG/hangar`).
 pub fn saved_hosts(options: &AppOptions) -> Result<hangar_remote::Remotes, hangar_remote::RemoteError> {
@@ -62,7 +79,11 @@ pub async fn start(options: &AppOptions) -> Result<Started, CoreError> {
     let core = Core::start();
     core.use_data_dir(&host.data_dir);
     core.add_host(LOCAL_HOST_ID, "This computer", host.url.clone()).await?;
-    core.use_device_listener(crate::device_access::DeviceListener::new(&host.host(), &core));
+    let listener = crate::device_access::DeviceListener::new(&host.host(), &core);
+    if let Some(addresses) = machine_addresses(options)? {
+        listener.use_addresses(move || addresses.clone());
+    }
+    core.use_device_listener(listener);
     // A list that cannot be read leaves the app usable with its own host.
     match saved_hosts(options) {
         Ok(remotes) => match core.load_saved_hosts(remotes).await {

@@ -5,7 +5,7 @@
 
 use std::future::Future;
 use std::io::Write;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,7 +15,7 @@ use hangar_host::agents::AgentSpec;
 use hangar_host::config::{HostConfig, TlsIdentity};
 use hangar_host::host::Host;
 use hangar_host::hub::{MAX_REPLAY_CAPACITY, MIN_REPLAY_CAPACITY};
-use hangar_host::server::tls;
+use hangar_host::server::{tls, tls_names};
 use hangar_remote::Fingerprint;
 use tokio::net::TcpListener;
 
@@ -57,11 +57,15 @@ pub struct ServeArgs {
     /// The private key (PEM) of --tls-cert.
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
-    /// Serve wss:// with a self-signed certificate, made once and kept in
-    /// DATA_DIR/tls/; its SHA-256 fingerprint is printed on stderr for
-    /// clients to compare when they pin it.
+    /// Serve wss:// with a self-signed certificate kept in DATA_DIR/tls/,
+    /// made again when this machine's addresses change; its SHA-256
+    /// fingerprint is printed on stderr for clients to compare when they pin it.
     #[arg(long)]
     tls_self_signed: bool,
+    /// This machine's addresses (comma-separated) instead of its network
+    /// interfaces', for the self-signed certificate: a seam for tests only.
+    #[arg(long, value_name = "IP,...", value_delimiter = ',', hide = true)]
+    machine_addresses: Option<Vec<IpAddr>>,
     /// Also serve the web UI on this port (https://ADDRESS:PORT/ with TLS):
     /// a browser paired with `hangar token create NAME --pair` sees this
     /// host's sessions. Needs TLS unless listening on loopback.
@@ -170,7 +174,11 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
 /// on `PATH` and in npm prefixes unless `--no-discover`), limits and policies.
 pub fn host_config(args: ServeArgs) -> Result<HostConfig, ServeError> {
     let data_dir = data_dir(args.data_dir)?;
-    let tls = tls_identity(&data_dir, args.listen, args.tls_cert.zip(args.tls_key), args.tls_self_signed)?;
+    let machine = args.machine_addresses;
+    let self_signed = args
+        .tls_self_signed
+        .then(|| self_signed_names(args.listen, || machine.unwrap_or_else(tls_names::interface_addresses)));
+    let tls = tls_identity(&data_dir, args.tls_cert.zip(args.tls_key), self_signed)?;
     let token_path = args.token_file.unwrap_or_else(|| data_dir.join("token"));
     let token = token_file::read_or_create(&token_path)?;
     let agents =
@@ -223,28 +231,43 @@ pub fn data_dir(arg: Option<PathBuf>) -> Result<PathBuf, ServeError> {
 }
 
 /// TLS from `--tls-cert`/`--tls-key`, or the self-signed pair of the data
-/// directory (made for localhost and the listening address the first time).
+/// directory for `self_signed` (the names it must carry): made the first
+/// time, and made again when the kept one names anything else, which is
+/// said on stderr with the new fingerprint, since clients pinned the old one.
 fn tls_identity(
     data_dir: &std::path::Path,
-    listen: SocketAddr,
     files: Option<(PathBuf, PathBuf)>,
-    self_signed: bool,
+    self_signed: Option<Vec<String>>,
 ) -> Result<Option<TlsIdentity>, ServeError> {
     if let Some((cert, key)) = files {
         return Ok(Some(tls::from_pem_files(&cert, &key).map_err(|e| e.to_string())?));
     }
-    if !self_signed {
-        return Ok(None);
-    }
-    let mut names = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
-    if !listen.ip().is_unspecified() && !listen.ip().is_loopback() {
-        names.push(listen.ip().to_string());
-    }
-    let (identity, made) = tls::self_signed(data_dir, &names).map_err(|e| e.to_string())?;
+    let Some(names) = self_signed else { return Ok(None) };
+    let dir = data_dir.join(tls::SELF_SIGNED_DIR);
+    let made = !dir.exists();
+    let (identity, renewed) = tls::self_signed_current(data_dir, &names).map_err(|e| e.to_string())?;
     if made {
-        eprintln!("hangar: made a self-signed TLS certificate in {}", data_dir.join(tls::SELF_SIGNED_DIR).display());
+        eprintln!("hangar: made a self-signed TLS certificate in {}", dir.display());
+    }
+    if let Some(why) = renewed {
+        // Not a log line: shown whatever the log level, for the person whose clients pinned the old one.
+        eprintln!(
+            "hangar: made the self-signed TLS certificate again ({why}; it now names {}): its new SHA-256 \
+             fingerprint is {}, clients that pinned the old one must accept this one",
+            names.join(", "),
+            Fingerprint::of_der(&identity.certificate)
+        );
     }
     Ok(Some(identity))
+}
+
+/// The names the self-signed certificate carries when listening on
+/// `listen`: loopback, and the address listened on, or this machine's
+/// addresses (`machine`) when listening on all of them.
+fn self_signed_names(listen: SocketAddr, machine: impl FnOnce() -> Vec<IpAddr>) -> Vec<String> {
+    let ip = listen.ip();
+    let lan = if ip.is_unspecified() { machine() } else { vec![ip] };
+    tls_names::certificate_names(lan)
 }
 
 /// A host opened on its data directory and listening: what `hangar serve`
@@ -325,6 +348,17 @@ fn shutdown_signal() -> Result<impl Future<Output = ()>, ServeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_certificate_names_the_address_listened_on_or_every_address_of_the_machine() {
+        let lan = || vec!["192.168.1.5".parse().unwrap(), "10.0.0.7".parse().unwrap()];
+        let names = |listen: &str| self_signed_names(listen.parse().unwrap(), lan);
+        assert_eq!(names("127.0.0.1:0"), ["localhost", "127.0.0.1", "::1"]);
+        assert_eq!(names("[::1]:0"), ["localhost", "127.0.0.1", "::1"]);
+        assert_eq!(names("192.168.1.5:0"), ["localhost", "127.0.0.1", "::1", "192.168.1.5"]);
+        assert_eq!(names("0.0.0.0:0"), ["localhost", "127.0.0.1", "::1", "192.168.1.5", "10.0.0.7"]);
+        assert_eq!(names("[::]:0"), ["localhost", "127.0.0.1", "::1", "192.168.1.5", "10.0.0.7"]);
+    }
 
     #[test]
     fn web_beyond_loopback_needs_tls() {

@@ -31,7 +31,15 @@ process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
 });
 // Saved hosts' tokens in 0600 files: no keyring in the test's session.
-const env = { XDG_CONFIG_HOME: config, DBUS_SESSION_BUS_ADDRESS: null, XDG_RUNTIME_DIR: null, DISPLAY: null };
+// This computer's addresses, as the app takes them for its certificate:
+// given here (a test seam), so the test can move the computer without root.
+const env = {
+  XDG_CONFIG_HOME: config,
+  DBUS_SESSION_BUS_ADDRESS: null,
+  XDG_RUNTIME_DIR: null,
+  DISPLAY: null,
+  HANGAR_MACHINE_ADDRESSES: '192.168.1.5',
+};
 
 function hangar(args, input = '') {
   const out = spawnSync(hangarBin, args, { input, env: withEnv(env) });
@@ -75,7 +83,7 @@ await run(
   'devices',
   home,
   [],
-  async (page, check) => {
+  async (page, check, _home, { core }) => {
     await page.waitForSelector(`[data-testid=host-header][data-host="${boxId}"][data-state="connected"]`, {
       timeout: 90000,
     });
@@ -116,6 +124,23 @@ await run(
       'the setting and its port are in settings.json',
       JSON.stringify(saved),
     );
+
+    // "Device name" stays on one line at a desktop's widths and a phone's.
+    const size = page.viewportSize();
+    for (const width of [1280, 1024, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      const label = await page.$eval('label[for=devices-name]', (l) => {
+        const style = getComputedStyle(l);
+        const line = Number.parseFloat(style.lineHeight) || Number.parseFloat(style.fontSize) * 1.2;
+        return { height: l.getBoundingClientRect().height, line };
+      });
+      check(
+        label.height > 0 && label.height < label.line * 1.5,
+        `the "Device name" label is one line high at ${width} px`,
+        JSON.stringify(label),
+      );
+    }
+    await page.setViewportSize(size);
 
     // Pair a device: a QR code and the link, with Copy.
     await page.fill('[data-testid=devices-name]', 'phone');
@@ -246,6 +271,59 @@ await run(
       if (!refused) await new Promise((r) => setTimeout(r, 100));
     }
     check(refused, 'turned off, the address no longer answers', base);
+
+    // On my network: over TLS at this computer's address, the certificate
+    // made for it; a first certificate is not said to be renewed.
+    await page.click('[data-testid=devices-enabled]');
+    await page.click('[data-testid=devices-network]');
+    await page.waitForSelector('[data-testid=devices-fingerprint]');
+    const served = await page.textContent('[data-testid=devices-url]');
+    check(
+      served.startsWith('https://192.168.1.5:'),
+      'on my network it serves over TLS at the computer’s address',
+      served,
+    );
+    const renewed = () => page.$('[data-testid=devices-certificate-renewed]');
+    const first = await page.textContent('[data-testid=devices-fingerprint]');
+    check((await renewed()) === null, 'a first certificate is not said to be renewed', first);
+    // The app started again with the computer at `addresses`: Settings as it shows then.
+    const restartAt = async (addresses) => {
+      await core.down();
+      env.HANGAR_MACHINE_ADDRESSES = addresses;
+      await core.up();
+      await page.reload();
+      await page.click('[data-testid=app-menu]');
+      await page.click('[data-testid=app-menu-settings]');
+      await page.waitForSelector('[data-testid=devices-fingerprint]');
+      return page.textContent('[data-testid=devices-fingerprint]');
+    };
+    const same = await restartAt('192.168.1.5');
+    check(same === first && (await renewed()) === null, 'the same address keeps the certificate, nothing said', same);
+    const moved = await restartAt('10.0.0.7');
+    const notice = (await renewed()) && (await page.textContent('[data-testid=devices-certificate-renewed]'));
+    check(moved !== first, 'a new address gets a new certificate', `${first} -> ${moved}`);
+    check(
+      /certificate was made again/.test(notice) &&
+        /new address 10\.0\.0\.7/.test(notice) &&
+        /192\.168\.1\.5 gone/.test(notice) &&
+        /fingerprint below/.test(notice),
+      'Settings says the certificate was made again, why, and to check the fingerprint below',
+      notice,
+    );
+    const [noticeTop, printTop] = await Promise.all(
+      ['devices-certificate-renewed', 'devices-fingerprint'].map((id) =>
+        page.$eval(`[data-testid=${id}]`, (e) => e.getBoundingClientRect().top),
+      ),
+    );
+    check(noticeTop < printTop, 'the notice is above the new fingerprint', `${noticeTop} < ${printTop}`);
+    const kept = await restartAt('10.0.0.7');
+    check(
+      kept === moved && (await renewed()) === null,
+      'at the next start with that address it is not said again',
+      kept,
+    );
+    await page.click('[data-testid=devices-enabled]');
+    await page.waitForSelector('[data-testid=devices-url]', { state: 'detached' });
   },
   { env },
 );

@@ -3,7 +3,10 @@
 //! made for, read back from its subject alternative names with
 //! `x509-parser` (rcgen writes them but cannot read them), and the decision
 //! to make it again when the addresses it should name have changed (a new
-//! network address, or one it names that is gone).
+//! network address, or one it names that is gone); and the names it should
+//! carry: loopback and this machine's network addresses
+//! ([`certificate_names`], [`interface_addresses`]), the same for
+//! `hangar serve --tls-self-signed` and the desktop's device listener.
 
 use std::collections::BTreeSet;
 use std::net::IpAddr;
@@ -46,6 +49,24 @@ fn ip_of(bytes: &[u8]) -> Option<IpAddr> {
     }
 }
 
+/// This machine's addresses, from its network interfaces (none when they
+/// cannot be read).
+pub fn interface_addresses() -> Vec<IpAddr> {
+    if_addrs::get_if_addrs().unwrap_or_default().into_iter().map(|i| i.ip()).collect()
+}
+
+/// The names the self-signed certificate is made for: loopback and the
+/// network addresses `lan` (IPv4 first, as a link shows the first; loopback
+/// ones and repeats left out).
+pub fn certificate_names(mut lan: Vec<IpAddr>) -> Vec<String> {
+    let mut names = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
+    let mut seen = std::collections::HashSet::new();
+    lan.retain(|ip| !ip.is_loopback() && seen.insert(*ip));
+    lan.sort_by_key(|ip| !ip.is_ipv4());
+    names.extend(lan.into_iter().map(|ip| ip.to_string()));
+    names
+}
+
 /// A name as compared: an address in its canonical form, a DNS name in
 /// lower case.
 fn canonical(name: &str) -> String {
@@ -74,6 +95,16 @@ mod tests {
 
     fn v(names: &[&str]) -> Vec<String> {
         names.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    #[test]
+    fn the_certificate_names_loopback_then_the_addresses_ipv4_first_once_each() {
+        let lan: Vec<IpAddr> = ["fe80::1", "192.168.1.5", "127.0.0.1", "10.0.0.7", "192.168.1.5", "::1"]
+            .iter()
+            .map(|a| a.parse().unwrap())
+            .collect();
+        assert_eq!(certificate_names(lan), ["localhost", "127.0.0.1", "::1", "192.168.1.5", "10.0.0.7", "fe80::1"]);
+        assert_eq!(certificate_names(Vec::new()), ["localhost", "127.0.0.1", "::1"]);
     }
 
     #[test]

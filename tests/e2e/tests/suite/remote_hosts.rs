@@ -2,7 +2,9 @@
 //! loopback (one `wss://` with a self-signed certificate), device tokens
 //! from `hangar token`, saved with `hangar remote add` into a real Secret
 //! Service; a revoked device token is refused and its open connection
-//! closed; a changed certificate is refused; no token is on disk in plain text.
+//! closed; a changed certificate is refused; the self-signed certificate
+//! is made again when the machine's addresses change (and said so); no
+//! token is on disk in plain text.
 
 use std::io::Write;
 use std::path::Path;
@@ -215,4 +217,52 @@ async fn a_changed_certificate_is_refused() {
         }
         other => panic!("expected CertificateChanged, got {other:?}"),
     }
+}
+
+/// The names the certificate `hangar serve --tls-self-signed` keeps in `data_dir` was made for.
+fn certified_names(data_dir: &Path) -> Vec<String> {
+    let dir = data_dir.join("tls");
+    let pair = hangar_host::server::tls::from_pem_files(&dir.join("cert.pem"), &dir.join("key.pem")).unwrap();
+    hangar_host::server::tls_names::names_of(&pair.certificate).unwrap()
+}
+
+#[tokio::test]
+async fn the_self_signed_certificate_is_made_again_when_the_machines_addresses_change() {
+    let data = tempfile::tempdir().unwrap();
+    // Listening on every address, the certificate names the machine's ones:
+    // given here instead of the network interfaces'.
+    let on = |addresses: &'static str| ["--listen", "0.0.0.0:0", "--tls-self-signed", "--machine-addresses", addresses];
+    let start = |addresses| TestHost::start_in(Launch::Process(&[]), data.path(), &on(addresses));
+    const AGAIN: &str = "made the self-signed TLS certificate again";
+
+    let mut host = start("192.168.1.5");
+    let first = tls_fingerprint(&host);
+    let printed = host.stop_with("TERM").stderr;
+    assert!(printed.contains("made a self-signed TLS certificate") && !printed.contains(AGAIN), "{printed}");
+    assert_eq!(certified_names(data.path()), ["localhost", "127.0.0.1", "::1", "192.168.1.5"]);
+
+    // The same addresses: the same pair, nothing said.
+    let mut host = start("192.168.1.5");
+    assert_eq!(tls_fingerprint(&host), first);
+    let printed = host.stop_with("TERM").stderr;
+    assert!(!printed.contains("made"), "{printed}");
+
+    // A new address: a new pair, said once with why and the new fingerprint.
+    let mut host = start("10.0.0.7");
+    let moved = tls_fingerprint(&host);
+    assert_ne!(moved, first);
+    assert_eq!(certified_names(data.path()), ["localhost", "127.0.0.1", "::1", "10.0.0.7"]);
+    let printed = host.stop_with("TERM").stderr;
+    let said: Vec<&str> = printed.lines().filter(|l| l.contains(AGAIN)).collect();
+    assert_eq!(said.len(), 1, "{printed}");
+    assert!(said[0].contains("new address 10.0.0.7 (192.168.1.5 gone)") && said[0].contains(&moved), "{}", said[0]);
+    assert!(!said[0].contains(&first), "{}", said[0]);
+
+    // The pinned client of the old pair is told the certificate changed; the new pin connects.
+    let host = start("10.0.0.7");
+    assert_eq!(tls_fingerprint(&host), moved, "then kept");
+    let loopback = host.url.replace("0.0.0.0", "127.0.0.1");
+    let refused = hangar_remote::connect(&loopback, &host.token, Some(first.parse().unwrap())).await;
+    assert!(matches!(refused, Err(ConnectError::CertificateChanged { .. })), "{:?}", refused.map(|_| "connected"));
+    hangar_remote::connect(&loopback, &host.token, Some(moved.parse().unwrap())).await.unwrap();
 }

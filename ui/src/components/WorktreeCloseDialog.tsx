@@ -1,7 +1,8 @@
 // Archiving or disposing a session that works in a git worktree of its
 // own: keep the worktree (and its branch), or remove it. The host refuses
-// a removal that would lose uncommitted edits or commits not merged into
-// the branch it was made from; the dialog then shows the host's reason
+// a removal that would lose uncommitted edits or commits whose changes
+// the branch it was made from lacks (a squash-merged branch has none, and
+// goes with its worktree); the dialog then shows the host's reason
 // (which names the files or counts the commits) and offers "Remove anyway"
 // (force: the worktree goes, its branch is kept so the commits stay
 // reachable). Nothing happens until the person picks.
@@ -93,7 +94,8 @@ export function WorktreeCloseDialog({
               checked={remove}
               onChange={() => setRemove(true)}
             />{' '}
-            Remove the worktree (and its branch, when everything on it is merged)
+            Remove the worktree (and its branch, when every change on it is in <code>{worktree.base}</code>: merged,
+            squash-merged or cherry-picked)
           </label>
         </fieldset>
         {refusal && (

@@ -5,7 +5,9 @@
 // session stays unarchived and the worktree on disk; "Remove anyway"
 // archives it and removes the worktree, keeping the branch. A worktree
 // with nothing unmerged is removed with its branch on Dispose; Keep
-// leaves the worktree where it is.
+// leaves the worktree where it is. A branch squash-merged into main (as
+// GitHub's "Squash and merge", then main pulled) is archived and removed
+// with its branch at once, with no "Remove anyway".
 // Env: see harness.mjs; SCREENSHOT_DIR keeps screenshots.
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -101,4 +103,28 @@ await run('worktree-close', home, [`idle=${fakeBin} --script ${script}`], async 
   check(!existsSync(wb.path), 'Dispose with Remove removes the worktree', wb.path);
   check(!branches().includes(wb.branch), 'and its branch, nothing on it being unmerged', branches().join());
   check(existsSync(join(w, 'notes.txt')) && git('status', '--porcelain') === '', 'the folder itself is untouched', '');
+
+  // A session whose two commits were squash-merged into main as one: Archive with Remove just archives.
+  const { session: c } = await make();
+  const wc = await worktreeOf(c);
+  writeFileSync(join(wc.path, 'squashed.txt'), 'one\n');
+  gitIn(wc.path, 'add', 'squashed.txt');
+  gitIn(wc.path, 'commit', '-q', '-m', 'First on the branch');
+  writeFileSync(join(wc.path, 'squashed.txt'), 'one\ntwo\n');
+  gitIn(wc.path, 'commit', '-q', '-am', 'Second on the branch');
+  git('merge', '-q', '--squash', wc.branch);
+  git('commit', '-q', '-m', 'Squashed');
+  await open(c);
+  await page.click('[data-testid=archive]');
+  await page.waitForSelector('[data-testid=worktree-close-dialog]');
+  await page.click('[data-testid=worktree-remove]');
+  await page.click('[data-testid=worktree-close-dialog] [data-testid=confirm-dialog-ok]');
+  await page.waitForSelector('[data-testid=worktree-close-dialog]', { state: 'detached' });
+  await page.waitForFunction(() => document.querySelector('[data-testid=archive]')?.textContent === 'Unarchive');
+  // The host removes the worktree once the archive is applied: poll with a deadline.
+  const removedBy = Date.now() + 10000;
+  while ((existsSync(wc.path) || branches().includes(wc.branch)) && Date.now() < removedBy)
+    await new Promise((r) => setTimeout(r, 50));
+  check(!existsSync(wc.path), 'Archive with Remove removes a squash-merged worktree, no Remove anyway', wc.path);
+  check(!branches().includes(wc.branch), 'and its branch, every change of it being in main', branches().join());
 });

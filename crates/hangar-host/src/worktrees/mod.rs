@@ -14,6 +14,7 @@
 //! change tracker.
 
 pub mod add;
+pub mod merged;
 pub mod remove;
 pub mod setup;
 

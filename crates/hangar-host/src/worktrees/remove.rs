@@ -1,13 +1,16 @@
 //! Taking a session's worktree away (`disposeSession` with
 //! `_meta["hangar/worktree"]: { "remove": true, "force"?: bool }`). Without
 //! `force`, a worktree with uncommitted changes, or whose branch has
-//! commits its base branch does not have, is refused with the reason. The
-//! branch goes with the worktree only when it has nothing unmerged; a
-//! forced removal keeps it, so its commits stay reachable.
+//! commits whose changes its base branch does not have, is refused with the
+//! reason. The branch goes with the worktree only when every change of it
+//! is in its base (merged, squash-merged or cherry-picked: see
+//! [`super::merged`]), as GitHub deletes a pull request's branch after a
+//! squash merge; a forced removal of a branch with work of its own keeps
+//! it, so its commits stay reachable.
 
 use std::path::Path;
 
-use super::{git, Worktree, WorktreeError};
+use super::{git, merged, Worktree, WorktreeError};
 
 /// How many changed paths a refusal names.
 const NAMED: usize = 5;
@@ -47,21 +50,20 @@ pub fn check(wt: &Worktree) -> Result<(), WorktreeError> {
     }
 }
 
-/// Commits on the worktree's branch that its base does not have.
+/// Commits on the worktree's branch whose changes its base does not have.
 fn unmerged(wt: &Worktree) -> Result<u64, WorktreeError> {
     let base = if wt.base == wt.base_commit { wt.base.clone() } else { format!("refs/heads/{}", wt.base) };
-    let range = format!("{base}..refs/heads/{}", wt.branch);
-    let count = git(&wt.repository, &["rev-list", "--count", &range]).map_err(|e| match e {
+    let branch = format!("refs/heads/{}", wt.branch);
+    merged::unmerged(&wt.repository, &base, &branch).map_err(|e| match e {
         WorktreeError::Git { reason, .. } => {
             WorktreeError::Git { what: format!("telling whether {} is merged into {}", wt.branch, wt.base), reason }
         }
         other => other,
-    })?;
-    Ok(count.parse().unwrap_or(u64::MAX))
+    })
 }
 
 /// Remove `wt` (after [`check`], or with `force`): `git worktree remove`,
-/// then its branch when nothing on it is unmerged, then the folder the host
+/// then its branch when every change of it is in its base, then the folder the host
 /// made for it.
 pub fn remove(wt: &Worktree, force: bool) -> Result<Removed, WorktreeError> {
     let path = wt.path.to_string_lossy();
@@ -88,5 +90,43 @@ pub fn remove(wt: &Worktree, force: bool) -> Result<Removed, WorktreeError> {
 pub fn discard(wt: &Worktree) {
     if let Err(e) = remove(wt, true) {
         tracing::warn!(path = %wt.path.display(), "removing an unused worktree: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::worktrees::add::add;
+    use crate::worktrees::merged::tests::{commit, repository, squash_merge};
+
+    fn has_branch(ws: &Path, branch: &str) -> bool {
+        !git(ws, &["branch", "--list", branch]).unwrap().is_empty()
+    }
+
+    #[test]
+    fn a_squash_merged_branch_is_removed_with_its_worktree_and_one_with_more_work_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ws = tmp.path().join("ws");
+        repository(&ws);
+        let wt = add(&ws, Some("topic"), "topic", &tmp.path().join("wt-1")).unwrap().worktree;
+        commit(&wt.path, "b.txt", "b\n");
+        commit(&wt.path, "c.txt", "c\n");
+        let two = check(&wt).unwrap_err();
+        assert!(matches!(two, WorktreeError::Unmerged { count: 2, .. }), "{two}");
+        commit(&ws, "main.txt", "main moved on\n");
+        squash_merge(&ws, "topic");
+        check(&wt).unwrap();
+        assert_eq!(remove(&wt, false).unwrap(), Removed { branch_deleted: true });
+        assert!(!wt.path.exists());
+        assert!(!has_branch(&ws, "topic"), "every change of it is in main: the branch goes");
+
+        let more = add(&ws, Some("more"), "more", &tmp.path().join("wt-2")).unwrap().worktree;
+        commit(&more.path, "d.txt", "d\n");
+        squash_merge(&ws, "more");
+        commit(&more.path, "e.txt", "e\n");
+        let one = check(&more).unwrap_err();
+        assert!(matches!(one, WorktreeError::Unmerged { count: 1, .. }), "{one}");
+        assert_eq!(remove(&more, true).unwrap(), Removed { branch_deleted: false });
+        assert_eq!(git(&ws, &["log", "-1", "--format=%s", "more"]).unwrap(), "e.txt: e", "the branch keeps its work");
     }
 }

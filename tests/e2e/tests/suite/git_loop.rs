@@ -448,7 +448,7 @@ async fn merge_back_fast_forwards_makes_a_merge_commit_and_never_forces_a_confli
 
 /// A `dispatchAction` archiving `session`, asking for its worktree's
 /// removal in the params' `_meta`.
-fn archive(session: &str, seq: i64, force: bool) -> Value {
+pub fn archive(session: &str, seq: i64, force: bool) -> Value {
     json!({
         "channel": session,
         "clientSeq": seq,
@@ -458,7 +458,7 @@ fn archive(session: &str, seq: i64, force: bool) -> Value {
 }
 
 /// Whether the summary of `session` says it is archived.
-async fn archived(client: &ahp::Client, session: &str) -> bool {
+pub async fn archived(client: &ahp::Client, session: &str) -> bool {
     let list: Value = client.request("listSessions", json!({ "channel": ahp_types::ROOT_RESOURCE_URI })).await.unwrap();
     let item = list["items"].as_array().unwrap().iter().find(|i| i["resource"] == session).cloned().unwrap();
     item["status"].as_u64().unwrap() as u32 & ahp_types::state::SessionStatus::IsArchived.0 != 0

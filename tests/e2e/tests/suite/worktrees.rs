@@ -245,3 +245,71 @@ async fn removing_a_worktree_with_the_session_is_refused_while_it_would_lose_edi
     assert!(kept_path.join("hello.txt").exists(), "disposing without remove keeps the worktree");
     assert_eq!(git(&ws, &["status", "--porcelain"]), "", "the original folder is untouched");
 }
+
+/// GitHub's "Squash and merge" of `branch` into the folder's `main`, then
+/// `main` pulled: the branch's changes as one new commit on `main`.
+fn squash_merge(ws: &Path, branch: &str) {
+    git(ws, &["merge", "--quiet", "--squash", branch]);
+    git(ws, &["commit", "--quiet", "-m", &format!("{branch} (squashed)")]);
+}
+
+/// Wait (with a deadline) until `path` is gone.
+async fn gone(path: &Path) -> bool {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    while path.exists() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    !path.exists()
+}
+
+#[tokio::test]
+async fn a_squash_merged_branch_is_removed_with_its_worktree_without_force_and_one_with_more_work_is_refused() {
+    use super::git_loop::{archive, archived};
+    let tmp = tempfile::tempdir().unwrap();
+    repository(&tmp.path().join("ws"), SETUP);
+    let mut rig = Rig::start_with(tmp, AgentCmd::Script(json!({ "turns": [] })), Launch::InProcess, None).await;
+    let ws = rig.workspace.clone();
+    let dispose = |session: &str| json!({ "channel": session, "_meta": { "hangar/worktree": { "remove": true } } });
+    let commit = |dir: &Path, file: &str| {
+        write(&dir.join(file), &format!("{file}\n"));
+        git(dir, &["add", file]);
+        git(dir, &["commit", "--quiet", "-m", file]);
+    };
+
+    // Two commits, squashed onto main as one after main moved on: disposed
+    // with its worktree and branch, no force needed.
+    let squashed = "ahp-session:/wt-squashed";
+    assert_eq!(rig.open(params(squashed, &[&ws], json!({}))).await, "session/ready");
+    let (_, squashed_path) = worktree_of(&rig).await;
+    commit(&squashed_path, "one.txt");
+    commit(&squashed_path, "two.txt");
+    let why = refused(&rig, "disposeSession", dispose(squashed)).await;
+    assert!(why.contains("hangar/wt-squashed has 2 commit(s) not merged into main"), "{why}");
+    commit(&ws, "main.txt");
+    squash_merge(&ws, "hangar/wt-squashed");
+    let _: Value = rig.client.request("disposeSession", dispose(squashed)).await.unwrap();
+    assert!(!session_uris(&rig).await.contains(&squashed.to_owned()));
+    assert!(!squashed_path.exists());
+    assert_eq!(git(&ws, &["branch", "--list", "hangar/wt-squashed"]), "", "every change is in main: the branch goes");
+
+    // Squashed, then one commit more: refused, nothing touched.
+    let more = "ahp-session:/wt-more";
+    assert_eq!(rig.open(params(more, &[&ws], json!({}))).await, "session/ready");
+    let (_, more_path) = worktree_of(&rig).await;
+    commit(&more_path, "three.txt");
+    squash_merge(&ws, "hangar/wt-more");
+    commit(&more_path, "four.txt");
+    let why = refused(&rig, "disposeSession", dispose(more)).await;
+    assert!(why.contains("hangar/wt-more has 1 commit(s) not merged into main"), "{why}");
+    assert!(session_uris(&rig).await.contains(&more.to_owned()));
+    assert!(more_path.join("four.txt").exists());
+
+    // Archiving with removal (what the app's Archive → Remove sends): the
+    // same, once the extra commit is squashed in too.
+    squash_merge(&ws, "hangar/wt-more");
+    rig.client.notify("dispatchAction", archive(more, 900_001, false)).await.unwrap();
+    assert!(gone(&more_path).await, "the worktree is removed");
+    assert!(archived(&rig.client, more).await);
+    assert_eq!(git(&ws, &["branch", "--list", "hangar/wt-more"]), "");
+    assert_eq!(git(&ws, &["status", "--porcelain"]), "", "the original folder is clean");
+}

@@ -247,14 +247,14 @@ fn run_ui_script(script: &str) {
 
 /// Runs `cmd`, echoing its standard output line by line, and returns its
 /// exit status with the lines that say a check failed (`FAIL - …` and the
-/// lines under it, up to the next `ok`), so the panic repeats them: CI keeps only the tail
-/// of a long run's output, where the panic message is.
+/// lines under it, up to the next `ok`), so the panic repeats them: CI
+/// keeps only the tail of a long run's output, where the panic message is.
 fn run_echoing_failures(cmd: &mut Command) -> (std::process::ExitStatus, Vec<String>) {
     let mut child = cmd.stdout(Stdio::piped()).spawn().unwrap();
     let mut failures = Vec::new();
     let mut in_failure = false;
-    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-        let line = line.unwrap();
+    for line in BufReader::new(child.stdout.take().unwrap()).split(b'\n') {
+        let line = String::from_utf8_lossy(&line.unwrap()).into_owned();
         println!("{line}");
         in_failure = line.starts_with("FAIL") || (in_failure && !line.starts_with("ok "));
         if in_failure && failures.len() < 40 {

@@ -25,6 +25,7 @@ use ahp_types::ROOT_RESOURCE_URI;
 use hangar_remote::{HostStream, Remotes, SavedHost};
 
 use hangar_host::locks::lock;
+use hangar_host::server::tls_names::interface_addresses;
 
 use super::{send_app, Core, CoreState, EVENT_BUFFER};
 use crate::error::CoreError;
@@ -297,9 +298,7 @@ const WAKE_TICK: Duration = Duration::from_secs(5);
 
 /// The machine's non-loopback addresses (empty if they cannot be read).
 fn addresses() -> BTreeSet<IpAddr> {
-    if_addrs::get_if_addrs()
-        .map(|list| list.into_iter().filter(|i| !i.is_loopback()).map(|i| i.ip()).collect())
-        .unwrap_or_default()
+    interface_addresses().into_iter().filter(|ip| !ip.is_loopback()).collect()
 }
 
 /// After the computer slept or a network came up, try every host waiting
